@@ -1,0 +1,3 @@
+"""kafka-authz-cli: Apache Kafka authorization tooling (`authz`)."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,3 @@
+from kafka_authz_cli.cli.app import main
+
+main()

@@ -1,0 +1,57 @@
+"""The `authz` command: one Typer app, one module per subcommand."""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+
+from kafka_authz_cli import __version__
+from kafka_authz_cli.errors import AuthzError
+
+app = typer.Typer(
+    name="authz",
+    help="Apache Kafka authorization toolkit: simulate, lint, compile, diff and replay ACLs; SCRAM credentials.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"authz {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                       help="Print the version and exit.")) -> None:
+    """Apache Kafka authorization toolkit."""
+
+
+def _register() -> None:
+    # Each subcommand lives in its own module; importing it registers it on `app`.
+    import importlib
+
+    for module in ("simulate", "convert", "scram", "rules", "diff", "whatif", "cluster"):
+        try:
+            importlib.import_module(f"kafka_authz_cli.cli.{module}")
+        except ModuleNotFoundError as exc:  # a subcommand not built yet
+            if exc.name != f"kafka_authz_cli.cli.{module}":
+                raise
+
+
+_register()
+
+
+def main() -> None:
+    try:
+        app(standalone_mode=True)
+    except AuthzError as exc:
+        typer.echo(f"authz: error: {exc}", err=True)
+        sys.exit(exc.exit_code)
+    except KeyboardInterrupt:
+        typer.echo("authz: interrupted", err=True)
+        sys.exit(130)
