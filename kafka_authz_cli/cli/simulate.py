@@ -1,0 +1,248 @@
+"""`authz simulate`: decide requests exactly as Kafka's StandardAuthorizer would."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.table import Table
+
+from kafka_authz_cli.apikeys import parse_api_key
+from kafka_authz_cli.cli.app import app
+from kafka_authz_cli.cli.common import (
+    AclFormat,
+    TableFormat,
+    broker_settings,
+    console,
+    emit_rows,
+    load_source,
+)
+from kafka_authz_cli.engine import Decision, Outcome, Request
+from kafka_authz_cli.errors import AuthzError, InputError
+from kafka_authz_cli.formats import read_text
+from kafka_authz_cli.formats.requests import RequestSpec, parse_expect, parse_requests
+from kafka_authz_cli.model import CLUSTER_NAME, AclError, AclOperation, ResourceType, java_host_address
+
+HELP = """Decide requests as Kafka's KRaft StandardAuthorizer would, and say which rule decided.
+
+One request from flags (--principal, --operation and one resource option, as in kafka-acls), or
+many from --requests FILE (JSON lines or CSV: principal,host,operation,resource_type,resource_name
+and optionally api_key|request, resource_ref_count, log_if_allowed, log_if_denied, expect). A file
+with an `expect` column is an ACL test suite: every mismatch is listed and the exit code is 1.
+
+Exit codes: 0 every decision made (and every expectation met); 1 an expectation failed;
+2 usage or input error.
+"""
+
+
+def _single_resource(topic, group, transactional_id, cluster, delegation_token, user_principal):
+    given = [(ResourceType.TOPIC, topic), (ResourceType.GROUP, group),
+             (ResourceType.TRANSACTIONAL_ID, transactional_id),
+             (ResourceType.CLUSTER, CLUSTER_NAME if cluster else None),
+             (ResourceType.DELEGATION_TOKEN, delegation_token), (ResourceType.USER, user_principal)]
+    chosen = [(t, n) for t, n in given if n is not None]
+    if len(chosen) != 1:
+        raise typer.BadParameter("give exactly one of --topic, --group, --transactional-id, --cluster, "
+                                 "--delegation-token, --user-principal", param_hint="resource")
+    return chosen[0]
+
+
+def _row(spec: RequestSpec, d: Decision) -> dict:
+    r = spec.request
+    row = {
+        "principal": r.principal,
+        "host": r.host,
+        "operation": r.operation.name,
+        "resource_type": r.resource_type.name,
+        "resource_name": r.resource_name,
+        "decision": d.decision,
+        "outcome": d.outcome.value,
+        "rule": d.rule,
+        "explanation": d.explain(),
+        "audit": d.audit,
+        "audit_level": d.audit_level,
+        "client_address": d.client_address,
+        "acl": d.acl.as_dict() if d.acl else None,
+        "error": d.error,
+        "origin": spec.origin,
+    }
+    if spec.expect is not None:
+        row["expect"] = spec.expect
+        row["ok"] = d.decision == spec.expect
+    return row
+
+
+@app.command("simulate", help=HELP)
+def simulate(
+    acls: Optional[Path] = typer.Argument(None, help="ACL set: canonical JSON, kafka-acls --list text, KSM CSV "
+                                                     "or a rules file (detected by content).", show_default=False),
+    acls_format: Optional[AclFormat] = typer.Option(None, "--acls-format", help="Override format detection."),
+    principal: Optional[str] = typer.Option(None, "--principal", help="Request principal, e.g. User:alice."),
+    operation: Optional[str] = typer.Option(None, "--operation", help="READ, Write, IdempotentWrite, ..."),
+    topic: Optional[str] = typer.Option(None, "--topic"),
+    group: Optional[str] = typer.Option(None, "--group"),
+    transactional_id: Optional[str] = typer.Option(None, "--transactional-id"),
+    cluster: bool = typer.Option(False, "--cluster", help="The cluster resource (kafka-cluster)."),
+    delegation_token: Optional[str] = typer.Option(None, "--delegation-token"),
+    user_principal: Optional[str] = typer.Option(None, "--user-principal", help="USER resource, e.g. User:bob."),
+    host: str = typer.Option("127.0.0.1", "--host", help="Client IP address (as the broker sees it)."),
+    request_type: Optional[str] = typer.Option(None, "--request", help="Request type for the audit line: "
+                                                                      "Fetch, Produce or an ApiKeys id."),
+    requests: Optional[Path] = typer.Option(None, "--requests", help="Many requests: JSON lines or CSV."),
+    rules: Optional[Path] = typer.Option(None, "--rules", help="Decide with a Kroxylicious rules file as the "
+                                                               "proxy would (instead of ACLs)."),
+    types: Optional[Path] = typer.Option(None, "--types", help="Extra principal/resource classes for --rules."),
+    super_users: Optional[str] = typer.Option(None, "--super-users", help='super.users, e.g. "User:a;User:b".'),
+    allow_everyone: Optional[bool] = typer.Option(None, "--allow-everyone-if-no-acl-found/--deny-if-no-acl-found",
+                                                  help="allow.everyone.if.no.acl.found (default false).",
+                                                  show_default=False),
+    broker_config: Optional[Path] = typer.Option(None, "--broker-config", help="Read super.users and "
+                                                 "allow.everyone.if.no.acl.found from a server.properties."),
+    authorized_operations: bool = typer.Option(False, "--authorized-operations",
+                                               help="List every operation the principal may perform on the "
+                                                    "resource (what Kafka returns per KIP-430)."),
+    fmt: TableFormat = typer.Option(TableFormat.table, "--format", "-f", help="Output format."),
+) -> None:
+    specs = _requests_from_args(requests, principal, operation, topic, group, transactional_id, cluster,
+                                delegation_token, user_principal, host, request_type, authorized_operations)
+    if rules is not None:
+        if acls is not None:
+            raise typer.BadParameter("give either ACLS or --rules, not both", param_hint="--rules")
+        _simulate_rules(rules, types, specs, fmt)
+        return
+    if acls is None:
+        raise typer.BadParameter("an ACL file is required (or --rules FILE)", param_hint="ACLS")
+    settings = broker_settings(super_users, allow_everyone, broker_config)
+    acl_set = load_source(acls, acls_format)
+    authorizer = settings.authorizer(acl_set)
+
+    if authorized_operations:
+        _print_authorized_operations(authorizer, specs[0].request, fmt)
+        return
+
+    decisions = authorizer.authorize_many([s.request for s in specs])
+    rows = [_row(s, d) for s, d in zip(specs, decisions)]
+    failures = [r for r in rows if r.get("ok") is False]
+    if fmt is TableFormat.table:
+        _print_table(rows)
+        if any(s.expect for s in specs):
+            if failures:
+                console.print(f"[bold red]{len(failures)} of {sum(1 for s in specs if s.expect)} "
+                              "expectations failed[/]")
+                for r in failures:
+                    console.print(f"  {r['origin']}: {r['principal']} {r['operation']} "
+                                  f"{r['resource_type']}:{r['resource_name']} expected {r['expect']}, "
+                                  f"got {r['decision'] or r['outcome']}: {r['explanation']}")
+            else:
+                console.print(f"[green]all {sum(1 for s in specs if s.expect)} expectations met[/]")
+    else:
+        emit_rows(rows, fmt)
+    if failures:
+        raise typer.Exit(1)
+
+
+def _requests_from_args(requests, principal, operation, topic, group, transactional_id, cluster,
+                        delegation_token, user_principal, host, request_type, authorized_operations):
+    if requests is not None:
+        if any(v is not None for v in (principal, operation, topic, group, transactional_id, delegation_token,
+                                       user_principal)) or cluster:
+            raise typer.BadParameter("--requests cannot be combined with a single-request option",
+                                     param_hint="--requests")
+        if authorized_operations:
+            raise typer.BadParameter("--authorized-operations takes a single request from flags",
+                                     param_hint="--authorized-operations")
+        specs = parse_requests(read_text(requests), str(requests))
+        if not specs:
+            raise InputError("no requests in file", str(requests))
+        return specs
+    if principal is None:
+        raise typer.BadParameter("give --principal (or --requests FILE)", param_hint="--principal")
+    if operation is None and not authorized_operations:
+        raise typer.BadParameter("give --operation", param_hint="--operation")
+    rtype, name = _single_resource(topic, group, transactional_id, cluster, delegation_token, user_principal)
+    try:
+        op = AclOperation.parse(operation) if operation else AclOperation.ALL
+        from kafka_authz_cli.model import KafkaPrincipal
+
+        KafkaPrincipal.parse(principal)
+        java_host_address(host)
+        api_key = parse_api_key(request_type)
+    except (AclError, ValueError) as exc:
+        raise AuthzError(str(exc)) from None
+    return [RequestSpec(Request(principal, host, op, rtype, name, api_key=api_key), None, "flags")]
+
+
+def _explain_style(row: dict) -> str:
+    return {"ALLOWED": "green", "DENIED": "red"}.get(row["decision"] or "", "magenta")
+
+
+def _print_table(rows: list[dict]) -> None:
+    table = Table(show_lines=False, header_style="bold")
+    has_expect = any("expect" in r for r in rows)
+    for col in ("#", "principal", "host", "operation", "resource", "decision", "why"):
+        table.add_column(col, overflow="fold")
+    if has_expect:
+        table.add_column("expect")
+    for i, r in enumerate(rows, 1):
+        style = _explain_style(r)
+        decision = r["decision"] or r["outcome"]
+        cells = [str(i), r["principal"], r["client_address"], r["operation"],
+                 f"{r['resource_type']}:{r['resource_name']}", f"[{style}]{decision}[/]",
+                 f"{r['explanation']}\n[dim]{r['rule'] or r['error'] or ''}[/]"]
+        if has_expect:
+            cells.append("" if "expect" not in r else ("[green]ok[/]" if r["ok"] else f"[red]expected {r['expect']}[/]"))
+        table.add_row(*cells)
+    console.print(table)
+
+
+def _print_authorized_operations(authorizer, request: Request, fmt: TableFormat) -> None:
+    ops = authorizer.authorized_operations(request.principal, request.host, request.resource_type,
+                                           request.resource_name)
+    if fmt is TableFormat.table:
+        what = f"{request.resource_type.name}:{request.resource_name}"
+        if ops:
+            console.print(f"{request.principal} from {request.host} may on {what}: "
+                          + ", ".join(o.name for o in ops))
+        else:
+            console.print(f"{request.principal} from {request.host} may do nothing on {what}")
+    else:
+        emit_rows([{"principal": request.principal, "host": request.host,
+                    "resource_type": request.resource_type.name, "resource_name": request.resource_name,
+                    "operation": o.name} for o in ops], fmt)
+
+
+def _simulate_rules(rules: Path, types: Optional[Path], specs: list[RequestSpec], fmt: TableFormat) -> None:
+    try:
+        from kafka_authz_cli.rules.simulate import decide_requests
+    except ImportError:
+        raise AuthzError("--rules is not available in this build") from None
+    results = decide_requests(rules, [s.request for s in specs], types=types)
+    rows = []
+    for spec, res in zip(specs, results):
+        r = spec.request
+        row = {"principal": r.principal, "operation": r.operation.name, "resource_type": r.resource_type.name,
+               "resource_name": r.resource_name, "decision": res.decision, "rule": res.rule,
+               "documented_decision": res.documented_decision, "quirk": res.quirk, "origin": spec.origin}
+        if spec.expect is not None:
+            row["expect"] = spec.expect
+            row["ok"] = res.decision == spec.expect
+        rows.append(row)
+    failures = [r for r in rows if r.get("ok") is False]
+    if fmt is TableFormat.table:
+        table = Table(header_style="bold")
+        for col in ("#", "principal", "operation", "resource", "proxy decides", "rule", "note"):
+            table.add_column(col, overflow="fold")
+        for i, row in enumerate(rows, 1):
+            style = "green" if row["decision"] == "ALLOWED" else "red"
+            note = row["quirk"] or ""
+            if row.get("ok") is False:
+                note = f"[red]expected {row['expect']}[/] {note}"
+            table.add_row(str(i), row["principal"], row["operation"],
+                          f"{row['resource_type']}:{row['resource_name']}", f"[{style}]{row['decision']}[/]",
+                          row["rule"] or "", note)
+        console.print(table)
+    else:
+        emit_rows(rows, fmt)
+    if failures:
+        raise typer.Exit(1)

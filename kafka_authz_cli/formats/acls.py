@@ -1,0 +1,309 @@
+"""ACL sets on disk: canonical JSON, ``kafka-acls --list`` text, Kafka Security Manager CSV.
+
+Readers return bindings and raise :class:`InputError` with file:line[:col] for anything they
+cannot read; nothing is dropped silently. Writers are exact inverses of the readers.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable
+
+from kafka_authz_cli.errors import InputError
+from kafka_authz_cli.model import (
+    AclBinding,
+    AclError,
+    AclOperation,
+    AclPermissionType,
+    PatternType,
+    ResourceType,
+)
+
+JSON_VERSION = 1
+ACL_FORMATS = ("json", "kafka-acls", "csv")
+KSM_COLUMNS = ["KafkaPrincipal", "ResourceType", "PatternType", "ResourceName", "Operation", "PermissionType", "Host"]
+JSON_FIELDS = ["resource_type", "resource_name", "pattern_type", "principal", "host", "operation", "permission"]
+
+
+@dataclass
+class AclSet:
+    """Bindings read from one source, with where each came from (``file:line``)."""
+
+    bindings: list[AclBinding]
+    origins: list[str]
+    source: str
+    format: str
+
+
+# ---------------------------------------------------------------------------------------------
+# Detection
+
+def detect_format(text: str) -> str | None:
+    """``json``, ``kafka-acls``, ``csv`` or ``rules`` from the content, or None."""
+    stripped = text.lstrip("\ufeff \t\r\n")
+    if not stripped:
+        return None
+    if stripped[0] in "{[":
+        return "json"
+    if "ACLs for resource `ResourcePattern(" in text or stripped.startswith("ACLs for principal `"):
+        return "kafka-acls"
+    first_line = stripped.splitlines()[0]
+    if "KafkaPrincipal" in first_line and "," in first_line:
+        return "csv"
+    if re.match(r"(?:from|allow|deny|otherwise|//|/\*|#)", stripped):
+        return "rules"
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# Canonical JSON
+
+def _binding_from_fields(fields: dict, where) -> AclBinding:
+    missing = [f for f in JSON_FIELDS if f not in fields]
+    if missing:
+        raise where(f"ACL is missing field(s) {', '.join(missing)}")
+    for f in JSON_FIELDS:
+        if not isinstance(fields[f], str):
+            raise where(f"field {f!r} must be a string, got {json.dumps(fields[f])}")
+    unknown = sorted(set(fields) - set(JSON_FIELDS) - {"comment", "id"})
+    if unknown:
+        raise where(f"unknown field(s) {', '.join(unknown)} (expected {', '.join(JSON_FIELDS)})")
+    try:
+        return AclBinding.of(fields["resource_type"], fields["resource_name"], fields["pattern_type"],
+                             fields["principal"], fields["host"], fields["operation"], fields["permission"])
+    except AclError as exc:
+        raise where(str(exc)) from None
+
+
+def _line_col(text: str, offset: int) -> tuple[int, int]:
+    line = text.count("\n", 0, offset) + 1
+    col = offset - (text.rfind("\n", 0, offset) + 1) + 1
+    return line, col
+
+
+def _element_offsets(text: str, array_start: int) -> list[int]:
+    """Offsets of the elements of the JSON array starting at ``array_start`` (its '[')."""
+    decoder = json.JSONDecoder()
+    offsets = []
+    i = array_start + 1
+    ws = " \t\r\n"
+    while True:
+        while i < len(text) and text[i] in ws:
+            i += 1
+        if i >= len(text) or text[i] == "]":
+            return offsets
+        offsets.append(i)
+        _, i = decoder.raw_decode(text, i)
+        while i < len(text) and text[i] in ws:
+            i += 1
+        if i < len(text) and text[i] == ",":
+            i += 1
+
+
+def read_json(text: str, path: str) -> AclSet:
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"invalid JSON: {exc.msg}", path, exc.lineno, exc.colno) from None
+    if isinstance(doc, list):
+        items, array_at = doc, text.index("[")
+    elif isinstance(doc, dict):
+        if "acls" not in doc:
+            raise InputError('expected an object with an "acls" list (canonical ACL JSON)', path, 1)
+        version = doc.get("version", JSON_VERSION)
+        if version != JSON_VERSION:
+            raise InputError(f"unsupported ACL JSON version {version!r} (this authz reads version {JSON_VERSION})", path, 1)
+        items = doc["acls"]
+        if not isinstance(items, list):
+            raise InputError('"acls" must be a list', path, 1)
+        match = re.search(r'"acls"\s*:\s*\[', text)
+        array_at = match.end() - 1 if match else 0
+    else:
+        raise InputError("expected a JSON object or list of ACLs", path, 1)
+    try:
+        offsets = _element_offsets(text, array_at)
+    except (json.JSONDecodeError, ValueError):
+        offsets = []
+    bindings, origins = [], []
+    for i, item in enumerate(items):
+        line, col = _line_col(text, offsets[i]) if i < len(offsets) else (None, None)
+
+        def where(reason, line=line, col=col, i=i):
+            return InputError(f"acls[{i}]: {reason}", path, line, col)
+
+        if not isinstance(item, dict):
+            raise where("each ACL must be a JSON object")
+        bindings.append(_binding_from_fields(item, where))
+        origins.append(f"{path}:{line}" if line else f"{path}:acls[{i}]")
+    return AclSet(bindings, origins, path, "json")
+
+
+def write_json(bindings: Iterable[AclBinding]) -> str:
+    acls = [b.as_dict() for b in bindings]
+    body = ",\n".join("    " + json.dumps(a, ensure_ascii=False) for a in acls)
+    return '{\n  "version": %d,\n  "acls": [\n%s%s  ]\n}\n' % (JSON_VERSION, body, "\n" if acls else "")
+
+
+# ---------------------------------------------------------------------------------------------
+# kafka-acls --list / --add text
+
+_HEADER = re.compile(
+    r"^(?P<verb>Current|Adding|Removing) ACLs for resource `ResourcePattern\(resourceType=(?P<type>[A-Z_]+), "
+    r"name=(?P<name>.*), patternType=(?P<pattern>[A-Z_]+)\)`: ?$")
+# Principals are free text (a TLS DN has commas): the host is the last ", host=" field.
+_ENTRY = re.compile(
+    r"^ ?\t?\(principal=(?P<principal>.*), host=(?P<host>[^,]*), operation=(?P<op>[A-Z_]+), "
+    r"permissionType=(?P<perm>[A-Z_]+)\) ?$")
+_PRINCIPAL_SECTION = re.compile(r"^ACLs for principal `.*`$")
+
+
+def read_kafka_acls(text: str, path: str) -> AclSet:
+    bindings, origins = [], []
+    current = None
+    for lineno, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            current = None
+            continue
+        header = _HEADER.match(line)
+        if header:
+            try:
+                current = (ResourceType.parse(header["type"]), header["name"], PatternType.parse(header["pattern"]))
+            except AclError as exc:
+                raise InputError(str(exc), path, lineno, header.start("type") + 1) from None
+            continue
+        if _PRINCIPAL_SECTION.match(line):
+            continue
+        entry = _ENTRY.match(line)
+        if entry is None:
+            raise InputError("not a kafka-acls line (expected a `Current ACLs for resource ...` header or a "
+                             "`(principal=..., host=..., operation=..., permissionType=...)` entry)", path, lineno, 1)
+        if current is None:
+            raise InputError("ACL entry outside a resource block", path, lineno, 1)
+        try:
+            op = AclOperation.parse(entry["op"])
+            perm = AclPermissionType.parse(entry["perm"])
+        except AclError as exc:
+            raise InputError(str(exc), path, lineno, entry.start("op") + 1) from None
+        bindings.append(AclBinding(current[0], current[1], current[2], entry["principal"], entry["host"], op, perm))
+        origins.append(f"{path}:{lineno}")
+    return AclSet(bindings, origins, path, "kafka-acls")
+
+
+def write_kafka_acls(bindings: Iterable[AclBinding], verb: str = "Current") -> str:
+    """Exactly what ``kafka-acls --list`` prints (``verb="Adding"`` for ``--add``)."""
+    blocks: dict[tuple, list[AclBinding]] = {}
+    for b in bindings:
+        for field in (b.resource_name, b.principal, b.host):
+            if "\n" in field or "\r" in field:
+                raise InputError(f"a line break in {field!r} cannot be written in kafka-acls text; use json or csv")
+        blocks.setdefault((b.resource_type, b.resource_name, b.pattern_type), []).append(b)
+    out = []
+    for (rtype, name, pattern), acls in blocks.items():
+        out.append(f"{verb} ACLs for resource `ResourcePattern(resourceType={rtype.name}, name={name}, "
+                   f"patternType={pattern.name})`: \n")
+        lines = [str(a.entry) for a in acls]
+        out.append(" \t" + "\n\t".join(lines) + " \n\n")
+    return "".join(out)
+
+
+# ---------------------------------------------------------------------------------------------
+# Kafka Security Manager CSV
+
+def read_csv(text: str, path: str) -> AclSet:
+    reader = csv.reader(io.StringIO(text.lstrip("\ufeff"), newline=""))
+    bindings, origins = [], []
+    header = None
+    for row in reader:
+        lineno = reader.line_num
+        if not row or all(not c.strip() for c in row):
+            continue
+        if header is None:
+            header = [c.strip() for c in row]
+            missing = [c for c in KSM_COLUMNS if c not in header]
+            if missing:
+                raise InputError(f"CSV header lacks column(s) {', '.join(missing)} (expected {','.join(KSM_COLUMNS)})",
+                                 path, lineno, 1)
+            continue
+        if len(row) != len(header):
+            raise InputError(f"expected {len(header)} fields, found {len(row)}", path, lineno, 1)
+        rec = dict(zip(header, row))
+        try:
+            bindings.append(AclBinding.of(rec["ResourceType"], rec["ResourceName"], rec["PatternType"],
+                                          rec["KafkaPrincipal"], rec["Host"], rec["Operation"], rec["PermissionType"]))
+        except AclError as exc:
+            raise InputError(str(exc), path, lineno, 1) from None
+        origins.append(f"{path}:{lineno}")
+    return AclSet(bindings, origins, path, "csv")
+
+
+def write_csv(bindings: Iterable[AclBinding]) -> str:
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(KSM_COLUMNS)
+    for b in bindings:
+        writer.writerow([b.principal, b.resource_type.pascal, b.pattern_type.name, b.resource_name,
+                         b.operation.pascal, b.permission.pascal, b.host])
+    return buf.getvalue()
+
+
+# ---------------------------------------------------------------------------------------------
+
+READERS = {"json": read_json, "kafka-acls": read_kafka_acls, "csv": read_csv}
+WRITERS = {"json": write_json, "kafka-acls": write_kafka_acls, "csv": write_csv}
+
+
+def parse_acls(text: str, path: str = "<input>", fmt: str | None = None) -> AclSet:
+    fmt = fmt or detect_format(text)
+    if fmt is None:
+        if not text.strip():
+            return AclSet([], [], path, "json")
+        raise InputError("cannot tell the ACL format from the content; pass --acls-format json|kafka-acls|csv|rules",
+                         path, 1, 1)
+    if fmt == "rules":
+        from kafka_authz_cli.formats.sources import compile_rules_text
+
+        return compile_rules_text(text, path)
+    if fmt not in READERS:
+        raise InputError(f"unknown ACL format {fmt!r} (expected one of {', '.join(ACL_FORMATS)}, rules)")
+    return READERS[fmt](text, path)
+
+
+def read_text(path: str | Path) -> str:
+    p = Path(path)
+    try:
+        data = p.read_bytes()
+    except FileNotFoundError:
+        raise InputError("no such file", str(path)) from None
+    except IsADirectoryError:
+        raise InputError("is a directory, expected a file", str(path)) from None
+    except OSError as exc:
+        raise InputError(exc.strerror or str(exc), str(path)) from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise InputError(f"not UTF-8 text (byte 0x{data[exc.start]:02x})", str(path), line) from None
+
+
+def load_acls(path: str | Path, fmt: str | None = None) -> list[AclBinding]:
+    """Bindings from a file in any ACL format authz reads (detected by content unless ``fmt``)."""
+    return load_acl_set(path, fmt).bindings
+
+
+def load_acl_set(path: str | Path, fmt: str | None = None) -> AclSet:
+    if str(path) == "-":
+        import sys
+
+        return parse_acls(sys.stdin.read(), "<stdin>", fmt)
+    return parse_acls(read_text(path), str(path), fmt)
+
+
+def dump_acls(bindings: Iterable[AclBinding], fmt: str) -> str:
+    if fmt not in WRITERS:
+        raise InputError(f"unknown ACL format {fmt!r} (expected one of {', '.join(ACL_FORMATS)})")
+    return WRITERS[fmt](bindings)
