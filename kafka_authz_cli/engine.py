@@ -89,6 +89,8 @@ class Decision:
     client_address: str
     #: For ERROR / NOT_READY / NON_TERMINATING: the Java exception or what the broker does.
     error: str | None = None
+    #: For DefaultDeny: whether some ACL covers the resource (else the configured default applied).
+    has_resource_acls: bool = True
 
     @property
     def decision(self) -> str | None:
@@ -155,6 +157,9 @@ class Decision:
 
 def _explain_default_deny(d: Decision) -> str:
     r = d.request
+    if not d.has_resource_acls:
+        return (f"no ACL covers {r.resource_type.name} {r.resource_name!r} and "
+                "allow.everyone.if.no.acl.found is false")
     return (f"ACLs exist for this {r.resource_type.name}, but none allows {r.principal} to "
             f"{r.operation.name} from {d.client_address} (an ACL for anyone on a resource switches the "
             "no-ACL default off for everyone)")
@@ -412,6 +417,43 @@ class StandardAuthorizer:
                                                   resource_name), ("User", "_"), "127.0.0.1", probe=True))
         return bool(plan[0])
 
+    def notes(self, decision: Decision) -> list[str]:
+        """Where Kafka's answer is not what a reader of the ACLs would expect, say why."""
+        notes: list[str] = []
+        r = decision.request
+        index = self._types.get(r.resource_type)
+        if index is None or decision.outcome not in (Outcome.ALLOWED, Outcome.DENIED) or decision.rule == "SuperUser":
+            return notes
+        try:
+            principal = _parse_principal(r.principal)
+        except AclError:
+            return notes
+        pkey = (principal.principal_type, principal.name)
+        wildcard = index.literal.get(WILDCARD_RESOURCE)
+        if wildcard is not None and r.resource_name.startswith("*") and r.resource_name != "*":
+            skipped = wildcard.matches(pkey, decision.client_address, r.operation)
+            if skipped:
+                notes.append(
+                    f"Kafka quirk: the LITERAL '*' ACL ({skipped[0].permission.name} {skipped[0].operation.name} for "
+                    f"{skipped[0].principal}) does not apply to names starting with '*': the broker mistakes the "
+                    "wildcard for a literal prefix and skips it")
+        if decision.outcome is Outcome.ALLOWED and r.operation in (AclOperation.DESCRIBE, AclOperation.DESCRIBE_CONFIGS):
+            plan = self._plan(index, r.resource_type, r.resource_name)
+            if plan:
+                implying = IMPLIES_DESCRIBE if r.operation is AclOperation.DESCRIBE else IMPLIES_DESCRIBE_CONFIGS
+                for bucket in plan[0]:
+                    for acl in bucket.acls:
+                        if (acl.permission is DENY and acl.operation in implying and acl.operation is not r.operation
+                                and _acl_principal_key(acl.principal) in (pkey, _WILDCARD_PRINCIPAL_KEY)
+                                and acl.host in (WILDCARD_HOST, decision.client_address)):
+                            notes.append(f"a DENY {acl.operation.name} ACL exists, but Kafka applies operation "
+                                         f"implication to ALLOW ACLs only: it does not deny {r.operation.name}")
+                            return notes
+        if decision.rule == "DefaultDeny" and self.allow_everyone_if_no_acl_found:
+            notes.append("allow.everyone.if.no.acl.found=true does not help here: ACLs exist on this resource "
+                         "(for other principals, hosts or operations)")
+        return notes
+
     # -- decision ---------------------------------------------------------------------------
 
     def _find_rule(self, request: Request, principal_key: tuple[str, str], address: str) -> Decision:
@@ -449,8 +491,8 @@ class StandardAuthorizer:
 
     def _default_decision(self, request: Request, address: str, has_resource_acls: bool) -> Decision:
         if has_resource_acls or self._default is Outcome.DENIED:
-            return Decision(request, Outcome.DENIED, "DefaultDeny", None, address)
-        return Decision(request, Outcome.ALLOWED, "DefaultAllow", None, address)
+            return Decision(request, Outcome.DENIED, "DefaultDeny", None, address, None, has_resource_acls)
+        return Decision(request, Outcome.ALLOWED, "DefaultAllow", None, address, None, False)
 
     def _plan(self, index: _TypeIndex, rtype: ResourceType, name: str) -> tuple[tuple[_Bucket, ...], int] | None:
         """Candidate buckets in Kafka's walk order, or None when only the walk itself can tell."""

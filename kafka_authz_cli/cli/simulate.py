@@ -48,7 +48,7 @@ def _single_resource(topic, group, transactional_id, cluster, delegation_token, 
     return chosen[0]
 
 
-def _row(spec: RequestSpec, d: Decision) -> dict:
+def _row(spec: RequestSpec, d: Decision, notes: list[str], origins: dict) -> dict:
     r = spec.request
     row = {
         "principal": r.principal,
@@ -64,6 +64,8 @@ def _row(spec: RequestSpec, d: Decision) -> dict:
         "audit_level": d.audit_level,
         "client_address": d.client_address,
         "acl": d.acl.as_dict() if d.acl else None,
+        "acl_origin": origins.get(d.acl) if d.acl else None,
+        "notes": notes,
         "error": d.error,
         "origin": spec.origin,
     }
@@ -122,7 +124,10 @@ def simulate(
         return
 
     decisions = authorizer.authorize_many([s.request for s in specs])
-    rows = [_row(s, d) for s, d in zip(specs, decisions)]
+    origins = {}
+    for binding, origin in zip(acl_set.bindings, acl_set.origins):
+        origins.setdefault(binding, origin)
+    rows = [_row(s, d, authorizer.notes(d), origins) for s, d in zip(specs, decisions)]
     failures = [r for r in rows if r.get("ok") is False]
     if fmt is TableFormat.table:
         _print_table(rows)
@@ -178,18 +183,25 @@ def _explain_style(row: dict) -> str:
 
 
 def _print_table(rows: list[dict]) -> None:
-    table = Table(show_lines=False, header_style="bold")
+    table = Table(show_lines=True, header_style="bold")
     has_expect = any("expect" in r for r in rows)
-    for col in ("#", "principal", "host", "operation", "resource", "decision", "why"):
-        table.add_column(col, overflow="fold")
+    for col in ("#", "principal", "host", "operation", "resource", "decision"):
+        table.add_column(col, overflow="fold", no_wrap=col in ("#", "decision"))
+    table.add_column("why", overflow="fold", ratio=3)
     if has_expect:
         table.add_column("expect")
     for i, r in enumerate(rows, 1):
         style = _explain_style(r)
         decision = r["decision"] or r["outcome"]
+        why = r["explanation"]
+        if r["acl_origin"]:
+            why += f" [dim]({r['acl_origin']})[/]"
+        elif r["rule"]:
+            why += f" [dim]({r['rule']})[/]"
+        for note in r["notes"]:
+            why += f"\n[yellow]note:[/] {note}"
         cells = [str(i), r["principal"], r["client_address"], r["operation"],
-                 f"{r['resource_type']}:{r['resource_name']}", f"[{style}]{decision}[/]",
-                 f"{r['explanation']}\n[dim]{r['rule'] or r['error'] or ''}[/]"]
+                 f"{r['resource_type']}:{r['resource_name']}", f"[{style}]{decision}[/]", why]
         if has_expect:
             cells.append("" if "expect" not in r else ("[green]ok[/]" if r["ok"] else f"[red]expected {r['expect']}[/]"))
         table.add_row(*cells)
