@@ -5,11 +5,24 @@ from __future__ import annotations
 import sys
 
 import typer
+from typer.core import TyperGroup
 
 from kafka_authz_cli import __version__
 from kafka_authz_cli.errors import AuthzError
 
+
+class _AuthzGroup(TyperGroup):
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except AuthzError as exc:
+            # One line, the error's exit code, no traceback; the same path under CliRunner and main().
+            typer.echo(f"authz: error: {exc}", err=True)
+            raise typer.Exit(exc.exit_code) from None
+
+
 app = typer.Typer(
+    cls=_AuthzGroup,
     name="authz",
     help="Apache Kafka authorization toolkit: simulate, lint, compile, diff and replay ACLs; SCRAM credentials.",
     no_args_is_help=True,
