@@ -79,7 +79,7 @@ class Request:
     log_if_denied: bool = True
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Decision:
     request: Request
     outcome: Outcome
@@ -215,14 +215,23 @@ def _acl_order_key(acl: AclBinding) -> tuple:
     return (acl.operation.code, utf16_key(acl.principal), utf16_key(acl.host), acl.permission.code)
 
 
-class _Bucket:
-    """All ACLs of one resource pattern, indexed by (principal, host) for O(1) matching."""
+def _ops_matched_by(acl_op: AclOperation, acl_perm: AclPermissionType) -> frozenset[AclOperation]:
+    return frozenset(op for op in AclOperation if _operation_matches(acl_op, acl_perm, op))
 
-    __slots__ = ("acls", "by_principal_host", "bad")
+
+#: For each (ACL operation, permission): the request operations that ACL matches.
+_MATCHED_OPS = {(o, p): _ops_matched_by(o, p) for o in AclOperation for p in AclPermissionType}
+
+
+class _Bucket:
+    """All ACLs of one resource pattern, indexed by (principal type, name, host) for O(1) matching."""
+
+    __slots__ = ("acls", "entries", "bad")
 
     def __init__(self) -> None:
         self.acls: list[AclBinding] = []
-        self.by_principal_host: dict[tuple[str, str], dict[str, list[AclBinding]]] = {}
+        #: (principal type, principal name, host) -> ((acl, request ops it matches), ...) in Kafka order.
+        self.entries: dict[tuple[str, str, str], tuple[tuple[AclBinding, frozenset], ...]] = {}
         self.bad: AclBinding | None = None  # first ACL (in Kafka order) whose principal has no ':'
 
     def add(self, acl: AclBinding) -> None:
@@ -230,34 +239,46 @@ class _Bucket:
 
     def freeze(self) -> None:
         self.acls.sort(key=_acl_order_key)
+        grouped: dict[tuple[str, str, str], list] = {}
         for acl in self.acls:
             key = _acl_principal_key(acl.principal)
             if key is None:
                 if self.bad is None:
                     self.bad = acl
                 continue
-            self.by_principal_host.setdefault(key, {}).setdefault(acl.host, []).append(acl)
+            grouped.setdefault((key[0], key[1], acl.host), []).append(
+                (acl, _MATCHED_OPS[(acl.operation, acl.permission)]))
+        self.entries = {k: tuple(v) for k, v in grouped.items()}
 
-    def matches(self, principal_key: tuple[str, str], host: str, op: AclOperation) -> list[AclBinding]:
-        """Matching ACLs of this bucket in Kafka's order."""
+    def matches(self, keys: tuple[tuple[str, str, str], ...], op: AclOperation) -> list[AclBinding]:
+        """Matching ACLs of this bucket in Kafka's order; ``keys`` are the request's lookup keys."""
         found: list[AclBinding] = []
-        keys = (principal_key,) if principal_key == _WILDCARD_PRINCIPAL_KEY else (principal_key, _WILDCARD_PRINCIPAL_KEY)
-        for pkey in keys:
-            by_host = self.by_principal_host.get(pkey)
-            if not by_host:
-                continue
-            for h in (host, WILDCARD_HOST) if host != WILDCARD_HOST else (host,):
-                for acl in by_host.get(h, ()):
-                    if _operation_matches(acl.operation, acl.permission, op):
+        lists = 0
+        for key in keys:
+            entries = self.entries.get(key)
+            if entries:
+                before = len(found)
+                for acl, ops in entries:
+                    if op in ops:
                         found.append(acl)
-        if len(found) > 1:
+                lists += len(found) > before
+        if lists > 1:
             found.sort(key=_acl_order_key)
         return found
 
 
+@functools.lru_cache(maxsize=4096)
+def _lookup_keys(principal_key: tuple[str, str], host: str) -> tuple[tuple[str, str, str], ...]:
+    """The (principal, host) keys whose ACLs can match a request: its own principal or User:*,
+    its own host or '*'."""
+    principals = (principal_key,) if principal_key == _WILDCARD_PRINCIPAL_KEY else (principal_key, _WILDCARD_PRINCIPAL_KEY)
+    hosts = (host,) if host == WILDCARD_HOST else (host, WILDCARD_HOST)
+    return tuple((p[0], p[1], h) for p in principals for h in hosts)
+
+
 class _TypeIndex:
     __slots__ = ("literal", "prefixed", "prefixed_lengths", "has_empty_name", "has_names_below_star",
-                 "_sorted", "_sorted_keys", "_sorted_units")
+                 "_sorted", "_sorted_keys", "_sorted_units", "plans")
 
     def __init__(self) -> None:
         self.literal: dict[str, _Bucket] = {}
@@ -268,6 +289,8 @@ class _TypeIndex:
         self._sorted: list[AclBinding] | None = None
         self._sorted_keys: list[tuple] | None = None
         self._sorted_units: list[str] | None = None
+        #: resource name -> candidate buckets in walk order (None: only the walk can tell).
+        self.plans: dict[str, tuple | None] = {}
 
     def add(self, acl: AclBinding) -> None:
         table = self.literal if acl.pattern_type is LITERAL else self.prefixed
@@ -368,7 +391,6 @@ class StandardAuthorizer:
         for index in self._types.values():
             index.freeze()
         self._default = Outcome.ALLOWED if allow_everyone_if_no_acl_found else Outcome.DENIED
-        self._candidate_cache: dict[tuple[ResourceType, str], tuple[tuple[_Bucket, ...], int] | None] = {}
 
     # -- public API -------------------------------------------------------------------------
 
@@ -431,7 +453,7 @@ class StandardAuthorizer:
         pkey = (principal.principal_type, principal.name)
         wildcard = index.literal.get(WILDCARD_RESOURCE)
         if wildcard is not None and r.resource_name.startswith("*") and r.resource_name != "*":
-            skipped = wildcard.matches(pkey, decision.client_address, r.operation)
+            skipped = wildcard.matches(_lookup_keys(pkey, decision.client_address), r.operation)
             if skipped:
                 notes.append(
                     f"Kafka quirk: the LITERAL '*' ACL ({skipped[0].permission.name} {skipped[0].operation.name} for "
@@ -465,17 +487,17 @@ class StandardAuthorizer:
             return self._walk(index, request, principal_key, address)
         buckets, _ = plan
         op = request.operation
+        keys = _lookup_keys(principal_key, address)
         # Walk order: the prefix chain (first scan), then the wildcard section (second scan).
         # The first matching DENY ends the walk; a malformed ACL met before it throws.
         last_allow: AclBinding | None = None
         for bucket in buckets:
-            matches = bucket.matches(principal_key, address, op) if bucket.by_principal_host else ()
+            matches = bucket.matches(keys, op)
             deny = None
             for acl in matches:
                 if acl.permission is DENY:
                     deny = acl
                     break
-                last_allow = acl
             if bucket.bad is not None and (deny is None or _acl_order_key(bucket.bad) < _acl_order_key(deny)):
                 return Decision(request, Outcome.ERROR, None, None, address, _bad_principal_error(bucket.bad))
             if deny is not None:
@@ -494,10 +516,13 @@ class StandardAuthorizer:
             return Decision(request, Outcome.DENIED, "DefaultDeny", None, address, None, has_resource_acls)
         return Decision(request, Outcome.ALLOWED, "DefaultAllow", None, address, None, False)
 
+    def clear_caches(self) -> None:
+        for index in self._types.values():
+            index.plans.clear()
+
     def _plan(self, index: _TypeIndex, rtype: ResourceType, name: str) -> tuple[tuple[_Bucket, ...], int] | None:
         """Candidate buckets in Kafka's walk order, or None when only the walk itself can tell."""
-        key = (rtype, name)
-        cached = self._candidate_cache.get(key, False)
+        cached = index.plans.get(name, False)
         if cached is not False:
             return cached  # type: ignore[return-value]
         if self.force_walk or index.has_empty_name or (index.has_names_below_star and name != "" and name[0] < "*") \
@@ -526,9 +551,9 @@ class StandardAuthorizer:
                 if bucket is not None:
                     wild.append(bucket)
             plan = (tuple(chain + wild), len(chain))
-        if len(self._candidate_cache) > 65536:
-            self._candidate_cache.clear()
-        self._candidate_cache[key] = plan
+        if len(index.plans) > 65536:
+            index.plans.clear()
+        index.plans[name] = plan
         return plan
 
     def _walk(self, index: _TypeIndex, request: Request, principal_key: tuple[str, str], address: str,

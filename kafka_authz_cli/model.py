@@ -19,6 +19,10 @@ class AclError(ValueError):
 class _KafkaEnum(enum.Enum):
     """An enum whose value is Kafka's wire code and whose name is Kafka's Java enum name."""
 
+    # Members are singletons compared by identity: the C-level identity hash keeps the engine's
+    # dict and set lookups off Enum's Python-level __hash__.
+    __hash__ = object.__hash__
+
     @property
     def code(self) -> int:
         return self.value
