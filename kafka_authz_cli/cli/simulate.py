@@ -21,7 +21,7 @@ from kafka_authz_cli.cli.common import (
 from kafka_authz_cli.engine import Decision, Outcome, Request
 from kafka_authz_cli.errors import AuthzError, InputError
 from kafka_authz_cli.formats import read_text
-from kafka_authz_cli.formats.requests import RequestSpec, parse_expect, parse_requests
+from kafka_authz_cli.formats.requests import RequestSpec, parse_requests
 from kafka_authz_cli.model import CLUSTER_NAME, AclError, AclOperation, ResourceType, java_host_address
 
 HELP = """Decide requests as Kafka's KRaft StandardAuthorizer would, and say which rule decided.
@@ -123,7 +123,7 @@ def simulate(
         _print_authorized_operations(authorizer, specs[0].request, fmt)
         return
 
-    decisions = authorizer.authorize_many([s.request for s in specs])
+    decisions = _decide(authorizer, specs)
     origins = {}
     for binding, origin in zip(acl_set.bindings, acl_set.origins):
         origins.setdefault(binding, origin)
@@ -145,6 +145,24 @@ def simulate(
         emit_rows(rows, fmt)
     if failures:
         raise typer.Exit(1)
+
+
+def _decide(authorizer, specs: list[RequestSpec]) -> list[Decision]:
+    requests = [s.request for s in specs]
+    if len(requests) < 100_000:
+        return authorizer.authorize_many(requests)
+    from rich.progress import Progress
+
+    from kafka_authz_cli.cli.common import err_console
+
+    decisions: list[Decision] = []
+    chunk = 20_000
+    with Progress(console=err_console, transient=True) as progress:
+        task = progress.add_task("deciding", total=len(requests))
+        for start in range(0, len(requests), chunk):
+            decisions.extend(authorizer.authorize_many(requests[start:start + chunk]))
+            progress.advance(task, min(chunk, len(requests) - start))
+    return decisions
 
 
 def _requests_from_args(requests, principal, operation, topic, group, transactional_id, cluster,
