@@ -134,5 +134,7 @@ def write_output(text: str, out: Optional[Path], secret: bool = False) -> None:
         fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
     except OSError as exc:
         raise InputError(exc.strerror or str(exc), str(out)) from None
+    if secret:
+        os.fchmod(fd, 0o600)  # also when the file already existed with wider permissions
     with os.fdopen(fd, "w", encoding="utf-8") as fh:
         fh.write(text)

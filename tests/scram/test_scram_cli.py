@@ -1,0 +1,110 @@
+"""`authz scram` as a user runs it: secrets stay secret, formats are Kafka's."""
+
+import json
+import stat
+
+import pytest
+from typer.testing import CliRunner
+
+from kafka_authz_cli.cli.app import app
+from kafka_authz_cli.scram import ScramCredential, ScramMechanism, parse_add_scram
+
+runner = CliRunner()
+SECRET = "correct horse battery staple"
+
+
+def run(*args, input=None):
+    return runner.invoke(app, [str(a) for a in args], input=input)
+
+
+def test_password_on_argv_is_refused_by_default():
+    res = run("scram", "create-user", "--user", "alice", "--password", SECRET)
+    assert res.exit_code == 2 and "shell" in res.output and SECRET not in res.output
+
+
+def test_create_user_json_record_verifies_and_never_shows_the_password(tmp_path):
+    res = run("scram", "create-user", "--user", "alice", "--mechanism", "SCRAM-SHA-256", "--password-stdin",
+              "--format", "json", input=SECRET + "\n")
+    assert res.exit_code == 0, res.output
+    assert SECRET not in res.output
+    record = json.loads(res.stdout)
+    assert record["mechanism"] == 1 and record["iterations"] == 4096 and record["name"] == "alice"
+    assert ScramCredential.from_record(record).verify(SECRET)
+    f = tmp_path / "alice.json"
+    f.write_text(res.stdout)
+    assert run("scram", "verify", "--record", f, "--password-stdin", input=SECRET + "\n").exit_code == 0
+    assert run("scram", "verify", "--record", f, "--password-stdin", input="wrong\n").exit_code == 1
+
+
+def test_kafka_storage_format_is_accepted_by_kafkas_parser():
+    res = run("scram", "create-user", "--user", "bob", "--salt", "c2FsdHNhbHQ=", "--iterations", "8192",
+              "--password-stdin", "--format", "kafka-storage", input=SECRET + "\n")
+    arg = res.stdout.strip()
+    assert arg.startswith('SCRAM-SHA-512=[name=bob,iterations=8192,salt="c2FsdHNhbHQ=",saltedpassword="')
+    assert SECRET not in arg
+    parsed = parse_add_scram(arg)
+    assert parsed.credential == ScramCredential.from_password(ScramMechanism.SCRAM_SHA_512, SECRET, b"saltsalt", 8192)
+
+
+def test_credential_string_and_output_file_mode(tmp_path):
+    out = tmp_path / "cred.txt"
+    out.write_text("old")
+    out.chmod(0o644)
+    res = run("scram", "create-user", "--user", "c", "--password-stdin", "--format", "credential", "-o", out,
+              input=SECRET + "\n")
+    assert res.exit_code == 0
+    assert stat.S_IMODE(out.stat().st_mode) == 0o600
+    assert out.read_text().startswith("salt=") and ",iterations=4096" in out.read_text()
+
+
+def test_iterations_outside_kraft_limits_are_refused():
+    res = run("scram", "create-user", "--user", "a", "--iterations", "4095", "--password-stdin", input="x\n")
+    assert res.exit_code == 2 and "4096..16384" in res.output
+
+
+def test_empty_password_is_refused():
+    res = run("scram", "create-user", "--user", "a", "--password-stdin", input="\n")
+    assert res.exit_code == 2 and "Empty key" in res.output
+
+
+def test_exchange_transcript_and_diagnosis():
+    cred = ScramCredential.from_password(ScramMechanism.SCRAM_SHA_256, SECRET, b"0123456789ab", 4096)
+    args = ["scram", "exchange", "--user", "alice", "--credential", cred.credential_string(), "--mechanism",
+            "SCRAM-SHA-256", "--client-nonce", "cn", "--server-nonce", "sn", "--password-stdin", "--format", "json"]
+    ok = json.loads(run(*args, input=SECRET + "\n").stdout)
+    assert ok["ok"] and ok["transcript"][0]["message"] == "n,,n=alice,r=cn" and "derived" not in ok
+    res = run(*args, input="wrong\n")
+    bad = json.loads(res.stdout)
+    assert res.exit_code == 1 and bad["error"] == "Invalid client credentials" and "normalisation" in bad["diagnosis"]
+    assert "wrong" not in res.stdout
+
+
+def test_parse_add_scram_reports_kafkas_message():
+    res = run("scram", "parse-add-scram", "SCRAM-SHA-256=[name=alice,password=x,iterations=99999]")
+    assert res.exit_code == 2
+    assert "The 'iterations' value must be <= 16384 for add-scram using SCRAM_SHA_256" in res.output
+    res = run("scram", "parse-add-scram", 'SCRAM-SHA-256=[name=alice,salt="c2FsdA==",saltedpassword="YWJj"]')
+    assert res.exit_code == 0 and json.loads(res.stdout)["name"] == "alice"
+
+
+def test_create_users_bulk_generated_passwords_only_in_0600_file(tmp_path):
+    users = tmp_path / "users.csv"
+    users.write_text("user,mechanism\n" + "".join(f"u{i},SCRAM-SHA-256\n" for i in range(12)))
+    out, pw = tmp_path / "creds.jsonl", tmp_path / "passwords.csv"
+    res = run("scram", "create-users", "--input", users, "--generate", "--generated-passwords", pw, "-o", out,
+              "--workers", "2")
+    assert res.exit_code == 0, res.output
+    assert stat.S_IMODE(out.stat().st_mode) == 0o600 and stat.S_IMODE(pw.stat().st_mode) == 0o600
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    passwords = {row.split(",")[0]: row.split(",")[2] for row in pw.read_text().splitlines()[1:]}
+    assert [r["name"] for r in records] == [f"u{i}" for i in range(12)]
+    for r in records:
+        assert ScramCredential.from_record(r).verify(passwords[r["name"]])
+        assert passwords[r["name"]] not in res.output
+
+
+def test_create_users_reports_bad_rows_with_line(tmp_path):
+    users = tmp_path / "users.csv"
+    users.write_text("user,password\nalice,pw\nbob,\n")
+    res = run("scram", "create-users", "--input", users, "--password-column", "password", "-o", tmp_path / "o")
+    assert res.exit_code == 2 and f"{users}:3" in res.output and "Empty key" in res.output
