@@ -1,0 +1,1 @@
+"""The Kroxylicious ACL rules language: parse, check, decide, lint, compile to Kafka ACLs and back."""
