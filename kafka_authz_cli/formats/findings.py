@@ -1,0 +1,70 @@
+"""Lint findings for people and machines: text, JSON, SARIF 2.1.0, GitHub annotations, JUnit XML."""
+
+from __future__ import annotations
+
+import json
+from xml.sax.saxutils import escape, quoteattr
+
+from kafka_authz_cli import __version__
+
+_SARIF_LEVEL = {"error": "error", "warning": "warning", "info": "note"}
+
+
+def to_json(results, codes) -> str:
+    return json.dumps([{"path": r.path, "findings": [
+        {"code": f.code, "name": f.name, "severity": f.severity, "line": f.line, "column": f.col + 1,
+         "message": f.message} for f in r.findings]} for r in results], indent=2, ensure_ascii=False)
+
+
+def to_sarif(results, codes) -> str:
+    used = sorted({f.code for r in results for f in r.findings})
+    rules = [{"id": c, "name": codes[c].name, "shortDescription": {"text": codes[c].summary},
+              "fullDescription": {"text": codes[c].explanation},
+              "defaultConfiguration": {"level": _SARIF_LEVEL[codes[c].severity]}} for c in used]
+    index = {c: i for i, c in enumerate(used)}
+    sarif_results = [{
+        "ruleId": f.code, "ruleIndex": index[f.code], "level": _SARIF_LEVEL[f.severity],
+        "message": {"text": f.message},
+        "locations": [{"physicalLocation": {"artifactLocation": {"uri": r.path},
+                                            "region": {"startLine": f.line, "startColumn": f.col + 1}}}],
+    } for r in results for f in r.findings]
+    doc = {"$schema": "https://json.schemastore.org/sarif-2.1.0.json", "version": "2.1.0",
+           "runs": [{"tool": {"driver": {"name": "authz lint", "version": __version__,
+                                         "informationUri": "https://kafka.apache.org/documentation/#security_authz",
+                                         "rules": rules}},
+                     "results": sarif_results}]}
+    return json.dumps(doc, indent=2, ensure_ascii=False)
+
+
+def _gh_escape(text: str, prop: bool = False) -> str:
+    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    if prop:
+        text = text.replace(":", "%3A").replace(",", "%2C")
+    return text
+
+
+def to_github(results, codes) -> str:
+    level = {"error": "error", "warning": "warning", "info": "notice"}
+    lines = [f"::{level[f.severity]} file={_gh_escape(r.path, True)},line={f.line},col={f.col + 1},"
+             f"title={_gh_escape(f.code + ' ' + f.name, True)}::{_gh_escape(f.message)}"
+             for r in results for f in r.findings]
+    return "\n".join(lines) + ("\n" if lines else "")
+
+
+def to_junit(results, codes) -> str:
+    out = ['<?xml version="1.0" encoding="UTF-8"?>']
+    failures = sum(1 for r in results if any(f.severity == "error" for f in r.findings))
+    out.append(f'<testsuite name="authz lint" tests="{len(results)}" failures="{failures}">')
+    for r in results:
+        out.append(f'  <testcase classname="authz.lint" name={quoteattr(r.path)}>')
+        for f in r.findings:
+            if f.severity == "error":
+                out.append(f'    <failure type={quoteattr(f.code)} message={quoteattr(f.message)}>'
+                           f'{escape(f"{r.path}:{f.line}:{f.col + 1}: {f.code} {f.message}")}</failure>')
+        others = [f for f in r.findings if f.severity != "error"]
+        if others:
+            body = "\n".join(f"{r.path}:{f.line}:{f.col + 1}: {f.severity} {f.code} {f.message}" for f in others)
+            out.append(f"    <system-out>{escape(body)}</system-out>")
+        out.append("  </testcase>")
+    out.append("</testsuite>")
+    return "\n".join(out) + "\n"

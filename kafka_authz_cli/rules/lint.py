@@ -1,0 +1,349 @@
+"""`authz lint`: will the proxy load this rules file, and will it decide what its author thinks?
+
+Every finding has a stable code. Errors mean the proxy refuses the file (exactly when it does);
+warnings are rules that will not do what they say; info is what Kafka ACLs cannot express or what
+deserves a second look.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from kafka_authz_cli.model import AclOperation
+from kafka_authz_cli.rules.ast import Pos
+from kafka_authz_cli.rules.check import (
+    CheckedRule,
+    CheckedRules,
+    RulesBuildException,
+    RulesSemanticError,
+    check_rules,
+)
+from kafka_authz_cli.rules.evaluate import Principal, ProxyAuthorizer, RulesAction
+from kafka_authz_cli.rules.parser import RulesSyntaxError, parse_rules
+from kafka_authz_cli.rules.types import TypeRegistry
+
+SEVERITIES = ("info", "warning", "error")
+
+
+@dataclass(frozen=True)
+class LintCode:
+    code: str
+    name: str
+    severity: str
+    summary: str
+    explanation: str
+
+
+CODES: dict[str, LintCode] = {r.code: r for r in [
+    LintCode("AZ001", "syntax-error", "error", "The proxy's parser rejects the file.",
+          "The proxy (ANTLR grammar AclRules.g4) refuses a file with any lexer or parser error and starts "
+          "without loading it. Keywords are lower case only; statements must come in the order imports, deny "
+          "rules, allow rules, `otherwise deny;`; `matching` is allowed on resource names only; a regex is "
+          "written /.../, not quoted. authz reports the first error at the line and column the proxy reports."),
+    LintCode("AZ002", "semantic-error", "error", "The proxy's build step rejects the file.",
+          "After parsing, the proxy resolves every class a rule names, checks import aliases, `like` patterns "
+          "(a '*' is only allowed last) and regexes (RE2 syntax). Any problem stops the file from loading; "
+          "the proxy lists them all, authz too."),
+    LintCode("AZ003", "build-exception", "error", "An exception aborts the proxy's build.",
+          "Operation names are looked up case-sensitively with Enum.valueOf on the resource class: an unknown "
+          "name (ALL, read, CONNECT on a Topic) throws IllegalArgumentException, which aborts loading and hides "
+          "any other error. There is no ALL operation: use `*`."),
+    LintCode("AZ101", "ignored-after-otherwise", "warning", "Content after `otherwise deny;` is ignored.",
+          "The proxy's grammar ends at the first `otherwise deny;` (its `<EOF>` marker is silently ignored by "
+          "ANTLR): every rule after it is never applied, without any error."),
+    LintCode("AZ102", "block-comment", "warning", "Block comments are fragile.",
+          "A `/* ... */` comment without a '/' inside lexes as a REGEX token (same length, REGEX is declared "
+          "first) and is a syntax error. This one works only because it contains a '/'. Prefer // comments "
+          "(ending with a newline)."),
+    LintCode("AZ103", "backslash-stripped", "warning", "A backslash is stripped from a name or regex.",
+          "The proxy runs replaceAll(\"\\\\\\\\(.)\", \"$1\") on `=`/`in` names and on regexes: every backslash "
+          "escapes the next character, so \\n becomes n and /\\d+/ becomes the regex d+ (letters d). Write "
+          "\\\\d in the file to get \\d."),
+    LintCode("AZ104", "prefix-floor", "warning", "Overlapping `like` prefixes: the proxy consults only the closest one.",
+          "Rules are stored in a sorted map and a prefix lookup takes the single closest key at or below the "
+          "name (floorEntry). With `like \"payments-*\"` and `like \"payments-eu-*\"`, a name such as "
+          "`payments-f` floors to `payments-eu-`, which does not match, and the broader rule is never tried: "
+          "the first-match meaning the docs describe does not hold. The finding names a resource or principal "
+          "that gets the surprising answer."),
+    LintCode("AZ105", "cross-type-prefix", "warning", "A principal prefix rule leaks across principal types.",
+          "The prefix lookup does not check the class of the key it finds: when no key of the principal's own "
+          "class is at or below the lookup point, a prefix rule of another principal class (sorted by class "
+          "name) can apply. The finding names a principal that is affected."),
+    LintCode("AZ106", "deny-implies", "info", "A deny rule also denies implied operations.",
+          "The proxy expands implies() for deny rules too: `deny ... to READ` also denies DESCRIBE. Kafka's DENY "
+          "ACLs do not follow implication, so the compiled ACLs need explicit DENY DESCRIBE entries (authz "
+          "compile emits them)."),
+    LintCode("AZ107", "duplicate-rule", "warning", "The same rule appears twice.",
+          "Grants accumulate, so a duplicate changes nothing; it is usually a copy-paste slip."),
+    LintCode("AZ108", "shadowed-rule", "warning", "An allow rule is entirely overruled by a deny rule.",
+          "Deny rules always win. This allow rule grants nothing that a deny rule does not take away."),
+    LintCode("AZ109", "not-kafka-expressible", "info", "Kafka ACLs cannot express this construct.",
+          "Kafka ACLs have literal and prefixed resource names, exact principals and User:*. Regex resource "
+          "names and principal prefixes have no equivalent: `authz compile` refuses them unless "
+          "--expand-against gives the names to expand them against."),
+    LintCode("AZ110", "unknown-to-kafka", "info", "A resource type or operation Kafka does not know.",
+          "The resource class has no Kafka resource type, or the operation (e.g. CONNECT) is proxy-only: it "
+          "cannot be compiled to a Kafka ACL."),
+    LintCode("AZ111", "matches-nobody", "warning", "The rule's principal type matches no principal.",
+          "The proxy compares principal classes exactly (getClass()). The Principal interface itself is never "
+          "the class of a real principal, so this rule never applies."),
+]}
+
+
+@dataclass(frozen=True)
+class Finding:
+    code: str
+    path: str
+    line: int
+    col: int  # 0-based, as the proxy reports; shown 1-based by text formats
+    message: str
+
+    @property
+    def severity(self) -> str:
+        return CODES[self.code].severity
+
+    @property
+    def name(self) -> str:
+        return CODES[self.code].name
+
+
+@dataclass
+class LintResult:
+    path: str
+    findings: list[Finding] = field(default_factory=list)
+    checked: CheckedRules | None = None
+
+
+def lint_text(text: str, path: str, registry: TypeRegistry | None = None) -> LintResult:
+    registry = registry or TypeRegistry()
+    result = LintResult(path)
+    add = result.findings.append
+    try:
+        parsed = parse_rules(text, path)
+    except RulesSyntaxError as exc:
+        for p in exc.problems:
+            msg = p.message
+            token = re.match(r"extraneous input '(/\*.*)'", msg, re.S)
+            if token:
+                msg += " (a /* */ comment without '/' inside lexes as a regex; use // comments)"
+            add(Finding("AZ001", path, p.line, p.col, msg))
+        _block_comments(text, path, add, broken_only=True)
+        return result
+    try:
+        checked = check_rules(parsed, registry)
+    except RulesSemanticError as exc:
+        for p in exc.problems:
+            add(Finding("AZ002", path, p.pos.line, p.pos.col, p.message))
+        return result
+    except RulesBuildException as exc:
+        add(Finding("AZ003", path, exc.pos.line, exc.pos.col, f"{exc.java_class}: {exc}"))
+        return result
+    result.checked = checked
+    _after_otherwise(parsed, path, add)
+    _block_comments(text, path, add, broken_only=False, end=parsed.trailing_pos.offset if parsed.trailing_pos else None)
+    _backslashes(parsed, path, add)
+    _rules(checked, path, add, registry)
+    result.findings.sort(key=lambda f: (f.line, f.col, f.code))
+    return result
+
+
+def _after_otherwise(parsed, path, add) -> None:
+    tail = parsed.trailing_text
+    if tail.strip() and parsed.trailing_pos:
+        statements = len(re.findall(r"\b(?:allow|deny)\b", tail))
+        lead = len(tail) - len(tail.lstrip())
+        before = parsed.source[:parsed.trailing_pos.offset + lead]
+        line = before.count("\n") + 1
+        col = len(before) - (before.rfind("\n") + 1)
+        what = f"{statements} rule(s)" if statements else "text"
+        add(Finding("AZ101", path, line, col, f"{what} after `otherwise deny;` will never be applied by the proxy"))
+
+
+def _block_comments(text: str, path: str, add, broken_only: bool, end: int | None = None) -> None:
+    for m in re.finditer(r"/\*.*?\*/", text[:end] if end else text, re.S):
+        body = m.group()[2:-2]
+        if "/" in body and not broken_only:
+            line = text.count("\n", 0, m.start()) + 1
+            col = m.start() - (text.rfind("\n", 0, m.start()) + 1)
+            add(Finding("AZ102", path, line, col, "this block comment works only because it contains '/'; "
+                                                 "without one it lexes as a regex: prefer // comments"))
+
+
+def _backslashes(parsed, path, add) -> None:
+    from kafka_authz_cli.rules.lexer import unquote
+
+    for rule in parsed.rules:
+        for pred in (rule.principal, rule.resource):
+            if pred.kind in ("equals", "in", "matching"):
+                for raw, pos in zip(pred.raw, pred.literal_pos):
+                    benign = "\\\"/" if pred.kind == "matching" else "\\\""
+                    stripped = [m.group(1) for m in re.finditer(r"\\(.)", raw) if m.group(1) not in benign]
+                    if stripped:
+                        what = "regex" if pred.kind == "matching" else "name"
+                        escapes = ", ".join("\\" + c for c in dict.fromkeys(stripped))
+                        add(Finding("AZ103", path, pos.line, pos.col,
+                                    f"the proxy strips the backslash from {escapes}: this {what} is really "
+                                    f"{unquote(raw)!r}"))
+
+
+def _short(cls: str) -> str:
+    return cls.rsplit(".", 1)[-1]
+
+
+def _rules(checked: CheckedRules, path: str, add, registry: TypeRegistry) -> None:
+    rules = checked.rules
+    authorizer = ProxyAuthorizer(checked)
+    seen: dict[tuple, CheckedRule] = {}
+    for r in rules:
+        pos = r.rule.pos
+        key = (r.effect, r.principal_class, r.principal, r.resource_class, r.resource, r.operations)
+        if key in seen:
+            add(Finding("AZ107", path, pos.line, pos.col, f"same as the rule at line {seen[key].rule.pos.line}"))
+        else:
+            seen[key] = r
+        if r.principal_is_interface:
+            add(Finding("AZ111", path, r.rule.principal_type.pos.line, r.rule.principal_type.pos.col,
+                        f"'{r.rule.principal_type.text}' is the Principal interface: no principal has exactly that class"))
+        resource_class = registry.resources.get(r.resource_class)
+        if r.effect == "deny":
+            extra = sorted(r.effective_operations - r.operations)
+            if extra:
+                add(Finding("AZ106", path, r.rule.operations_pos.line, r.rule.operations_pos.col,
+                            f"this deny rule also denies {', '.join(extra)} (implied); Kafka's DENY would not"))
+        if r.resource.kind == "regex":
+            p = r.rule.resource.pos
+            add(Finding("AZ109", path, p.line, p.col, "regex resource names have no Kafka ACL equivalent"))
+        if r.principal.kind == "prefix":
+            p = r.rule.principal.pos
+            add(Finding("AZ109", path, p.line, p.col, "principal name prefixes have no Kafka ACL equivalent"))
+        if resource_class is not None and resource_class.kafka_type is None:
+            p = r.rule.resource_type.pos
+            add(Finding("AZ110", path, p.line, p.col, f"{_short(r.resource_class)} has no Kafka resource type"))
+        elif resource_class is not None:
+            unknown = sorted(op for op in r.operations if op not in AclOperation.__members__)
+            if unknown:
+                p = r.rule.operations_pos
+                add(Finding("AZ110", path, p.line, p.col, f"operation(s) {', '.join(unknown)} do not exist in Kafka "
+                                                           "(proxy-only)"))
+    _shadowed(rules, path, add)
+    _floor_findings(rules, authorizer, path, add, registry)
+
+
+def _covers(outer, inner) -> bool:
+    """Does name matcher ``outer`` match every name ``inner`` matches (for simple kinds)?"""
+    if outer.kind == "any":
+        return True
+    if inner.kind in ("any", "regex") or outer.kind == "regex":
+        return False
+    if outer.kind == "prefix":
+        return all(v.startswith(outer.values[0]) for v in inner.values)
+    return inner.kind == "equals" and set(inner.values) <= set(outer.values)
+
+
+def _shadowed(rules: list[CheckedRule], path: str, add) -> None:
+    denies = [r for r in rules if r.effect == "deny"]
+    for a in rules:
+        if a.effect != "allow":
+            continue
+        for d in denies:
+            if (d.principal_class == a.principal_class and d.resource_class == a.resource_class
+                    and a.effective_operations <= d.effective_operations
+                    and _covers(d.principal, a.principal) and _covers(d.resource, a.resource)):
+                add(Finding("AZ108", path, a.rule.pos.line, a.rule.pos.col,
+                            f"everything this rule allows is denied by the deny rule at line {d.rule.pos.line}"))
+                break
+
+
+def _successor_names(prefix: str, narrower: str) -> list[str]:
+    """Names that start with ``prefix`` and sort just after ``narrower`` without starting with it."""
+    out = []
+    for cut in range(len(prefix) + 1, len(narrower) + 1):
+        head = narrower[:cut - 1]
+        last = narrower[cut - 1]
+        if ord(last) < 0xFFFF:
+            out.append(head + chr(ord(last) + 1))
+    out.append(narrower[:-1] + chr(ord(narrower[-1]) + 1) + "x" if narrower else prefix + "x")
+    return [n for n in out if n.startswith(prefix)]
+
+
+def _floor_findings(rules: list[CheckedRule], authorizer: ProxyAuthorizer, path: str, add,
+                    registry: TypeRegistry) -> None:
+    reported: set[tuple] = set()
+    by_rule_prefix = [(r, r.resource.values[0]) for r in rules if r.resource.kind == "prefix"]
+    for broad, p in by_rule_prefix:
+        for narrow, q in by_rule_prefix:
+            if broad is narrow or broad.effect != narrow.effect or not q.startswith(p) or q == p \
+                    or broad.resource_class != narrow.resource_class:
+                continue
+            principal = _example_principal(broad)
+            if principal is None:
+                continue
+            for op in sorted(broad.effective_operations):
+                for name in _successor_names(p, q):
+                    action = RulesAction((principal,), broad.resource_class, op, name)
+                    got = authorizer.decide(action)
+                    if got.decision != got.documented_decision and (broad.rule.pos, "r") not in reported:
+                        reported.add((broad.rule.pos, "r"))
+                        pos = broad.rule.resource.pos
+                        add(Finding("AZ104", path, pos.line, pos.col,
+                                    f"{principal.name!r} {op} {_short(broad.resource_class)} {name!r}: the docs say "
+                                    f"{got.documented_decision}, the proxy says {got.decision} (its lookup stops at "
+                                    f"the closer prefix \"{q}*\" of line {narrow.rule.pos.line})"))
+                        break
+    principal_prefixes = [(r, r.principal.values[0]) for r in rules if r.principal.kind == "prefix"]
+    classes = sorted(registry.principals)
+    for rule, p in principal_prefixes:
+        # Overlapping principal prefixes of the same class.
+        for other, q in principal_prefixes:
+            if other is rule or other.principal_class != rule.principal_class or not q.startswith(p) or q == p:
+                continue
+            for name in _successor_names(p, q):
+                if _diverges(authorizer, rule, Principal(rule.principal_class, name)):
+                    if (rule.rule.pos, "p") not in reported:
+                        reported.add((rule.rule.pos, "p"))
+                        pos = rule.rule.principal.pos
+                        add(Finding("AZ104", path, pos.line, pos.col,
+                                    f"principal {_short(rule.principal_class)} {name!r} is looked up at the closer "
+                                    f"prefix \"{q}*\" of line {other.rule.pos.line}: this rule never applies to it"))
+                    break
+        # Leaks into other principal classes.
+        for cls in classes:
+            if cls == rule.principal_class:
+                continue
+            victim = Principal(cls, p + "x")
+            if _diverges(authorizer, rule, victim) and (rule.rule.pos, cls) not in reported:
+                reported.add((rule.rule.pos, cls))
+                pos = rule.rule.principal.pos
+                add(Finding("AZ105", path, pos.line, pos.col,
+                            f"{rule.effect}s {_short(cls)} {victim.name!r} too: the proxy's prefix lookup does not "
+                            f"check the principal type"))
+
+
+def _example_principal(rule: CheckedRule) -> Principal | None:
+    m = rule.principal
+    if m.kind == "any":
+        return Principal(rule.principal_class, "someone")
+    if m.kind in ("equals", "prefix"):
+        return Principal(rule.principal_class, m.values[0] + ("x" if m.kind == "prefix" else ""))
+    return None
+
+
+def _diverges(authorizer: ProxyAuthorizer, rule: CheckedRule, principal: Principal) -> bool:
+    op = sorted(rule.effective_operations)[0] if rule.effective_operations else None
+    if op is None:
+        return False
+    name = {"any": "x", "equals": None, "prefix": None}.get(rule.resource.kind)
+    if rule.resource.kind in ("equals", "prefix"):
+        name = rule.resource.values[0]
+    elif rule.resource.kind == "regex":
+        return False
+    got = authorizer.decide(RulesAction((principal,), rule.resource_class, op, name))
+    return got.decision != got.documented_decision
+
+
+def explain(code: str) -> str:
+    rule = CODES.get(code.upper())
+    if rule is None:
+        raise KeyError(code)
+    return f"{rule.code} {rule.name} ({rule.severity}): {rule.summary}\n\n{rule.explanation}\n"
