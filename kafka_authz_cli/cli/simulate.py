@@ -243,11 +243,24 @@ def _print_authorized_operations(authorizer, request: Request, fmt: TableFormat)
 
 
 def _simulate_rules(rules: Path, types: Optional[Path], specs: list[RequestSpec], fmt: TableFormat) -> None:
+    from kafka_authz_cli.rules.check import RulesBuildException, RulesSemanticError, check_rules
+    from kafka_authz_cli.rules.parser import RulesSyntaxError, parse_rules
+    from kafka_authz_cli.rules.simulate import decide_requests
+    from kafka_authz_cli.rules.types import TypeRegistry
+
+    registry = TypeRegistry.from_file(str(types)) if types else TypeRegistry()
     try:
-        from kafka_authz_cli.rules.simulate import decide_requests
-    except ImportError:
-        raise AuthzError("--rules is not available in this build") from None
-    results = decide_requests(rules, [s.request for s in specs], types=types)
+        checked = check_rules(parse_rules(read_text(rules), str(rules)), registry)
+    except RulesSyntaxError as exc:
+        p = exc.problems[0]
+        raise InputError(f"{p.message} (the proxy would not load this file)", str(rules), p.line, p.col + 1) from None
+    except RulesSemanticError as exc:
+        p = exc.problems[0]
+        raise InputError(f"{p.message} (the proxy would not load this file)", str(rules), p.pos.line,
+                         p.pos.col + 1) from None
+    except RulesBuildException as exc:
+        raise InputError(f"{exc.java_class}: {exc}", str(rules), exc.pos.line, exc.pos.col + 1) from None
+    results = decide_requests(checked, [s.request for s in specs])
     rows = []
     for spec, res in zip(specs, results):
         r = spec.request
@@ -260,18 +273,24 @@ def _simulate_rules(rules: Path, types: Optional[Path], specs: list[RequestSpec]
         rows.append(row)
     failures = [r for r in rows if r.get("ok") is False]
     if fmt is TableFormat.table:
-        table = Table(header_style="bold")
+        table = Table(header_style="bold", show_lines=True)
         for col in ("#", "principal", "operation", "resource", "proxy decides", "rule", "note"):
             table.add_column(col, overflow="fold")
         for i, row in enumerate(rows, 1):
             style = "green" if row["decision"] == "ALLOWED" else "red"
-            note = row["quirk"] or ""
+            note = f"[yellow]{row['quirk']}[/]" if row["quirk"] else ""
             if row.get("ok") is False:
                 note = f"[red]expected {row['expect']}[/] {note}"
+            elif row.get("ok"):
+                note = f"[green]ok[/] {note}"
             table.add_row(str(i), row["principal"], row["operation"],
                           f"{row['resource_type']}:{row['resource_name']}", f"[{style}]{row['decision']}[/]",
                           row["rule"] or "", note)
         console.print(table)
+        if any(s.expect for s in specs):
+            n = sum(1 for s in specs if s.expect)
+            console.print(f"[bold red]{len(failures)} of {n} expectations failed[/]" if failures
+                          else f"[green]all {n} expectations met[/]")
     else:
         emit_rows(rows, fmt)
     if failures:

@@ -1,0 +1,182 @@
+"""`authz lint`, `authz compile`, `authz decompile`: the Kroxylicious rules language."""
+
+from __future__ import annotations
+
+from enum import Enum
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.table import Table
+
+from kafka_authz_cli.cli.app import app
+from kafka_authz_cli.cli.common import AclFormat, console, err_console, load_source, write_output
+from kafka_authz_cli.errors import AuthzError, InputError
+from kafka_authz_cli.formats import dump_acls, read_text
+from kafka_authz_cli.formats import findings as finding_formats
+from kafka_authz_cli.rules.compile import DecompileError, ExpansionNames, compile_rules_text, decompile
+from kafka_authz_cli.rules.lint import CODES, SEVERITIES, explain, lint_text
+from kafka_authz_cli.rules.types import TypeRegistry
+
+RULES_SUFFIXES = (".acl", ".rules", ".authz")
+
+
+class LintFormat(str, Enum):
+    text = "text"
+    json = "json"
+    sarif = "sarif"
+    github = "github"
+    junit = "junit"
+
+
+class Severity(str, Enum):
+    info = "info"
+    warning = "warning"
+    error = "error"
+
+
+def _registry(types: Optional[Path]) -> TypeRegistry:
+    return TypeRegistry.from_file(str(types)) if types else TypeRegistry()
+
+
+def _files(paths: list[Path]) -> list[Path]:
+    out = []
+    for p in paths:
+        if p.is_dir():
+            found = sorted(f for f in p.rglob("*") if f.is_file() and f.suffix in RULES_SUFFIXES)
+            if not found:
+                raise InputError(f"no rules files ({', '.join(RULES_SUFFIXES)}) under this directory", str(p))
+            out += found
+        elif p.exists():
+            out.append(p)
+        else:
+            raise InputError("no such file", str(p))
+    return out
+
+
+@app.command("lint", help=f"""Check rules files: will the Kroxylicious proxy load them, and will they decide what
+they say? Errors are exactly the files the proxy refuses, at the line it reports; warnings and info
+cover rules ignored after `otherwise deny;`, backslashes the proxy strips, overlapping `like`
+prefixes and cross-type principal prefixes where the proxy decides differently from the docs (with
+an example), deny rules that also deny implied operations, duplicates, shadowed rules, and what
+Kafka ACLs cannot express. Directories are walked for {', '.join(RULES_SUFFIXES)} files.
+
+Codes: {', '.join(CODES)}; `authz lint --explain CODE` tells more.
+
+Exit codes: 0 no finding at or above --fail-level; 1 findings at or above it; 2 usage or input error.""")
+def lint(
+    paths: Optional[list[Path]] = typer.Argument(None, help="Rules files or directories."),
+    fmt: LintFormat = typer.Option(LintFormat.text, "--format", "-f"),
+    fail_level: Severity = typer.Option(Severity.error, "--fail-level", help="Lowest severity that fails the run."),
+    types: Optional[Path] = typer.Option(None, "--types", help="Extra principal/resource classes (JSON)."),
+    explain_code: Optional[str] = typer.Option(None, "--explain", help="Explain a finding code and exit."),
+    out: Optional[Path] = typer.Option(None, "-o", "--output", help="Write the report to a file."),
+) -> None:
+    if explain_code:
+        try:
+            typer.echo(explain(explain_code), nl=False)
+        except KeyError:
+            raise typer.BadParameter(f"unknown code {explain_code!r}; codes: {', '.join(CODES)}",
+                                     param_hint="--explain") from None
+        return
+    if not paths:
+        raise typer.BadParameter("give rules files or directories to lint", param_hint="PATHS")
+    registry = _registry(types)
+    results = [lint_text(read_text(f), str(f), registry) for f in _files(paths)]
+    if fmt is LintFormat.text:
+        _print_text(results, out)
+    else:
+        render = {"json": finding_formats.to_json, "sarif": finding_formats.to_sarif,
+                  "github": finding_formats.to_github, "junit": finding_formats.to_junit}[fmt.value]
+        write_output(render(results, CODES).rstrip("\n") + "\n", out)
+    threshold = SEVERITIES.index(fail_level.value)
+    if any(SEVERITIES.index(f.severity) >= threshold for r in results for f in r.findings):
+        raise typer.Exit(1)
+
+
+def _print_text(results, out: Optional[Path]) -> None:
+    lines = []
+    counts = {s: 0 for s in SEVERITIES}
+    for r in results:
+        for f in r.findings:
+            counts[f.severity] += 1
+            lines.append(f"{r.path}:{f.line}:{f.col + 1}: {f.severity} {f.code} {f.message} [{f.name}]")
+    summary = (f"{len(results)} file(s): {counts['error']} error(s), {counts['warning']} warning(s), "
+               f"{counts['info']} info")
+    if out is not None:
+        write_output("\n".join(lines + [summary]) + "\n", out)
+        return
+    from rich.markup import escape
+
+    style = {"error": "red", "warning": "yellow", "info": "cyan"}
+    for r in results:
+        for f in r.findings:
+            console.print(f"{escape(r.path)}:{f.line}:{f.col + 1}: [{style[f.severity]}]{f.severity}[/] {f.code} "
+                          f"{escape(f.message)} [dim]\\[{f.name}][/]", highlight=False, soft_wrap=True)
+    console.print(summary, highlight=False)
+
+
+class CompileTarget(str, Enum):
+    json = "json"
+    kafka_acls = "kafka-acls"
+    csv = "csv"
+
+
+@app.command("compile", help="""Compile a rules file to Kafka ACL bindings that decide every request exactly as the
+rules' documented meaning does (deny rules first, then allow rules, otherwise deny), under Kafka's
+StandardAuthorizer with allow.everyone.if.no.acl.found=false. Deny rules' implied operations are
+emitted explicitly (Kafka's DENY does not imply). Regex resources and principal prefixes have no
+Kafka equivalent: they are errors unless --expand-against lists the existing names (lines like
+`topic orders-eu`, `group g1`, `user alice`).
+
+Exit codes: 0 compiled; 2 usage error, a file the proxy would not load, or a construct Kafka
+cannot express (file:line:col: reason).""")
+def compile_cmd(
+    rules: Path = typer.Argument(..., help="Rules file."),
+    to: CompileTarget = typer.Option(CompileTarget.json, "--to"),
+    types: Optional[Path] = typer.Option(None, "--types"),
+    expand_against: Optional[Path] = typer.Option(None, "--expand-against", help="Existing names to expand "
+                                                                                   "regexes and prefixes against."),
+    out: Optional[Path] = typer.Option(None, "-o", "--output"),
+) -> None:
+    expand = None
+    if expand_against is not None:
+        try:
+            expand = ExpansionNames.parse(read_text(expand_against))
+        except ValueError as exc:
+            raise InputError(str(exc), str(expand_against)) from None
+    bindings = compile_rules_text(read_text(rules), str(rules), _registry(types), expand)
+    write_output(dump_acls(bindings, to.value), out)
+    err_console.print(f"{len(bindings)} ACL binding(s)")
+
+
+class DecompileTarget(str, Enum):
+    rules = "rules"
+
+
+@app.command("decompile", help="""Write a readable rules file from an ACL set, grouping bindings into compact rules;
+compiling it back decides exactly as the ACLs do. Bindings the rules language cannot hold (a
+specific host, a non-User principal type, a DELEGATION_TOKEN or USER resource) are listed as errors,
+never dropped.
+
+Exit codes: 0 written; 2 usage or input error, or bindings that cannot be written as rules.""")
+def decompile_cmd(
+    acls: Path = typer.Argument(..., help="ACL set in any format authz reads."),
+    to: DecompileTarget = typer.Option(DecompileTarget.rules, "--to"),
+    acls_format: Optional[AclFormat] = typer.Option(None, "--acls-format"),
+    out: Optional[Path] = typer.Option(None, "-o", "--output"),
+) -> None:
+    acl_set = load_source(acls, acls_format, quiet=True)
+    try:
+        text = decompile(acl_set.bindings)
+    except DecompileError as exc:
+        origins = {b: o for b, o in zip(acl_set.bindings, acl_set.origins)}
+        table = Table(title=f"{len(exc.problems)} binding(s) the rules language cannot hold", header_style="bold")
+        table.add_column("where")
+        table.add_column("binding", overflow="fold")
+        table.add_column("why", overflow="fold")
+        for p in exc.problems:
+            table.add_row(origins.get(p.binding, ""), p.binding.standard_acl_str(), p.reason)
+        err_console.print(table)
+        raise AuthzError(f"{len(exc.problems)} binding(s) cannot be written as rules (listed above); nothing written")
+    write_output(text, out)
