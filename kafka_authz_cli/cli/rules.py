@@ -106,6 +106,10 @@ def _print_text(results, out: Optional[Path]) -> None:
     if out is not None:
         write_output("\n".join(lines + [summary]) + "\n", out)
         return
+    if not console.is_terminal:
+        # Plain text for pipes and CI logs (and no per-line rendering cost on big files).
+        typer.echo("\n".join(lines + [summary]))
+        return
     from rich.markup import escape
 
     style = {"error": "red", "warning": "yellow", "info": "cyan"}

@@ -6,10 +6,10 @@ Positions are ANTLR's: line 1-based, column 0-based in code points (what the pro
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 
-@dataclass(frozen=True, slots=True)
-class Pos:
+class Pos(NamedTuple):
     line: int
     col: int
     offset: int = 0
@@ -18,15 +18,14 @@ class Pos:
         return f"{self.line}:{self.col}"
 
 
-@dataclass(frozen=True, slots=True)
-class Name:
+class Name(NamedTuple):
     """An identifier as written (a keyword used as an identifier keeps its text)."""
 
     text: str
     pos: Pos
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class ImportItem:
     class_name: Name
     alias: Name | None
@@ -36,7 +35,7 @@ class ImportItem:
         return self.alias or self.class_name
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Import:
     package: tuple[Name, ...]
     items: tuple[ImportItem, ...]
@@ -47,7 +46,7 @@ class Import:
         return ".".join(n.text for n in self.package)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class NamePredicate:
     """``= "s"``, ``in {"a", "b"}``, ``like "p*"``, ``*`` or ``matching /re/``.
 
@@ -62,7 +61,7 @@ class NamePredicate:
     literal_pos: tuple[Pos, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Rule:
     effect: str  # allow | deny
     principal_type: Name

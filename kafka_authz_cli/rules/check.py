@@ -139,7 +139,9 @@ def _matcher(pred: NamePredicate, problems: list[SemanticProblem], on_principal:
              types_resolved: bool) -> NameMatcher:
     if pred.kind == "any":
         return NameMatcher("any")
-    if pred.kind == "equals" or pred.kind == "in":
+    if pred.kind == "equals":
+        return NameMatcher("equals", (unquote(pred.raw[0]),))
+    if pred.kind == "in":
         return NameMatcher("equals", tuple(dict.fromkeys(unquote(r) for r in pred.raw)))
     if pred.kind == "like":
         text, wildcard, misplaced = scan_like(pred.raw[0])
@@ -177,26 +179,33 @@ def check_rules(rules_file: RulesFile, registry: TypeRegistry | None = None) -> 
             explicit.add(name.text)
             local[name.text] = fqcn  # an import may shadow the implicit User
     checked: list[CheckedRule] = []
+    resolved: dict[tuple[str, str], tuple[str, bool, bool]] = {}
+    expanded: dict[tuple, tuple[frozenset, frozenset]] = {}
     for rule in rules_file.rules:
-        pclass, p_ok, p_interface = _resolve(rule.principal_type.text, rule.principal_type.pos, "Principal", local,
-                                             registry, problems)
-        rclass, r_ok, _ = _resolve(rule.resource_type.text, rule.resource_type.pos, "ResourceType", local,
-                                   registry, problems)
+        pclass, p_ok, p_interface = _resolve_cached(resolved, rule.principal_type, "Principal", local, registry,
+                                                    problems)
+        rclass, r_ok, _ = _resolve_cached(resolved, rule.resource_type, "ResourceType", local, registry, problems)
         ops: frozenset[str] = frozenset()
         effective: frozenset[str] = frozenset()
         if p_ok and r_ok:
             if rclass == RESOURCE_TYPE_INTERFACE or rclass not in registry.resources:
                 raise RulesBuildException("java.lang.ClassCastException", f"interface {rclass}", rule.resource_type.pos)
-            resource = registry.resources[rclass]
-            if rule.operations is None:
-                ops = frozenset(resource.operations)
+            names = None if rule.operations is None else tuple(op.text for op in rule.operations)
+            cached = expanded.get((rclass, names))
+            if cached is None:
+                resource = registry.resources[rclass]
+                if names is None:
+                    ops = frozenset(resource.operations)
+                else:
+                    for op in rule.operations:
+                        if op.text not in resource.operations:
+                            raise RulesBuildException("java.lang.IllegalArgumentException",
+                                                      f"No enum constant {rclass}.{op.text}", op.pos)
+                    ops = frozenset(names)
+                effective = ops.union(*(resource.implies.get(op, ()) for op in ops))
+                expanded[(rclass, names)] = (ops, effective)
             else:
-                for op in rule.operations:
-                    if op.text not in resource.operations:
-                        raise RulesBuildException("java.lang.IllegalArgumentException",
-                                                  f"No enum constant {rclass}.{op.text}", op.pos)
-                ops = frozenset(op.text for op in rule.operations)
-            effective = ops.union(*(resource.implies.get(op, ()) for op in ops))
+                ops, effective = cached
         principal = _matcher(rule.principal, problems, True, p_ok and r_ok)
         resource_matcher = _matcher(rule.resource, problems, False, p_ok and r_ok)
         if p_ok and r_ok:
@@ -205,6 +214,19 @@ def check_rules(rules_file: RulesFile, registry: TypeRegistry | None = None) -> 
     if problems:
         raise RulesSemanticError(problems)
     return CheckedRules(rules_file, checked, registry)
+
+
+def _resolve_cached(cache: dict, name, desc: str, local: dict[str, str], registry: TypeRegistry,
+                    problems: list[SemanticProblem]) -> tuple[str, bool, bool]:
+    # Only successful resolutions are cached: every failing use is an error of its own, at its token.
+    key = (desc, name.text)
+    hit = cache.get(key)
+    if hit is not None:
+        return hit
+    result = _resolve(name.text, name.pos, desc, local, registry, problems)
+    if result[1]:
+        cache[key] = result
+    return result
 
 
 def _resolve(name: str, pos: Pos, desc: str, local: dict[str, str], registry: TypeRegistry,

@@ -135,7 +135,7 @@ class LexerSpec:
 
 
 def tokenize(text: str, spec: LexerSpec, end_sequence: tuple[str, ...] = ("OTHERWISE", "DENY", "SEMI"),
-             statement_end: str = "SEMI") -> LexResult:
+             statement_end: str = "SEMI", max_statements: int | None = None) -> LexResult:
     tokens: list[Token] = []
     errors: list[LexError] = []
     master_match = spec.master.match
@@ -172,6 +172,10 @@ def tokenize(text: str, spec: LexerSpec, end_sequence: tuple[str, ...] = ("OTHER
                 break  # the one look-ahead token after `otherwise deny;` is read, then ignored
             tokens.append(Token(kind, value, pos, line, pos - line_start, end_pos=end))
             if kind == statement_end:
+                if max_statements is not None:
+                    max_statements -= 1
+                    if max_statements == 0:
+                        break
                 if len(tokens) - statement_start == len(end_sequence) and \
                         tuple(t.type for t in tokens[statement_start:]) == end_sequence:
                     end_offset = end

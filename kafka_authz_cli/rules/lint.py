@@ -116,6 +116,19 @@ class LintResult:
 
 
 def lint_text(text: str, path: str, registry: TypeRegistry | None = None) -> LintResult:
+    import gc
+
+    enabled = gc.isenabled()
+    gc.disable()  # large files make millions of acyclic objects; see parser.parse_rules
+    try:
+        return _lint_text(text, path, registry)
+    finally:
+        if enabled:
+            gc.freeze()  # what was built stays: keep later collections from walking it all again
+            gc.enable()
+
+
+def _lint_text(text: str, path: str, registry: TypeRegistry | None) -> LintResult:
     registry = registry or TypeRegistry()
     result = LintResult(path)
     add = result.findings.append
@@ -177,6 +190,8 @@ def _backslashes(parsed, path, add) -> None:
         for pred in (rule.principal, rule.resource):
             if pred.kind in ("equals", "in", "matching"):
                 for raw, pos in zip(pred.raw, pred.literal_pos):
+                    if "\\" not in raw:
+                        continue
                     benign = "\\\"/" if pred.kind == "matching" else "\\\""
                     stripped = [m.group(1) for m in re.finditer(r"\\(.)", raw) if m.group(1) not in benign]
                     if stripped:
@@ -193,11 +208,12 @@ def _short(cls: str) -> str:
 
 def _rules(checked: CheckedRules, path: str, add, registry: TypeRegistry) -> None:
     rules = checked.rules
-    authorizer = ProxyAuthorizer(checked)
     seen: dict[tuple, CheckedRule] = {}
+    proxy_only: dict[frozenset, list[str]] = {}
     for r in rules:
         pos = r.rule.pos
-        key = (r.effect, r.principal_class, r.principal, r.resource_class, r.resource, r.operations)
+        key = (r.effect, r.principal_class, r.principal.kind, r.principal.values, r.resource_class, r.resource.kind,
+               r.resource.values, r.operations)
         if key in seen:
             add(Finding("AZ107", path, pos.line, pos.col, f"same as the rule at line {seen[key].rule.pos.line}"))
         else:
@@ -220,14 +236,17 @@ def _rules(checked: CheckedRules, path: str, add, registry: TypeRegistry) -> Non
         if resource_class is not None and resource_class.kafka_type is None:
             p = r.rule.resource_type.pos
             add(Finding("AZ110", path, p.line, p.col, f"{_short(r.resource_class)} has no Kafka resource type"))
-        elif resource_class is not None:
-            unknown = sorted(op for op in r.operations if op not in AclOperation.__members__)
+        elif resource_class is not None and r.rule.operations is not None:
+            unknown = proxy_only.get(r.operations)
+            if unknown is None:
+                unknown = proxy_only[r.operations] = sorted(op for op in r.operations
+                                                            if op not in AclOperation.__members__)
             if unknown:
                 p = r.rule.operations_pos
                 add(Finding("AZ110", path, p.line, p.col, f"operation(s) {', '.join(unknown)} do not exist in Kafka "
                                                            "(proxy-only)"))
     _shadowed(rules, path, add)
-    _floor_findings(rules, authorizer, path, add, registry)
+    _floor_findings(rules, checked, path, add, registry)
 
 
 def _covers(outer, inner) -> bool:
@@ -242,17 +261,45 @@ def _covers(outer, inner) -> bool:
 
 
 def _shadowed(rules: list[CheckedRule], path: str, add) -> None:
-    denies = [r for r in rules if r.effect == "deny"]
+    # Index deny rules by principal name so that each allow rule meets only the denies that can cover it.
+    by_name: dict[tuple[str, str], list[CheckedRule]] = {}
+    broad: list[CheckedRule] = []
+    for d in rules:
+        if d.effect != "deny":
+            continue
+        if d.principal.kind == "equals":
+            for v in d.principal.values:
+                by_name.setdefault((d.principal_class, v), []).append(d)
+        else:
+            broad.append(d)
     for a in rules:
         if a.effect != "allow":
             continue
-        for d in denies:
+        candidates = list(broad)
+        if a.principal.kind == "equals" and len(a.principal.values) == 1:
+            candidates += by_name.get((a.principal_class, a.principal.values[0]), [])
+        for d in candidates:
             if (d.principal_class == a.principal_class and d.resource_class == a.resource_class
                     and a.effective_operations <= d.effective_operations
                     and _covers(d.principal, a.principal) and _covers(d.resource, a.resource)):
                 add(Finding("AZ108", path, a.rule.pos.line, a.rule.pos.col,
                             f"everything this rule allows is denied by the deny rule at line {d.rule.pos.line}"))
                 break
+
+
+def _nested_pairs(items: list[tuple[CheckedRule, str]]):
+    """(broad, narrow) pairs where narrow's prefix strictly extends broad's: sorted, then bisected."""
+    from bisect import bisect_left
+
+    ordered = sorted(items, key=lambda t: t[1])
+    keys = [p for _, p in ordered]
+    for rule, p in ordered:
+        lo = bisect_left(keys, p)
+        hi = bisect_left(keys, p + "\U0010ffff")
+        for j in range(lo, hi):
+            if keys[j] != p:
+                yield rule, ordered[j][0], p, keys[j]
+                break  # the closest extension is the one the floor lands on first
 
 
 def _successor_names(prefix: str, narrower: str) -> list[str]:
@@ -267,37 +314,39 @@ def _successor_names(prefix: str, narrower: str) -> list[str]:
     return [n for n in out if n.startswith(prefix)]
 
 
-def _floor_findings(rules: list[CheckedRule], authorizer: ProxyAuthorizer, path: str, add,
+def _floor_findings(rules: list[CheckedRule], checked: CheckedRules, path: str, add,
                     registry: TypeRegistry) -> None:
     reported: set[tuple] = set()
-    by_rule_prefix = [(r, r.resource.values[0]) for r in rules if r.resource.kind == "prefix"]
-    for broad, p in by_rule_prefix:
-        for narrow, q in by_rule_prefix:
-            if broad is narrow or broad.effect != narrow.effect or not q.startswith(p) or q == p \
-                    or broad.resource_class != narrow.resource_class:
-                continue
+    authorizer: ProxyAuthorizer | None = None
+    groups: dict[tuple, list[tuple[CheckedRule, str]]] = {}
+    for r in rules:
+        if r.resource.kind == "prefix":
+            groups.setdefault((r.effect, r.resource_class), []).append((r, r.resource.values[0]))
+    for items in groups.values():
+        for broad, narrow, p, q in _nested_pairs(items):
             principal = _example_principal(broad)
-            if principal is None:
+            if principal is None or (broad.rule.pos, "r") in reported:
                 continue
+            authorizer = authorizer or ProxyAuthorizer(checked)
             for op in sorted(broad.effective_operations):
-                for name in _successor_names(p, q):
-                    action = RulesAction((principal,), broad.resource_class, op, name)
-                    got = authorizer.decide(action)
-                    if got.decision != got.documented_decision and (broad.rule.pos, "r") not in reported:
-                        reported.add((broad.rule.pos, "r"))
-                        pos = broad.rule.resource.pos
-                        add(Finding("AZ104", path, pos.line, pos.col,
-                                    f"{principal.name!r} {op} {_short(broad.resource_class)} {name!r}: the docs say "
-                                    f"{got.documented_decision}, the proxy says {got.decision} (its lookup stops at "
-                                    f"the closer prefix \"{q}*\" of line {narrow.rule.pos.line})"))
-                        break
-    principal_prefixes = [(r, r.principal.values[0]) for r in rules if r.principal.kind == "prefix"]
-    classes = sorted(registry.principals)
-    for rule, p in principal_prefixes:
-        # Overlapping principal prefixes of the same class.
-        for other, q in principal_prefixes:
-            if other is rule or other.principal_class != rule.principal_class or not q.startswith(p) or q == p:
-                continue
+                name = next((n for n in _successor_names(p, q)
+                             if _decides_differently(authorizer, principal, broad.resource_class, op, n)), None)
+                if name is not None:
+                    got = authorizer.decide(RulesAction((principal,), broad.resource_class, op, name))
+                    reported.add((broad.rule.pos, "r"))
+                    pos = broad.rule.resource.pos
+                    add(Finding("AZ104", path, pos.line, pos.col,
+                                f"{principal.name!r} {op} {_short(broad.resource_class)} {name!r}: the docs say "
+                                f"{got.documented_decision}, the proxy says {got.decision} (its lookup stops at "
+                                f"the closer prefix \"{q}*\" of line {narrow.rule.pos.line})"))
+                    break
+    principal_groups: dict[str, list[tuple[CheckedRule, str]]] = {}
+    for r in rules:
+        if r.principal.kind == "prefix":
+            principal_groups.setdefault(r.principal_class, []).append((r, r.principal.values[0]))
+    for items in principal_groups.values():
+        for rule, other, p, q in _nested_pairs(items):
+            authorizer = authorizer or ProxyAuthorizer(checked)
             for name in _successor_names(p, q):
                 if _diverges(authorizer, rule, Principal(rule.principal_class, name)):
                     if (rule.rule.pos, "p") not in reported:
@@ -307,17 +356,31 @@ def _floor_findings(rules: list[CheckedRule], authorizer: ProxyAuthorizer, path:
                                     f"principal {_short(rule.principal_class)} {name!r} is looked up at the closer "
                                     f"prefix \"{q}*\" of line {other.rule.pos.line}: this rule never applies to it"))
                     break
-        # Leaks into other principal classes.
-        for cls in classes:
-            if cls == rule.principal_class:
+    classes = sorted(registry.principals)
+    seen_prefix: set[tuple] = set()
+    for items in principal_groups.values():
+        for rule, p in items:
+            # Leaks into other principal classes (checked once per distinct prefix key).
+            if (rule.principal_class, p) in seen_prefix:
                 continue
-            victim = Principal(cls, p + "x")
-            if _diverges(authorizer, rule, victim) and (rule.rule.pos, cls) not in reported:
-                reported.add((rule.rule.pos, cls))
-                pos = rule.rule.principal.pos
-                add(Finding("AZ105", path, pos.line, pos.col,
-                            f"{rule.effect}s {_short(cls)} {victim.name!r} too: the proxy's prefix lookup does not "
-                            f"check the principal type"))
+            seen_prefix.add((rule.principal_class, p))
+            for cls in classes:
+                if cls == rule.principal_class:
+                    continue
+                victim = Principal(cls, p + "x")
+                authorizer = authorizer or ProxyAuthorizer(checked)
+                if _diverges(authorizer, rule, victim) and (rule.rule.pos, cls) not in reported:
+                    reported.add((rule.rule.pos, cls))
+                    pos = rule.rule.principal.pos
+                    add(Finding("AZ105", path, pos.line, pos.col,
+                                f"{rule.effect}s {_short(cls)} {victim.name!r} too: the proxy's prefix lookup does "
+                                "not check the principal type"))
+
+
+def _decides_differently(authorizer: ProxyAuthorizer, principal: Principal, resource_class: str, op: str,
+                         name: str) -> bool:
+    got = authorizer.decide(RulesAction((principal,), resource_class, op, name))
+    return got.decision != got.documented_decision
 
 
 def _example_principal(rule: CheckedRule) -> Principal | None:

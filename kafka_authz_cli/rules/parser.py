@@ -55,24 +55,23 @@ class _AstBuilder(Transformer):
     def qualified_name(self, *names):
         return tuple(names)
 
-    def import_item(self, class_name, _as=None, alias=None):
-        if alias is None and _as is not None and isinstance(_as, Name):
-            alias = _as
+    def import_item(self, class_name, alias=None):
         return ImportItem(class_name, alias)
 
-    def import_stmt(self, from_kw, package, _import_kw, *items):
-        return Import(package, tuple(i for i in items if isinstance(i, ImportItem)), _pos(from_kw))
+    def import_stmt(self, from_kw, package, *items):
+        return Import(package, items, _pos(from_kw))
 
     def name_equals(self, string):
-        return NamePredicate("equals", (string[1:-1],), _pos(string), None, (_pos(string),))
+        pos = _pos(string)
+        return NamePredicate("equals", (string[1:-1],), pos, None, (pos,))
 
-    def name_in(self, in_kw, *strings):
-        strings = [s for s in strings if s.type == "STRING"]
-        return NamePredicate("in", tuple(s[1:-1] for s in strings), _pos(strings[0]), _pos(in_kw),
-                             tuple(_pos(s) for s in strings))
+    def name_in(self, *strings):
+        positions = tuple(_pos(s) for s in strings)
+        return NamePredicate("in", tuple(s[1:-1] for s in strings), positions[0], None, positions)
 
-    def name_like(self, like_kw, string):
-        return NamePredicate("like", (string[1:-1],), _pos(string), _pos(like_kw), (_pos(string),))
+    def name_like(self, string):
+        pos = _pos(string)
+        return NamePredicate("like", (string[1:-1],), pos, None, (pos,))
 
     def name_any(self, star):
         return NamePredicate("any", (), _pos(star))
@@ -93,23 +92,22 @@ class _AstBuilder(Transformer):
         return ((name,), name.pos)
 
     def operation_set(self, *names):
-        names = tuple(n for n in names if isinstance(n, Name))
         return (names, names[0].pos)
 
-    def rule_body(self, ptype, _with, _name, principal, _to, operations, rtype, _with2, _name2, resource):
+    def rule_body(self, ptype, principal, operations, rtype, resource):
         return (ptype, principal, operations, rtype, resource)
 
     def _rule(self, effect, kw, body):
         ptype, principal, (ops, ops_pos), rtype, resource = body
         return Rule(effect, ptype, principal, ops, ops_pos, rtype, resource, _pos(kw))
 
-    def deny_rule(self, kw, body, *_):
+    def deny_rule(self, kw, body):
         return self._rule("deny", kw, body)
 
-    def allow_rule(self, kw, body, *_):
+    def allow_rule(self, kw, body):
         return self._rule("allow", kw, body)
 
-    def end_rule(self, kw, *_):
+    def end_rule(self, kw):
         return _pos(kw)
 
     def start(self, *items):
@@ -117,6 +115,16 @@ class _AstBuilder(Transformer):
         rules = [i for i in items if isinstance(i, Rule)]
         end = items[-1] if items and isinstance(items[-1], Pos) else None
         return imports, rules, end
+
+
+@functools.lru_cache(maxsize=1)
+def _fast_parser():
+    from kafka_authz_cli.rules.fastparse import FastParser
+
+    lark, spec = _parser()
+    tree_lark = Lark(grammar_text(), parser="lalr", lexer=ProxyLexer,
+                     start=["start", "import_stmt", "deny_rule", "allow_rule", "end_rule"], maybe_placeholders=False)
+    return FastParser(tree_lark, spec, _AstBuilder)
 
 
 @functools.lru_cache(maxsize=1)
@@ -188,8 +196,35 @@ def _describe(error: UnexpectedInput, lexed: LexResult) -> SyntaxProblem:
     return SyntaxProblem(line, col, f"mismatched input {shown} expecting {_expecting(expected)}", offset)
 
 
-def parse_rules(text: str, path: str = "<rules>") -> RulesFile:
-    """Parse a rules file; raises :class:`RulesSyntaxError` as the proxy would refuse it."""
+def parse_rules(text: str, path: str = "<rules>", fast: bool = True) -> RulesFile:
+    # Millions of small, acyclic objects: the cyclic collector would rescan them again and again.
+    import gc
+
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _parse_rules(text, path, fast)
+    finally:
+        if enabled:
+            gc.freeze()  # what was built stays: keep later collections from walking it all again
+            gc.enable()
+
+
+def _parse_rules(text: str, path: str, fast: bool) -> RulesFile:
+    """Parse a rules file; raises :class:`RulesSyntaxError` as the proxy would refuse it.
+
+    ``fast`` recognises repeated statement shapes by regex (see fastparse); anything it does not
+    handle, and every error, goes through the full lexer and LALR parser.
+    """
+    if fast:
+        from kafka_authz_cli.rules.fastparse import Fallback
+
+        try:
+            imports, rules, end, end_offset = _fast_parser().parse(text)
+        except Fallback:
+            pass
+        else:
+            return _rules_file(text, path, imports, rules, end, end_offset)
     lark, spec = _parser()
     lexed = tokenize(text, spec)
     problems = [SyntaxProblem(e.line, e.col, e.message, e.offset) for e in lexed.errors]
@@ -204,9 +239,13 @@ def parse_rules(text: str, path: str = "<rules>") -> RulesFile:
         problems.sort(key=lambda p: p.offset)
         raise RulesSyntaxError(problems)
     imports, rules, end = result
-    trailing = text[lexed.end_offset:] if lexed.end_offset is not None else ""
+    return _rules_file(text, path, imports, rules, end, lexed.end_offset)
+
+
+def _rules_file(text, path, imports, rules, end, end_offset) -> RulesFile:
+    trailing = text[end_offset:] if end_offset is not None else ""
     trailing_pos = None
-    if lexed.end_offset is not None:
-        before = text[:lexed.end_offset]
-        trailing_pos = Pos(before.count("\n") + 1, lexed.end_offset - (before.rfind("\n") + 1), lexed.end_offset)
+    if end_offset is not None:
+        before = text[:end_offset]
+        trailing_pos = Pos(before.count("\n") + 1, end_offset - (before.rfind("\n") + 1), end_offset)
     return RulesFile(imports, rules, end, path, trailing, trailing_pos, text)
