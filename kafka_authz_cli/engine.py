@@ -439,6 +439,16 @@ class StandardAuthorizer:
                                                   resource_name), ("User", "_"), "127.0.0.1", probe=True))
         return bool(plan[0])
 
+    def candidate_acls(self, resource_type: ResourceType, resource_name: str) -> frozenset[AclBinding] | None:
+        """The ACLs Kafka would look at for this resource (None where only its walk can tell)."""
+        index = self._types.get(resource_type)
+        if index is None:
+            return frozenset()
+        plan = self._plan(index, resource_type, resource_name)
+        if plan is None:
+            return None
+        return frozenset(acl for bucket in plan[0] for acl in bucket.acls)
+
     def notes(self, decision: Decision) -> list[str]:
         """Where Kafka's answer is not what a reader of the ACLs would expect, say why."""
         notes: list[str] = []

@@ -1,0 +1,162 @@
+"""`authz diff`: which bindings change, and who gains or loses what."""
+
+from __future__ import annotations
+
+import json
+from enum import Enum
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.table import Table
+
+from kafka_authz_cli.cli.app import app
+from kafka_authz_cli.cli.common import AclFormat, broker_settings, console, load_source, write_output
+from kafka_authz_cli.diff import FRESH_HOST, DiffResult, describe_names, diff
+
+
+class DiffFormat(str, Enum):
+    table = "table"
+    json = "json"
+    markdown = "markdown"
+
+
+class FailOn(str, Enum):
+    new_access = "new-access"
+    lost_access = "lost-access"
+    any_change = "any-change"
+
+
+@app.command("diff", help="""Compare two ACL sets (any format authz reads, rules files included): the bindings added
+and removed, and the exact effect on decisions: every class of requests (principal, host,
+operation, resource) that the two sets decide differently, with a witness request and a sentence
+("User:bob can now WRITE every topic starting with `orders-` except `orders-audit`…"). Not sampled:
+the request space is cut into the classes neither set can tell apart. Verdict: equivalent, more
+permissive, less permissive, or both.
+
+Broker settings apply to both sides (--super-users, --allow-everyone-if-no-acl-found,
+--broker-config) unless given per side (--old-... / --new-...).
+
+Exit codes: 0 done (and the --fail-on condition does not hold); 1 the --fail-on condition holds;
+2 usage or input error.""")
+def diff_cmd(
+    old: Path = typer.Argument(..., help="The ACL set today."),
+    new: Path = typer.Argument(..., help="The proposed ACL set."),
+    acls_format: Optional[AclFormat] = typer.Option(None, "--acls-format"),
+    super_users: Optional[str] = typer.Option(None, "--super-users"),
+    allow_everyone: Optional[bool] = typer.Option(None, "--allow-everyone-if-no-acl-found/--deny-if-no-acl-found",
+                                                  show_default=False),
+    broker_config: Optional[Path] = typer.Option(None, "--broker-config"),
+    old_super_users: Optional[str] = typer.Option(None, "--old-super-users"),
+    new_super_users: Optional[str] = typer.Option(None, "--new-super-users"),
+    old_broker_config: Optional[Path] = typer.Option(None, "--old-broker-config"),
+    new_broker_config: Optional[Path] = typer.Option(None, "--new-broker-config"),
+    fmt: DiffFormat = typer.Option(DiffFormat.table, "--format", "-f"),
+    fail_on: Optional[FailOn] = typer.Option(None, "--fail-on", help="Exit 1 when this holds."),
+    out: Optional[Path] = typer.Option(None, "-o", "--output"),
+) -> None:
+    old_settings = broker_settings(old_super_users if old_super_users is not None else super_users, allow_everyone,
+                                   old_broker_config or broker_config)
+    new_settings = broker_settings(new_super_users if new_super_users is not None else super_users, allow_everyone,
+                                   new_broker_config or broker_config)
+    old_set = load_source(old, acls_format)
+    new_set = load_source(new, acls_format)
+    result = diff(old_set.bindings, new_set.bindings,
+                  {"super_users": old_settings.super_users,
+                   "allow_everyone_if_no_acl_found": old_settings.allow_everyone_if_no_acl_found},
+                  {"super_users": new_settings.super_users,
+                   "allow_everyone_if_no_acl_found": new_settings.allow_everyone_if_no_acl_found})
+    if fmt is DiffFormat.json:
+        write_output(json.dumps(to_json(result), indent=2, ensure_ascii=False) + "\n", out)
+    elif fmt is DiffFormat.markdown:
+        write_output(to_markdown(result), out)
+    else:
+        _print(result)
+    if fail_on is not None and _holds(fail_on, result):
+        raise typer.Exit(1)
+
+
+def _holds(fail_on: FailOn, result: DiffResult) -> bool:
+    if fail_on is FailOn.new_access:
+        return result.gained > 0
+    if fail_on is FailOn.lost_access:
+        return result.lost > 0
+    return bool(result.changes or result.bindings.added or result.bindings.removed)
+
+
+def _witness(f) -> dict:
+    w = f.witness
+    return {"principal": w.principal, "host": w.host, "operation": w.operation.name,
+            "resource_type": w.resource_type.name, "resource_name": w.resource_name}
+
+
+def to_json(result: DiffResult) -> dict:
+    return {
+        "verdict": result.verdict,
+        "gained": result.gained,
+        "lost": result.lost,
+        "classes_examined": result.classes_examined,
+        "bindings": {"added": [b.as_dict() for b in result.bindings.added],
+                     "removed": [b.as_dict() for b in result.bindings.removed]},
+        "changes": [{"direction": f.direction, "description": f.describe(), "principal": f.principal,
+                     "resource_type": f.resource_type.name, "resources": describe_names(f.resource_type, f.name_class),
+                     "operations": f.operations, "hosts": f.hosts, "witness": _witness(f),
+                     "old_rule": f.old_rule, "new_rule": f.new_rule} for f in result.findings],
+    }
+
+
+def to_markdown(result: DiffResult) -> str:
+    lines = [f"### ACL change: **{result.verdict}**", "",
+             f"{len(result.bindings.added)} binding(s) added, {len(result.bindings.removed)} removed; "
+             f"{result.gained} access class(es) gained, {result.lost} lost.", ""]
+    if result.findings:
+        lines += ["| | change | witness |", "|---|---|---|"]
+        for f in result.findings:
+            mark = {"gained": "➕", "lost": "➖"}.get(f.direction, "≠")
+            w = f.witness
+            host = "any other host" if w.host == FRESH_HOST else w.host
+            lines.append(f"| {mark} | {f.describe()} | `{w.principal}` {w.operation.name} "
+                         f"{w.resource_type.name}:`{w.resource_name}` from {host} |")
+        lines.append("")
+    for title, items in (("Added bindings", result.bindings.added), ("Removed bindings", result.bindings.removed)):
+        if items:
+            lines += [f"<details><summary>{title} ({len(items)})</summary>", "", "```"]
+            lines += [b.standard_acl_str() for b in items[:500]]
+            if len(items) > 500:
+                lines.append(f"... and {len(items) - 500} more")
+            lines += ["```", "</details>", ""]
+    return "\n".join(lines) + "\n"
+
+
+def _print(result: DiffResult) -> None:
+    colour = {"equivalent": "green", "more permissive": "yellow", "less permissive": "cyan", "both": "magenta"}
+    console.print(f"verdict: [bold {colour[result.verdict]}]{result.verdict}[/] "
+                  f"({result.gained} class(es) gained, {result.lost} lost; "
+                  f"{len(result.bindings.added)} binding(s) added, {len(result.bindings.removed)} removed)")
+    if result.findings:
+        table = Table(header_style="bold", show_lines=True, title="decisions that change")
+        table.add_column("")
+        table.add_column("who can do what now", overflow="fold", ratio=3)
+        table.add_column("witness request", overflow="fold", ratio=2)
+        for f in result.findings:
+            mark = {"gained": "[green]+[/]", "lost": "[red]-[/]"}.get(f.direction, "~")
+            w = f.witness
+            host = "any other host" if w.host == FRESH_HOST else w.host
+            table.add_row(mark, f.describe(), f"{w.principal} {w.operation.name} {w.resource_type.name}:"
+                                              f"{w.resource_name!r} from {host}")
+        console.print(table)
+    groups: dict[tuple, list] = {}
+    for sign, items in (("+", result.bindings.added), ("-", result.bindings.removed)):
+        for b in items:
+            groups.setdefault((b.resource_type.name, b.pattern_type.name, b.resource_name, b.principal), []).append(
+                (sign, b))
+    if groups:
+        table = Table(header_style="bold", title="bindings")
+        for col in ("", "resource", "principal", "host", "operation", "permission"):
+            table.add_column(col, overflow="fold")
+        for (rtype, pattern, name, principal), items in groups.items():
+            for sign, b in items:
+                style = "green" if sign == "+" else "red"
+                table.add_row(f"[{style}]{sign}[/]", f"{rtype}:{pattern}:{name}", principal, b.host, b.operation.name,
+                              b.permission.name)
+        console.print(table)

@@ -1,0 +1,61 @@
+"""The decision diff is exact: a request decides differently iff its class is reported."""
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from kafka_authz_cli.diff import change_keys, diff, request_class
+from kafka_authz_cli.engine import Request, StandardAuthorizer
+from kafka_authz_cli.model import (
+    SUPPORTED_OPERATIONS,
+    AclBinding,
+    AclOperation,
+    AclPermissionType,
+    PatternType,
+    ResourceType,
+)
+
+TYPES = [ResourceType.TOPIC, ResourceType.GROUP]
+ALPHABET = ["a", "b", "ab", "*", "-"]
+names = st.lists(st.sampled_from(ALPHABET), min_size=1, max_size=3).map("".join)
+bindings = st.builds(
+    AclBinding,
+    resource_type=st.sampled_from(TYPES),
+    resource_name=names,
+    pattern_type=st.sampled_from([PatternType.LITERAL, PatternType.PREFIXED]),
+    principal=st.sampled_from(["User:alice", "User:bob", "User:*", "Group:eng"]),
+    host=st.sampled_from(["*", "10.0.0.1"]),
+    operation=st.sampled_from([AclOperation.READ, AclOperation.DESCRIBE, AclOperation.ALL, AclOperation.DELETE]),
+    permission=st.sampled_from([AclPermissionType.ALLOW, AclPermissionType.DENY]),
+)
+
+
+@st.composite
+def requests(draw):
+    rtype = draw(st.sampled_from(TYPES))
+    return Request(draw(st.sampled_from(["User:alice", "User:bob", "Group:eng", "User:carol", "User:admin"])),
+                   draw(st.sampled_from(["10.0.0.1", "10.0.0.2"])),
+                   draw(st.sampled_from(SUPPORTED_OPERATIONS[rtype])), rtype,
+                   draw(st.lists(st.sampled_from(ALPHABET + ["c"]), max_size=4).map("".join)))
+
+
+side = st.fixed_dictionaries({"super_users": st.sampled_from(["", "User:admin"]),
+                              "allow_everyone_if_no_acl_found": st.booleans()})
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(old=st.lists(bindings, max_size=8), new=st.lists(bindings, max_size=8), old_s=side, new_s=side,
+       reqs=st.lists(requests(), min_size=1, max_size=20))
+def test_request_differs_iff_its_class_is_reported(old, new, old_s, new_s, reqs):
+    result = diff(old, new, old_s, new_s)
+    reported = change_keys(result)
+    a, b = StandardAuthorizer(old, **old_s), StandardAuthorizer(new, **new_s)
+    for r in reqs:
+        differs = a.authorize(r).outcome != b.authorize(r).outcome
+        assert differs == (request_class(r, old, new, old_s, new_s) in reported), (r, result.changes)
+
+
+@settings(max_examples=100, deadline=None)
+@given(acls=st.lists(bindings, max_size=10))
+def test_a_set_is_equivalent_to_itself_and_its_shuffle(acls):
+    s = {"super_users": "", "allow_everyone_if_no_acl_found": False}
+    assert diff(acls, list(reversed(acls)), s, s).verdict == "equivalent"
