@@ -47,8 +47,6 @@ class NameClass:
 
     prefix: str | None
     exact: bool  # the name *is* the prefix
-    #: ACL names that extend ``prefix`` (excluded from the class), for the description.
-    excluded: tuple[str, ...] = ()
     #: For names starting below '*' that no ACL name prefixes: the start they share with an ACL name
     #: (Kafka's wildcard re-scan bug depends on it).
     shared_start: str | None = None
@@ -91,12 +89,14 @@ class Finding:
     witness: Request
     old_rule: str | None
     new_rule: str | None
+    #: ACL names that extend the class's prefix (names excluded from it), for the description.
+    excluded: tuple[str, ...] = ()
 
     def describe(self) -> str:
         who = "anyone without an ACL of their own" if self.principal == FRESH_PRINCIPAL else self.principal
         verb = {"gained": "can now", "lost": "can no longer"}.get(self.direction, "gets a different answer to")
         ops = "/".join(self.operations)
-        what = describe_names(self.resource_type, self.name_class)
+        what = describe_names(self.resource_type, self.name_class, self.excluded)
         where = ""
         if self.hosts and set(self.hosts) != {"*"}:
             shown = ["any other host" if h == FRESH_HOST else h for h in self.hosts]
@@ -104,7 +104,7 @@ class Finding:
         return f"{who} {verb} {ops} {what}{where}"
 
 
-def describe_names(rtype: ResourceType, nc: NameClass) -> str:
+def describe_names(rtype: ResourceType, nc: NameClass, excluded: tuple[str, ...] = ()) -> str:
     kind = rtype.name.lower().replace("_", " ")
     if rtype is ResourceType.CLUSTER:
         return "the cluster"
@@ -113,8 +113,8 @@ def describe_names(rtype: ResourceType, nc: NameClass) -> str:
     if nc.exact:
         return f"{kind} `{nc.prefix}`"
     base = f"every {kind} starting with `{nc.prefix}`" if nc.prefix else f"every {kind}"
-    if nc.excluded:
-        base += " except " + ", ".join(f"`{e}`…" for e in nc.excluded[:3]) + (" …" if len(nc.excluded) > 3 else "")
+    if excluded:
+        base += " except " + ", ".join(f"`{e}`…" for e in excluded[:3]) + (" …" if len(excluded) > 3 else "")
     return base
 
 
@@ -171,8 +171,8 @@ class _NameSpace:
     def classify(self, name: str) -> NameClass:
         p = self.longest_prefix(name)
         if p is None:
-            return NameClass(None, False, (), self._shared_start(name))
-        return NameClass(p, name == p, self.children(p) if name != p else ())
+            return NameClass(None, False, self._shared_start(name))
+        return NameClass(p, name == p)
 
     def _shared_start(self, name: str) -> str | None:
         if not name or name[0] >= "*":
@@ -190,9 +190,10 @@ class _NameSpace:
         """ACL names extending ``p`` with no other ACL name in between."""
         from bisect import bisect_left
 
-        lo = bisect_left(self.sorted, p)
         out = []
-        for n in self.sorted[lo:]:
+        names = self.sorted
+        for i in range(bisect_left(names, p), len(names)):
+            n = names[i]
             if not n.startswith(p):
                 break
             if n != p and self.longest_prefix(n[:-1]) == p:
@@ -206,7 +207,7 @@ class _NameSpace:
             longer = next((p + s for s in _SUFFIXES if self.longest_prefix(p + s) == p and p + s not in self.names),
                           None)
             if longer is not None:
-                reps.append((longer, NameClass(p, False, self.children(p))))
+                reps.append((longer, NameClass(p, False)))
         fresh = next((n for n in _FRESH_NAMES if self.longest_prefix(n) is None), None)
         if fresh is not None:
             reps.append((fresh, NameClass(None, False)))
@@ -271,9 +272,10 @@ def diff(old_acls: list[AclBinding], new_acls: list[AclBinding], old_settings: d
     default_differs = old.allow_everyone_if_no_acl_found != new.allow_everyone_if_no_acl_found
     all_acls = old.bindings + new.bindings
     super_all = old.super_users | new.super_users
+    spaces: dict[ResourceType, _NameSpace] = {}
     for rtype in ResourceType.concrete():
         typed = [a for a in all_acls if a.resource_type is rtype]
-        space = _NameSpace({a.resource_name for a in typed})
+        space = spaces[rtype] = _NameSpace({a.resource_name for a in typed})
         reps = [(CLUSTER_NAME, space.classify(CLUSTER_NAME))] if rtype is ResourceType.CLUSTER else space.representatives()
         for name, name_class in reps:
             enumeration = _enumeration(old, new, rtype, name, typed, su_diff, default_differs, super_all)
@@ -289,6 +291,9 @@ def diff(old_acls: list[AclBinding], new_acls: list[AclBinding], old_settings: d
                                           request, a.rule or a.error, b.rule or b.error, tuple(hosts)))
     result = DiffResult(binding_diff(old_acls, new_acls), changes, classes_examined=examined)
     result.findings = merge(changes)
+    for f in result.findings:
+        if f.name_class.prefix is not None and not f.name_class.exact:
+            f.excluded = spaces[f.resource_type].children(f.name_class.prefix)
     return result
 
 

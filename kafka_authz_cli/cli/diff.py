@@ -99,7 +99,7 @@ def to_json(result: DiffResult) -> dict:
         "bindings": {"added": [b.as_dict() for b in result.bindings.added],
                      "removed": [b.as_dict() for b in result.bindings.removed]},
         "changes": [{"direction": f.direction, "description": f.describe(), "principal": f.principal,
-                     "resource_type": f.resource_type.name, "resources": describe_names(f.resource_type, f.name_class),
+                     "resource_type": f.resource_type.name, "resources": describe_names(f.resource_type, f.name_class, f.excluded),
                      "operations": f.operations, "hosts": f.hosts, "witness": _witness(f),
                      "old_rule": f.old_rule, "new_rule": f.new_rule} for f in result.findings],
     }
