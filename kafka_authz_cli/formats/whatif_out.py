@@ -1,0 +1,120 @@
+"""whatif results on disk: JSON, Parquet, the quarantine, and a self-contained HTML report."""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+from dataclasses import asdict
+from pathlib import Path
+
+from kafka_authz_cli.auditlog import Quarantined, ReadStats
+from kafka_authz_cli.whatif import Change, WhatIfReport
+
+
+def report_dict(report: WhatIfReport, stats: ReadStats) -> dict:
+    return {
+        "lines": {"total": stats.lines, "decision_lines": stats.decision_lines, "decisions": stats.decisions,
+                  "non_decision_lines": stats.non_decision_lines, "quarantined_lines": stats.quarantined_lines,
+                  "files": stats.files, "formats": stats.by_format},
+        "distinct_requests": report.distinct_requests,
+        "baseline": report.baseline,
+        "logged_allowed": report.logged_allowed_lines,
+        "logged_denied": report.logged_denied_lines,
+        "newly_denied": [asdict(c) for c in report.newly_denied],
+        "newly_allowed": [asdict(c) for c in report.newly_allowed],
+        "unused_acls": [a.as_dict() for a in report.unused_acls],
+        "current_reproduces": None if report.reproduced is None else
+        {"reproduced": report.reproduced, "comparable": report.comparable, "mismatches": report.mismatch_examples},
+        "timeline": report.timeline,
+        "warnings": report.warnings,
+    }
+
+
+def write_out_dir(out: Path, report: WhatIfReport, stats: ReadStats, quarantine: list[Quarantined]) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "whatif.json").write_text(json.dumps(report_dict(report, stats), indent=2, ensure_ascii=False) + "\n",
+                                     encoding="utf-8")
+    with open(out / "quarantine.jsonl", "w", encoding="utf-8") as fh:
+        for q in quarantine:
+            fh.write(json.dumps({"source": q.source, "reason": q.reason, "text": q.text}, ensure_ascii=False) + "\n")
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    for name, changes in (("newly_denied", report.newly_denied), ("newly_allowed", report.newly_allowed)):
+        rows = [asdict(c) for c in changes]
+        columns = [f for f in Change.__dataclass_fields__]
+        table = pa.table({c: [r[c] for r in rows] for c in columns}) if rows else pa.table(
+            {c: pa.array([], type=pa.list_(pa.string()) if c == "hosts" else
+                          pa.int64() if c in ("count", "visible") else pa.string()) for c in columns})
+        pq.write_table(table, os.fspath(out / f"{name}.parquet"))
+
+
+def _svg_chart(timeline: dict[str, dict[str, int]]) -> str:
+    if not timeline:
+        return "<p>No timestamps in the affected lines.</p>"
+    hours = list(timeline)
+    peak = max(max(v.values()) for v in timeline.values()) or 1
+    width, height, pad = max(320, 18 * len(hours) + 60), 200, 40
+    bar = (width - pad - 10) / len(hours)
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height + 60}" role="img" '
+             f'aria-label="affected requests per hour">',
+             f'<line x1="{pad}" y1="{height}" x2="{width - 10}" y2="{height}" stroke="#999"/>',
+             f'<text x="4" y="14" font-size="11">{peak}</text>']
+    for i, hour in enumerate(hours):
+        x = pad + i * bar
+        denied = timeline[hour]["newly_denied"] / peak * (height - 20)
+        allowed = timeline[hour]["newly_allowed"] / peak * (height - 20)
+        parts.append(f'<rect x="{x:.1f}" y="{height - denied:.1f}" width="{bar / 2 - 1:.1f}" height="{denied:.1f}" '
+                     f'fill="#c0392b"><title>{html.escape(hour)}: {timeline[hour]["newly_denied"]} newly denied'
+                     f'</title></rect>')
+        parts.append(f'<rect x="{x + bar / 2:.1f}" y="{height - allowed:.1f}" width="{bar / 2 - 1:.1f}" '
+                     f'height="{allowed:.1f}" fill="#27ae60"><title>{html.escape(hour)}: '
+                     f'{timeline[hour]["newly_allowed"]} newly allowed</title></rect>')
+        if len(hours) <= 24 or i % max(1, len(hours) // 12) == 0:
+            parts.append(f'<text x="{x:.1f}" y="{height + 14}" font-size="9" transform="rotate(45 {x:.1f} '
+                         f'{height + 14})">{html.escape(hour[5:])}h</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _rows(changes: list[Change], limit: int = 50) -> str:
+    if not changes:
+        return "<p>None.</p>"
+    out = ["<table><tr><th>principal</th><th>operation</th><th>resource</th><th>lines</th><th>client-visible</th>"
+           "<th>hosts</th><th>first seen</th><th>last seen</th><th>before</th><th>after</th></tr>"]
+    for c in changes[:limit]:
+        out.append("<tr>" + "".join(f"<td>{html.escape(str(v))}</td>" for v in (
+            c.principal, c.operation, f"{c.resource_type}:{c.resource_name}", c.count, c.visible,
+            ", ".join(c.hosts[:5]) + (" …" if len(c.hosts) > 5 else ""), c.first_seen or "", c.last_seen or "",
+            c.before_rule or "", c.after_rule or "")) + "</tr>")
+    out.append("</table>")
+    if len(changes) > limit:
+        out.append(f"<p>… and {len(changes) - limit} more (see whatif.json).</p>")
+    return "".join(out)
+
+
+def write_html(path: Path, report: WhatIfReport, stats: ReadStats, title: str) -> None:
+    warnings = "".join(f'<p class="warn">⚠ {html.escape(w)}</p>' for w in report.warnings)
+    reproduce = ""
+    if report.reproduced is not None:
+        reproduce = (f"<p>The current ACL set reproduces {report.reproduced} of {report.comparable} logged "
+                     "decisions (distinct requests).</p>")
+    doc = f"""<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>
+<style>body{{font-family:sans-serif;margin:2em;max-width:1200px}}table{{border-collapse:collapse;font-size:13px}}
+td,th{{border:1px solid #ddd;padding:3px 6px;text-align:left;vertical-align:top}}th{{background:#f4f4f4}}
+.warn{{background:#fff3cd;padding:.5em}}.num{{font-size:1.6em;font-weight:bold}}</style></head><body>
+<h1>{html.escape(title)}</h1>{warnings}
+<p><span class="num" style="color:#c0392b">{len(report.newly_denied)}</span> request kinds newly denied ·
+<span class="num" style="color:#27ae60">{len(report.newly_allowed)}</span> newly allowed ·
+{report.distinct_requests} distinct requests from {stats.decisions} logged decisions
+({stats.lines} lines: {stats.decision_lines} decision, {stats.non_decision_lines} other,
+{stats.quarantined_lines} quarantined; {stats.files} files). Baseline: {report.baseline} decisions.</p>{reproduce}
+<h2>Affected requests per hour</h2>{_svg_chart(report.timeline)}
+<h2>Newly denied</h2>{_rows(report.newly_denied)}
+<h2>Newly allowed</h2>{_rows(report.newly_allowed)}
+<h2>ACLs that decided no logged request ({len(report.unused_acls)})</h2>
+<ul>{"".join(f"<li><code>{html.escape(a.standard_acl_str())}</code></li>" for a in report.unused_acls[:100])}</ul>
+</body></html>
+"""
+    path.write_text(doc, encoding="utf-8")
