@@ -20,10 +20,9 @@ quarantined with a reason.
 from __future__ import annotations
 
 import glob
-import gzip
-import io
 import os
 import re
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Iterator
@@ -270,17 +269,17 @@ def _ends_record(line: str) -> bool:
 def decode(data: bytes) -> str:
     """File bytes as text: gzip (possibly a truncated last member) undone, invalid UTF-8 replaced."""
     if data[:2] == b"\x1f\x8b":
-        out = io.BytesIO()
-        with gzip.GzipFile(fileobj=io.BytesIO(data)) as gz:
+        # Member by member with zlib, so that a truncated last member still yields what it holds.
+        out = bytearray()
+        rest = data
+        while rest[:2] == b"\x1f\x8b":
+            d = zlib.decompressobj(wbits=31)
             try:
-                while True:
-                    chunk = gz.read(1 << 20)
-                    if not chunk:
-                        break
-                    out.write(chunk)
-            except (EOFError, OSError):
-                pass  # a truncated last member: keep what decompressed
-        data = out.getvalue()
+                out += d.decompress(rest)
+            except zlib.error:
+                break
+            rest = d.unused_data
+        data = bytes(out)
     return data.decode("utf-8", "replace")
 
 

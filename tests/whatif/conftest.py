@@ -1,0 +1,18 @@
+import os
+import shutil
+import sys
+
+import pytest
+
+
+@pytest.fixture(scope="session")
+def spark():
+    """One local Spark for the whole test session (local[2], small data)."""
+    if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
+        pytest.fail("Java 17+ is required for the Spark tests (install openjdk-17-jre-headless)")
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    from kafka_authz_cli.spark_job import spark_session
+
+    session = spark_session("local[2]", "authz-tests", progress=False)
+    yield session
+    session.stop()
