@@ -195,6 +195,17 @@ def _valid_rule(rule: str, decision: str, resource_type: str, name: str) -> bool
     return acl_name in (name, "*")
 
 
+def short_rule(rule: str | None) -> str:
+    """Kafka's rule text in a few words: `DENY READ on TOPIC orders-audit (LITERAL) for User:analytics`."""
+    if not rule:
+        return ""
+    m = _MATCHING_ACL.match(rule)
+    if m is None:
+        return rule
+    host = "" if m["host"] == "*" else f" from {m['host']}"
+    return f"{m['perm']} {m['op']} on {m['rtype']} {m['name']} ({m['pattern']}) for {m['principal']}{host}"
+
+
 def _strip_layout(line: str) -> tuple[str, str | None, str | None, bool]:
     """(message, level, timestamp, had the logger suffix)."""
     text = _NOISE.sub("", line, count=1) if line[:1] in "\ufeff0123456789#MABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz/._-" else line

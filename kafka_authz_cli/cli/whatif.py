@@ -12,7 +12,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 
-from kafka_authz_cli.auditlog import Quarantined, ReadStats, expand_paths, read_file_bytes
+from kafka_authz_cli.auditlog import Quarantined, ReadStats, expand_paths, read_file_bytes, short_rule
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.cli.common import AclFormat, broker_settings, console, err_console, load_source, warn
 from kafka_authz_cli.errors import AuthzError, InputError
@@ -147,7 +147,7 @@ def _print(report: WhatIfReport, stats: ReadStats, quarantine: list[Quarantined]
             for c in visible[:30]:
                 table.add_row(c.principal, c.operation, f"{c.resource_type}:{c.resource_name}", str(c.count),
                               ", ".join(c.hosts[:3]) + (" …" if len(c.hosts) > 3 else ""), c.first_seen or "",
-                              c.last_seen or "", c.after_rule or "")
+                              c.last_seen or "", short_rule(c.after_rule))
             console.print(table)
     if report.unused_acls:
         console.print(f"{len(report.unused_acls)} proposed ACL(s) decided no logged request (candidates for removal)")
