@@ -19,6 +19,7 @@ quarantined with a reason.
 
 from __future__ import annotations
 
+import functools
 import glob
 import os
 import re
@@ -128,11 +129,19 @@ class Quarantined:
 def parse_message(message: str, source: str = "", level: str | None = None,
                   timestamp: str | None = None) -> AuditDecision | str:
     """A decision, or the reason the message is not one."""
-    head = _HEAD.search(message)
-    if head is None or not message.startswith("Principal = ", 0) and not message[:head.start()].strip() == "":
+    core = _parse_core(message)
+    if isinstance(core, str):
+        return core
+    return AuditDecision(*core[:7], level, timestamp, *core[7:11], source)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _parse_core(message: str) -> tuple | str:
+    # Real logs repeat the same message (same request) over and over, only timestamps differ:
+    # each distinct message is parsed once.
+    head = _HEAD.match(message)
+    if head is None:
         return "not a decision record"
-    if head.start() != 0:
-        return "text before 'Principal = '"
     op_raw, rtype_raw = head["op"], head["rtype"]
     kraft = head["opkw"] == "o"
     operation, resource_type = _OPS[op_raw], _TYPES[rtype_raw]
@@ -167,9 +176,8 @@ def parse_message(message: str, source: str = "", level: str | None = None,
         fmt = "F-LEGACY"
     if pattern not in (None, "LITERAL"):
         return f"decision on a {pattern} resource (decisions are always LITERAL)"
-    return AuditDecision(head["principal"], head["host"], operation, resource_type, name, pattern,
-                         "ALLOWED" if head["decision"] == "Allowed" else "DENIED", level, timestamp, request, ref,
-                         rule, fmt, source)
+    return (head["principal"], head["host"], operation, resource_type, name, pattern,
+            "ALLOWED" if head["decision"] == "Allowed" else "DENIED", request, ref, rule, fmt)
 
 
 def _rfind_all(text: str, needle: str) -> Iterator[int]:
