@@ -243,23 +243,12 @@ def _print_authorized_operations(authorizer, request: Request, fmt: TableFormat)
 
 
 def _simulate_rules(rules: Path, types: Optional[Path], specs: list[RequestSpec], fmt: TableFormat) -> None:
-    from kafka_authz_cli.rules.check import RulesBuildException, RulesSemanticError, check_rules
-    from kafka_authz_cli.rules.parser import RulesSyntaxError, parse_rules
+    from kafka_authz_cli.rules.compile import load_checked
     from kafka_authz_cli.rules.simulate import decide_requests
     from kafka_authz_cli.rules.types import TypeRegistry
 
     registry = TypeRegistry.from_file(str(types)) if types else TypeRegistry()
-    try:
-        checked = check_rules(parse_rules(read_text(rules), str(rules)), registry)
-    except RulesSyntaxError as exc:
-        p = exc.problems[0]
-        raise InputError(f"{p.message} (the proxy would not load this file)", str(rules), p.line, p.col + 1) from None
-    except RulesSemanticError as exc:
-        p = exc.problems[0]
-        raise InputError(f"{p.message} (the proxy would not load this file)", str(rules), p.pos.line,
-                         p.pos.col + 1) from None
-    except RulesBuildException as exc:
-        raise InputError(f"{exc.java_class}: {exc}", str(rules), exc.pos.line, exc.pos.col + 1) from None
+    checked = load_checked(read_text(rules), str(rules), registry)
     results = decide_requests(checked, [s.request for s in specs])
     rows = []
     for spec, res in zip(specs, results):

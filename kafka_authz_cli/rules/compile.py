@@ -346,15 +346,15 @@ def _render(grants: dict, bindings: list[AclBinding]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def compile_rules_text(text: str, path: str, registry: TypeRegistry | None = None,
-                       expand: ExpansionNames | None = None) -> list[AclBinding]:
-    """Parse, check and compile; errors become :class:`InputError` with file:line:col."""
+def load_checked(text: str, path: str, registry: TypeRegistry | None = None):
+    """Parse and check a rules file; a file the proxy would not load is an :class:`InputError`
+    at its file:line:col."""
     from kafka_authz_cli.errors import InputError
     from kafka_authz_cli.rules.check import RulesBuildException, RulesSemanticError, check_rules
     from kafka_authz_cli.rules.parser import RulesSyntaxError, parse_rules
 
     try:
-        checked = check_rules(parse_rules(text, path), registry)
+        return check_rules(parse_rules(text, path), registry)
     except RulesSyntaxError as exc:
         p = exc.problems[0]
         raise InputError(f"syntax error: {p.message} (the proxy would not load this file)", path, p.line,
@@ -364,6 +364,14 @@ def compile_rules_text(text: str, path: str, registry: TypeRegistry | None = Non
         raise InputError(f"{p.message} (the proxy would not load this file)", path, p.pos.line, p.pos.col + 1) from None
     except RulesBuildException as exc:
         raise InputError(f"{exc.java_class}: {exc}", path, exc.pos.line, exc.pos.col + 1) from None
+
+
+def compile_rules_text(text: str, path: str, registry: TypeRegistry | None = None,
+                       expand: ExpansionNames | None = None) -> list[AclBinding]:
+    """Parse, check and compile; errors become :class:`InputError` with file:line:col."""
+    from kafka_authz_cli.errors import InputError
+
+    checked = load_checked(text, path, registry)
     try:
         return compile_checked(checked, expand)
     except CompileError as exc:

@@ -20,7 +20,7 @@ from kafka_authz_cli.rules.check import (
     check_rules,
 )
 from kafka_authz_cli.rules.evaluate import Principal, ProxyAuthorizer, RulesAction
-from kafka_authz_cli.rules.parser import RulesSyntaxError, parse_rules
+from kafka_authz_cli.rules.parser import RulesSyntaxError, gc_paused, parse_rules
 from kafka_authz_cli.rules.types import TypeRegistry
 
 SEVERITIES = ("info", "warning", "error")
@@ -116,16 +116,8 @@ class LintResult:
 
 
 def lint_text(text: str, path: str, registry: TypeRegistry | None = None) -> LintResult:
-    import gc
-
-    enabled = gc.isenabled()
-    gc.disable()  # large files make millions of acyclic objects; see parser.parse_rules
-    try:
+    with gc_paused():
         return _lint_text(text, path, registry)
-    finally:
-        if enabled:
-            gc.freeze()  # what was built stays: keep later collections from walking it all again
-            gc.enable()
 
 
 def _lint_text(text: str, path: str, registry: TypeRegistry | None) -> LintResult:

@@ -7,6 +7,7 @@ input`). The proxy refuses a file with any syntax error before it checks anythin
 
 from __future__ import annotations
 
+import contextlib
 import functools
 from dataclasses import dataclass
 
@@ -196,18 +197,25 @@ def _describe(error: UnexpectedInput, lexed: LexResult) -> SyntaxProblem:
     return SyntaxProblem(line, col, f"mismatched input {shown} expecting {_expecting(expected)}", offset)
 
 
-def parse_rules(text: str, path: str = "<rules>", fast: bool = True) -> RulesFile:
-    # Millions of small, acyclic objects: the cyclic collector would rescan them again and again.
+@contextlib.contextmanager
+def gc_paused():
+    """Big rules files make millions of small acyclic objects: the cyclic collector would walk them
+    again and again while they are built, and again afterwards unless they are frozen."""
     import gc
 
     enabled = gc.isenabled()
     gc.disable()
     try:
-        return _parse_rules(text, path, fast)
+        yield
     finally:
         if enabled:
-            gc.freeze()  # what was built stays: keep later collections from walking it all again
+            gc.freeze()
             gc.enable()
+
+
+def parse_rules(text: str, path: str = "<rules>", fast: bool = True) -> RulesFile:
+    with gc_paused():
+        return _parse_rules(text, path, fast)
 
 
 def _parse_rules(text: str, path: str, fast: bool) -> RulesFile:
