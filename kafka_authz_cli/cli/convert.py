@@ -19,7 +19,7 @@ class OutFormat(str, Enum):
     csv = "csv"
 
 
-@app.command("convert", help="""Convert an ACL set between formats: canonical JSON, the text `kafka-acls --list`
+@app.command("convert", short_help="Convert ACL sets between JSON, kafka-acls text and KSM CSV.", help="""Convert an ACL set between formats: canonical JSON, the text `kafka-acls --list`
 prints, and Kafka Security Manager CSV (a rules file is compiled first). Round trips lose nothing.
 
 Exit codes: 0 converted; 2 usage or input error (file:line: reason).""")

@@ -27,7 +27,7 @@ class FailOn(str, Enum):
     any_change = "any-change"
 
 
-@app.command("diff", help="""Compare two ACL sets (any format authz reads, rules files included): the bindings added
+@app.command("diff", short_help="Compare two ACL sets: bindings, and exactly who gains or loses what.", help="""Compare two ACL sets (any format authz reads, rules files included): the bindings added
 and removed, and the exact effect on decisions: every class of requests (principal, host,
 operation, resource) that the two sets decide differently, with a witness request and a sentence
 ("User:bob can now WRITE every topic starting with `orders-` except `orders-audit`…"). Not sampled:

@@ -54,7 +54,7 @@ def _files(paths: list[Path]) -> list[Path]:
     return out
 
 
-@app.command("lint", help=f"""Check rules files: will the Kroxylicious proxy load them, and will they decide what
+@app.command("lint", short_help="Will the Kroxylicious proxy load these rules files, and do they say what they mean?", help=f"""Check rules files: will the Kroxylicious proxy load them, and will they decide what
 they say? Errors are exactly the files the proxy refuses, at the line it reports; warnings and info
 cover rules ignored after `otherwise deny;`, backslashes the proxy strips, overlapping `like`
 prefixes and cross-type principal prefixes where the proxy decides differently from the docs (with
@@ -126,7 +126,7 @@ class CompileTarget(str, Enum):
     csv = "csv"
 
 
-@app.command("compile", help="""Compile a rules file to Kafka ACL bindings that decide every request exactly as the
+@app.command("compile", short_help="Compile a rules file to Kafka ACLs that decide exactly alike.", help="""Compile a rules file to Kafka ACL bindings that decide every request exactly as the
 rules' documented meaning does (deny rules first, then allow rules, otherwise deny), under Kafka's
 StandardAuthorizer with allow.everyone.if.no.acl.found=false. Deny rules' implied operations are
 emitted explicitly (Kafka's DENY does not imply). Regex resources and principal prefixes have no
@@ -158,7 +158,7 @@ class DecompileTarget(str, Enum):
     rules = "rules"
 
 
-@app.command("decompile", help="""Write a readable rules file from an ACL set, grouping bindings into compact rules;
+@app.command("decompile", short_help="Write a rules file from an ACL set.", help="""Write a readable rules file from an ACL set, grouping bindings into compact rules;
 compiling it back decides exactly as the ACLs do. Bindings the rules language cannot hold (a
 specific host, a non-User principal type, a DELEGATION_TOKEN or USER resource) are listed as errors,
 never dropped.

@@ -196,7 +196,7 @@ def _load_stored(credential: Optional[str], record: Optional[Path], mechanism: O
     except json.JSONDecodeError as exc:
         raise InputError(f"invalid JSON: {exc.msg}", str(record), exc.lineno, exc.colno) from None
     except ScramError as exc:
-        raise AuthzError(str(exc)) from None
+        raise InputError(str(exc), str(record) if record is not None else "--credential") from None
 
 
 @scram_app.command("verify", help=f"""Check a password against a stored credential (constant-time).

@@ -75,7 +75,7 @@ def _row(spec: RequestSpec, d: Decision, notes: list[str], origins: dict) -> dic
     return row
 
 
-@app.command("simulate", help=HELP)
+@app.command("simulate", help=HELP, short_help="Decide requests exactly as Kafka's StandardAuthorizer does, with the deciding rule.")
 def simulate(
     acls: Optional[Path] = typer.Argument(None, help="ACL set: canonical JSON, kafka-acls --list text, KSM CSV "
                                                      "or a rules file (detected by content).", show_default=False),

@@ -29,7 +29,7 @@ class WhatIfGate(str, Enum):
     newly_denied = "newly-denied"
 
 
-@app.command("whatif", help="""Replay Kafka authorizer audit logs (kafka-authorizer.log: every Kafka version's
+@app.command("whatif", short_help="Replay audit logs against a proposed ACL change (in-process or PySpark).", help="""Replay Kafka authorizer audit logs (kafka-authorizer.log: every Kafka version's
 format, rotated and gzipped files, directories, globs) against a proposed ACL set, and report which
 real accesses it would newly deny or allow: by whom, how often, from which hosts, when, and the
 deciding rule before and after. Without --current the logged decision is the baseline; with it,
