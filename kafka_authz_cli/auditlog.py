@@ -60,7 +60,7 @@ _LAYOUTS = [
     re.compile(rf"\[(?P<ts>{_TS})\] (?P<level>{_LEVEL}) (?P<msg>.*)\Z", re.S),
     re.compile(rf"(?P<ts>{_TS}) (?P<level>{_LEVEL}) (?P<msg>.*)\Z", re.S),
     re.compile(rf"\[(?P<level>{_LEVEL})\] (?P<ts>{_TS}) \[[^\]]*\] kafka\.authorizer\.logger \w+ - (?P<msg>.*)\Z", re.S),
-    re.compile(rf"(?P<level>{_LEVEL}):? (?P<msg>.*)\Z", re.S),
+    re.compile(rf"(?P<ts>)(?P<level>{_LEVEL}):? (?P<msg>.*)\Z", re.S),
 ]
 _NOISE = re.compile(
     r"\A(?:\ufeff|\d{4}-\d{2}-\d{2}T[\d:.]+Z (?:stdout|stderr) [FP] |[\w.-]+\s+\| |MESSAGE: |"
@@ -72,10 +72,11 @@ _NON_DECISION = re.compile(
     r"No acl found for resource .*, authorized = (?:true|false)|"
     r"operation = .* on resource = .* from host = .* is (?:Allow|Deny|ALLOW|DENY) based on acl = .*|"
     r"principal = .* belongs to super group .*, allowing operation without checking acls\.)\Z", re.S)
+_THREAD_SUFFIX = re.compile(r" \(kafka\.authorizer\.logger\) \[[^\]]*\]\Z")
 _OTHER_LOGGER = re.compile(r".* \((?!kafka\.authorizer\.logger\))[\w.$]+\)(?: \[[^\]]*\])?\Z", re.S)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class AuditDecision:
     principal: str
     host: str
@@ -216,16 +217,22 @@ def short_rule(rule: str | None) -> str:
 
 def _strip_layout(line: str) -> tuple[str, str | None, str | None, bool]:
     """(message, level, timestamp, had the logger suffix)."""
-    text = _NOISE.sub("", line, count=1) if line[:1] in "\ufeff0123456789#MABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz/._-" else line
+    # The stock layout ("[2024-...] LEVEL ... (kafka.authorizer.logger)") needs no noise stripping.
+    stock = line[:1] == "[" and line[1:2].isdigit()
+    text = line if stock else _NOISE.sub("", line, count=1)
     suffixed = False
-    thread = re.search(r" \(kafka\.authorizer\.logger\)(?: \[[^\]]*\])?\Z", text)
-    if thread:
-        text = text[:thread.start()]
+    if text.endswith(LOGGER_SUFFIX):
+        text = text[:-len(LOGGER_SUFFIX)]
         suffixed = True
+    else:
+        thread = _THREAD_SUFFIX.search(text)
+        if thread:
+            text = text[:thread.start()]
+            suffixed = True
     for layout in _LAYOUTS:
         m = layout.match(text)
         if m:
-            return m["msg"], m["level"], m.groupdict().get("ts"), suffixed
+            return m["msg"], m["level"], m["ts"] or None, suffixed
     return text, None, None, suffixed
 
 
@@ -262,12 +269,12 @@ def read_lines(lines: Iterable[str], source: str, stats: ReadStats,
                 i = start + len(group)
                 continue
         i = start + len(group)
-        text = "\n".join(group)
-        if not text.strip() or text.strip("\x00") == "":
+        text = group[0] if len(group) == 1 else "\n".join(group)
+        if not text or text.isspace() or (text[0] == "\x00" and not text.strip("\x00")):
             stats.non_decision_lines += len(group)
             continue
         message, level, ts, _ = _strip_layout(text)
-        if _NON_DECISION.match(message) or (_OTHER_LOGGER.match(text) and "kafka.authorizer.logger" not in text):
+        if _NON_DECISION.match(message) or ("kafka.authorizer.logger" not in text and _OTHER_LOGGER.match(text)):
             stats.non_decision_lines += len(group)
             continue
         parsed = parse_message(message, f"{source}:{start + 1}", level, ts)
