@@ -13,7 +13,6 @@ from __future__ import annotations
 from bisect import bisect_right
 from dataclasses import dataclass, field
 
-from kafka_authz_cli.model import utf16_key
 from kafka_authz_cli.rules.check import CheckedRule, CheckedRules, compile_regex
 
 _KIND_RANK = {"any": 0, "equals": 1, "prefix": 2}
@@ -33,21 +32,42 @@ class RulesAction:
     resource_name: str
 
 
+def _java_order(text: str) -> str:
+    """A str that sorts as Java's ``String.compareTo`` sorts ``text`` (by UTF-16 code units).
+
+    Only characters above U+FFFF sort differently (Java sees their surrogates, below U+E000):
+    spell those as their two surrogates; every other string is its own key.
+    """
+    if text.isascii() or max(text) <= "\uffff":
+        return text
+    out = []
+    for c in text:
+        o = ord(c)
+        if o > 0xFFFF:
+            o -= 0x10000
+            out.append(chr(0xD800 + (o >> 10)) + chr(0xDC00 + (o & 0x3FF)))
+        else:
+            out.append(c)
+    return "".join(out)
+
+
 def _key(cls: str, kind: str, operand: str) -> tuple:
-    return (utf16_key(cls), _KIND_RANK[kind], utf16_key(operand))
+    return (_java_order(cls), _KIND_RANK[kind], _java_order(operand))
 
 
 class _SortedKeys:
-    """A TreeMap stand-in: keys sorted once, ``floor`` by bisection."""
+    """A TreeMap stand-in: keys sorted on first use, ``floor`` by bisection."""
 
     def __init__(self, entries: dict[tuple, object], raw: dict[tuple, tuple[str, str, str]]):
-        self.keys = sorted(entries)
         self.entries = entries
         self.raw = raw
+        self._keys: list[tuple] | None = None
 
     def floor(self, key: tuple):
-        i = bisect_right(self.keys, key)
-        return self.keys[i - 1] if i else None
+        if self._keys is None:
+            self._keys = sorted(self.entries)
+        i = bisect_right(self._keys, key)
+        return self._keys[i - 1] if i else None
 
 
 @dataclass
@@ -60,16 +80,38 @@ class _Grants:
 
 
 class _Side:
-    """All deny rules, or all allow rules, as the proxy stores them."""
+    """All deny rules, or all allow rules, as the proxy stores them.
+
+    The principal map is built at once; each principal key's grant map (the proxy merges every
+    rule's resource keys and operations into it) only when a lookup first reaches that key, so a
+    large file costs what its lookups touch.
+    """
 
     def __init__(self, rules: list[CheckedRule]):
-        grants: dict[tuple, _Grants] = {}
+        by_key: dict[tuple, list[CheckedRule]] = {}
         raw: dict[tuple, tuple[str, str, str]] = {}
+        cls_key: dict[str, str] = {}
         for rule in rules:
+            pcls = rule.principal_class
+            jcls = cls_key.get(pcls)
+            if jcls is None:
+                jcls = cls_key[pcls] = _java_order(pcls)
             for pkind, poperand in _keys_of(rule.principal):
-                pkey = _key(rule.principal_class, pkind, poperand)
-                raw[pkey] = (rule.principal_class, pkind, poperand)
-                g = grants.setdefault(pkey, _Grants())
+                pkey = (jcls, _KIND_RANK[pkind], _java_order(poperand))
+                found = by_key.get(pkey)
+                if found is None:
+                    by_key[pkey] = found = []
+                    raw[pkey] = (pcls, pkind, poperand)
+                found.append(rule)
+        self.rules_by_key = by_key
+        self._grants: dict[tuple, _Grants] = {}
+        self.index = _SortedKeys(by_key, raw)
+
+    def grants(self, pkey: tuple) -> _Grants:
+        g = self._grants.get(pkey)
+        if g is None:
+            g = self._grants[pkey] = _Grants()
+            for rule in self.rules_by_key[pkey]:
                 if rule.resource.kind == "regex":
                     g.regexes.append((rule.resource_class, rule.resource.regex, rule.effective_operations, rule))
                     continue
@@ -79,10 +121,8 @@ class _Side:
                     # Operations are enum constants: the same name in another class is another value.
                     g.ops.setdefault(rkey, set()).update((rule.resource_class, op) for op in rule.effective_operations)
                     g.rules.setdefault(rkey, []).append(rule)
-        for g in grants.values():
             g.index = _SortedKeys(g.ops, g.raw)
-        self.grants = grants
-        self.index = _SortedKeys(grants, raw)
+        return g
 
     def matching_rule(self, action: RulesAction) -> tuple[CheckedRule | None, list[str]]:
         """The rule that grants the operation (None if none) and the floor lookups that misled."""
@@ -90,19 +130,24 @@ class _Side:
         wanted = (action.resource_class, action.operation)
         for principal in action.principals:
             for pkey in self._principal_keys(principal, notes):
-                g = self.grants[pkey]
+                g = self.grants(pkey)
                 hit = self._resource_hit(g, action, wanted, notes)
                 if hit is not None:
                     return hit, notes
         return None, notes
 
+    def floor_key(self, principal: Principal) -> tuple[str, str, str] | None:
+        """(class, kind, operand) of the prefix key the proxy's lookup for ``principal`` lands on."""
+        floor = self.index.floor(_key(principal.cls, "prefix", principal.name))
+        return None if floor is None else self.index.raw[floor]
+
     def _principal_keys(self, principal: Principal, notes: list[str]) -> list[tuple]:
         found = []
         exact = _key(principal.cls, "equals", principal.name)
-        if exact in self.grants:
+        if exact in self.rules_by_key:
             found.append(exact)
         anyk = _key(principal.cls, "any", "")
-        if anyk in self.grants:
+        if anyk in self.rules_by_key:
             found.append(anyk)
         floor = self.index.floor(_key(principal.cls, "prefix", principal.name))
         if floor is not None:
@@ -148,6 +193,93 @@ def _keys_of(matcher) -> list[tuple[str, str]]:
     raise ValueError(matcher.kind)
 
 
+class _DocumentedIndex:
+    """The documented first-match meaning by hash lookups instead of a scan of every rule.
+
+    Rules are filed under their principal keys (prefix keys found by the prefix lengths in use);
+    a principal key's resource index is built the first time a lookup reaches it. Among the rules
+    found, the earliest in rule order (denies first) wins; regex rules, which need a match each,
+    are tried in that order and only while they could still beat the best rule found.
+    """
+
+    def __init__(self, rules: list[CheckedRule], verbatim_regex):
+        self.verbatim_regex = verbatim_regex
+        self.rank: dict[int, int] = {}
+        self.by_principal: dict[tuple, list[CheckedRule]] = {}
+        self.principal_prefix_lengths: dict[str, list[int]] = {}
+        self._resources: dict[tuple, tuple] = {}
+        ranked = sorted(enumerate(rules), key=lambda t: (t[1].effect != "deny", t[0]))
+        lengths: dict[str, set[int]] = {}
+        for rank, (_i, rule) in enumerate(ranked):
+            self.rank[id(rule)] = rank
+            for pkey in self._keys(rule.principal_class, rule.principal, lengths):
+                found = self.by_principal.get(pkey)
+                if found is None:
+                    self.by_principal[pkey] = found = []
+                found.append(rule)
+        self.principal_prefix_lengths = {c: sorted(v) for c, v in lengths.items()}
+
+    @staticmethod
+    def _keys(cls: str, matcher, lengths: dict[str, set[int]]) -> list[tuple]:
+        if matcher.kind == "any":
+            return [(cls, "any", "")]
+        if matcher.kind == "equals":
+            return [(cls, "equals", v) for v in matcher.values]
+        if matcher.kind == "prefix":
+            lengths.setdefault(cls, set()).add(len(matcher.values[0]))
+            return [(cls, "prefix", matcher.values[0])]
+        return [(cls, "regex", "")]
+
+    def _resource_index(self, pkey: tuple):
+        index = self._resources.get(pkey)
+        if index is None:
+            buckets: dict[tuple, list[CheckedRule]] = {}
+            regexes: dict[str, list[tuple[int, object, CheckedRule]]] = {}
+            lengths: dict[str, set[int]] = {}
+            for rule in self.by_principal[pkey]:
+                for rkey in self._keys(rule.resource_class, rule.resource, lengths):
+                    if rkey[1] == "regex":
+                        regex = self.verbatim_regex(rule.resource.verbatim or "")
+                        if regex is not None:
+                            regexes.setdefault(rule.resource_class, []).append((self.rank[id(rule)], regex, rule))
+                    else:
+                        buckets.setdefault(rkey, []).append(rule)
+            index = self._resources[pkey] = (buckets, regexes, {c: sorted(v) for c, v in lengths.items()})
+        return index
+
+    def first_match(self, action: RulesAction) -> CheckedRule | None:
+        best, best_rank = None, None
+        op, rclass, name = action.operation, action.resource_class, action.resource_name
+        rank = self.rank
+        pending_regexes = []
+        for principal in action.principals:
+            pcls, pname = principal.cls, principal.name
+            pkeys = [(pcls, "equals", pname), (pcls, "any", "")]
+            pkeys += [(pcls, "prefix", pname[:n]) for n in self.principal_prefix_lengths.get(pcls, ())
+                      if n <= len(pname)]
+            for pkey in pkeys:
+                if pkey not in self.by_principal:
+                    continue
+                buckets, regexes, lengths = self._resource_index(pkey)
+                rkeys = [(rclass, "equals", name), (rclass, "any", "")]
+                rkeys += [(rclass, "prefix", name[:n]) for n in lengths.get(rclass, ()) if n <= len(name)]
+                for rkey in rkeys:
+                    for rule in buckets.get(rkey, ()):
+                        r = rank[id(rule)]
+                        if (best_rank is None or r < best_rank) and op in rule.effective_operations:
+                            best, best_rank = rule, r
+                if rclass in regexes:
+                    pending_regexes.append(regexes[rclass])
+        for regexes in pending_regexes:
+            for r, regex, rule in regexes:  # in rank order
+                if best_rank is not None and r >= best_rank:
+                    break
+                if op in rule.effective_operations and regex.fullmatch(name) is not None:
+                    best, best_rank = rule, r
+                    break
+        return best
+
+
 @dataclass(frozen=True)
 class RulesDecision:
     decision: str  # ALLOWED | DENIED
@@ -174,6 +306,7 @@ class ProxyAuthorizer:
         self.deny = _Side([r for r in checked.rules if r.effect == "deny"])
         self.allow = _Side([r for r in checked.rules if r.effect == "allow"])
         self._verbatim: dict[str, object] = {}
+        self._documented_index: _DocumentedIndex | None = None
 
     def decide(self, action: RulesAction) -> RulesDecision:
         notes: list[str] = []
@@ -196,6 +329,17 @@ class ProxyAuthorizer:
 
     def documented(self, action: RulesAction) -> tuple[str, CheckedRule | None]:
         """First matching rule wins (all denies come first); regexes read as written."""
+        if not action.principals:
+            return "DENIED", None
+        if self._documented_index is None:
+            self._documented_index = _DocumentedIndex(self.checked.rules, self._verbatim_regex)
+        rule = self._documented_index.first_match(action)
+        if rule is None:
+            return "DENIED", None
+        return ("DENIED" if rule.effect == "deny" else "ALLOWED"), rule
+
+    def documented_by_scan(self, action: RulesAction) -> tuple[str, CheckedRule | None]:
+        """The same, by trying every rule in order (the reference the index is tested against)."""
         if not action.principals:
             return "DENIED", None
         for effect in ("deny", "allow"):

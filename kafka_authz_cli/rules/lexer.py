@@ -96,12 +96,15 @@ class LexerSpec:
         self.ignored = ignored
         self.literals: dict[str, str] = {}
         regexes: list[tuple[str, re.Pattern]] = []
+        #: Regex text of each non-literal terminal, flags inline (what the statement compiler reads).
+        self.regex_sources: dict[str, str] = {}
         for name in order:
             pattern = defs[name].pattern
             if pattern.type == "str":
                 self.literals[name] = pattern.value
             else:
-                regexes.append((name, re.compile(pattern.to_regexp())))
+                self.regex_sources[name] = pattern.to_regexp()
+                regexes.append((name, re.compile(self.regex_sources[name])))
         self.declared = {name: i for i, name in enumerate(order)}
         # Keywords: literals that an identifier-like regex matches entirely; retyped after the match.
         self.keywords: dict[str, str] = {}
@@ -135,7 +138,10 @@ class LexerSpec:
 
 
 def tokenize(text: str, spec: LexerSpec, end_sequence: tuple[str, ...] = ("OTHERWISE", "DENY", "SEMI"),
-             statement_end: str = "SEMI", max_statements: int | None = None) -> LexResult:
+             statement_end: str = "SEMI", max_statements: int | None = None,
+             start: int = 0, line: int = 1, line_start: int = 0, max_tokens: int | None = None) -> LexResult:
+    """Tokens of ``text`` from offset ``start`` (at ``line``, whose first character is at
+    ``line_start``), positions relative to the whole text."""
     tokens: list[Token] = []
     errors: list[LexError] = []
     master_match = spec.master.match
@@ -143,8 +149,7 @@ def tokenize(text: str, spec: LexerSpec, end_sequence: tuple[str, ...] = ("OTHER
     ignored = spec.ignored
     contested = spec.contested
     n = len(text)
-    pos = 0
-    line, line_start = 1, 0
+    pos = start
     statement_start = 0  # index in `tokens` where the current statement began
     end_offset = None
     stop_after_next = False
@@ -171,6 +176,8 @@ def tokenize(text: str, spec: LexerSpec, end_sequence: tuple[str, ...] = ("OTHER
             if stop_after_next:
                 break  # the one look-ahead token after `otherwise deny;` is read, then ignored
             tokens.append(Token(kind, value, pos, line, pos - line_start, end_pos=end))
+            if max_tokens is not None and len(tokens) >= max_tokens:
+                break
             if kind == statement_end:
                 if max_statements is not None:
                     max_statements -= 1

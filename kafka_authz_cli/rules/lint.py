@@ -166,10 +166,14 @@ def _after_otherwise(parsed, path, add) -> None:
 
 
 def _block_comments(text: str, path: str, add, broken_only: bool, end: int | None = None) -> None:
+    if broken_only:
+        return
+    line, counted = 1, 0  # lines counted incrementally: one pass over the text, not one per comment
     for m in re.finditer(r"/\*.*?\*/", text[:end] if end else text, re.S):
         body = m.group()[2:-2]
-        if "/" in body and not broken_only:
-            line = text.count("\n", 0, m.start()) + 1
+        if "/" in body:
+            line += text.count("\n", counted, m.start())
+            counted = m.start()
             col = m.start() - (text.rfind("\n", 0, m.start()) + 1)
             add(Finding("AZ102", path, line, col, "this block comment works only because it contains '/'; "
                                                  "without one it lexes as a regex: prefer // comments"))
@@ -253,30 +257,60 @@ def _covers(outer, inner) -> bool:
 
 
 def _shadowed(rules: list[CheckedRule], path: str, add) -> None:
-    # Index deny rules by principal name so that each allow rule meets only the denies that can cover it.
-    by_name: dict[tuple[str, str], list[CheckedRule]] = {}
-    broad: list[CheckedRule] = []
+    """AZ108: an allow rule whose every grant a deny rule covers (the earliest such deny is named).
+
+    Deny rules are indexed by principal key and resource key, so an allow rule meets only the
+    denies that could cover it: those keyed by `*`, by its own (first) name, or by a prefix of it.
+    """
+    index: dict[tuple, dict[tuple, list[CheckedRule]]] = {}
+    plengths: dict[str, set[int]] = {}
+    rlengths: dict[str, set[int]] = {}
+
+    def keys(cls, matcher, lengths):
+        if matcher.kind == "any":
+            return [(cls, "any", "")]
+        if matcher.kind == "equals":
+            return [(cls, "equals", v) for v in matcher.values]
+        if matcher.kind == "prefix":
+            lengths.setdefault(cls, set()).add(len(matcher.values[0]))
+            return [(cls, "prefix", matcher.values[0])]
+        return []  # a regex covers nothing we can prove
+
+    def probes(cls, matcher, lengths):
+        # Keys of the denies that could cover `matcher`: any, its first name, prefixes of that name.
+        if matcher.kind in ("any", "regex"):
+            return [(cls, "any", "")]
+        first = matcher.values[0]
+        out = [(cls, "any", "")]
+        if matcher.kind == "equals":
+            out.append((cls, "equals", first))
+        out += [(cls, "prefix", first[:n]) for n in lengths.get(cls, ()) if n <= len(first)]
+        return out
+
     for d in rules:
-        if d.effect != "deny":
-            continue
-        if d.principal.kind == "equals":
-            for v in d.principal.values:
-                by_name.setdefault((d.principal_class, v), []).append(d)
-        else:
-            broad.append(d)
+        if d.effect == "deny":
+            for pk in keys(d.principal_class, d.principal, plengths):
+                by_resource = index.setdefault(pk, {})
+                for rk in keys(d.resource_class, d.resource, rlengths):
+                    by_resource.setdefault(rk, []).append(d)
+    line_of = {id(d): d.rule.pos.offset for d in rules}
     for a in rules:
         if a.effect != "allow":
             continue
-        candidates = list(broad)
-        if a.principal.kind == "equals" and len(a.principal.values) == 1:
-            candidates += by_name.get((a.principal_class, a.principal.values[0]), [])
-        for d in candidates:
-            if (d.principal_class == a.principal_class and d.resource_class == a.resource_class
-                    and a.effective_operations <= d.effective_operations
-                    and _covers(d.principal, a.principal) and _covers(d.resource, a.resource)):
-                add(Finding("AZ108", path, a.rule.pos.line, a.rule.pos.col,
-                            f"everything this rule allows is denied by the deny rule at line {d.rule.pos.line}"))
-                break
+        best = None
+        for pk in probes(a.principal_class, a.principal, plengths):
+            by_resource = index.get(pk)
+            if not by_resource:
+                continue
+            for rk in probes(a.resource_class, a.resource, rlengths):
+                for d in by_resource.get(rk, ()):
+                    if (best is None or line_of[id(d)] < line_of[id(best)]) \
+                            and a.effective_operations <= d.effective_operations \
+                            and _covers(d.principal, a.principal) and _covers(d.resource, a.resource):
+                        best = d
+        if best is not None:
+            add(Finding("AZ108", path, a.rule.pos.line, a.rule.pos.col,
+                        f"everything this rule allows is denied by the deny rule at line {best.rule.pos.line}"))
 
 
 def _nested_pairs(items: list[tuple[CheckedRule, str]]):
@@ -361,6 +395,9 @@ def _floor_findings(rules: list[CheckedRule], checked: CheckedRules, path: str, 
                     continue
                 victim = Principal(cls, p + "x")
                 authorizer = authorizer or ProxyAuthorizer(checked)
+                side = authorizer.deny if rule.effect == "deny" else authorizer.allow
+                if side.floor_key(victim) != (rule.principal_class, "prefix", p):
+                    continue  # the victim's lookup never reaches this rule's key: nothing leaks from it
                 if _diverges(authorizer, rule, victim) and (rule.rule.pos, cls) not in reported:
                     reported.add((rule.rule.pos, cls))
                     pos = rule.rule.principal.pos

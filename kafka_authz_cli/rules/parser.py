@@ -42,8 +42,12 @@ class RulesSyntaxError(Exception):
                                                                               else str(p) for p in problems))
 
 
+_tuple_new = tuple.__new__
+
+
 def _pos(token: Token) -> Pos:
-    return Pos(token.line, token.column, token.start_pos)
+    # tuple.__new__ skips the NamedTuple's Python-level constructor: this runs once per token.
+    return _tuple_new(Pos, (token.line, token.column, token.start_pos))
 
 
 @v_args(inline=True)
@@ -51,7 +55,7 @@ class _AstBuilder(Transformer):
     """Runs inside the LALR parser: each rule's node is built as soon as it is reduced."""
 
     def ident(self, token):
-        return Name(str(token), _pos(token))
+        return _tuple_new(Name, (str(token), _tuple_new(Pos, (token.line, token.column, token.start_pos))))
 
     def qualified_name(self, *names):
         return tuple(names)
@@ -67,8 +71,8 @@ class _AstBuilder(Transformer):
         return NamePredicate("equals", (string[1:-1],), pos, None, (pos,))
 
     def name_in(self, *strings):
-        positions = tuple(_pos(s) for s in strings)
-        return NamePredicate("in", tuple(s[1:-1] for s in strings), positions[0], None, positions)
+        positions = tuple(map(_pos, strings))
+        return NamePredicate("in", tuple([s[1:-1] for s in strings]), positions[0], None, positions)
 
     def name_like(self, string):
         pos = _pos(string)
@@ -80,12 +84,6 @@ class _AstBuilder(Transformer):
     def name_matching(self, kw, regex):
         return NamePredicate("matching", (regex[1:-1],), _pos(regex), _pos(kw), (_pos(regex),))
 
-    def principal_predicate(self, pred):
-        return pred
-
-    def resource_predicate(self, pred):
-        return pred
-
     def all_operations(self, star):
         return (None, _pos(star))
 
@@ -95,18 +93,11 @@ class _AstBuilder(Transformer):
     def operation_set(self, *names):
         return (names, names[0].pos)
 
-    def rule_body(self, ptype, principal, operations, rtype, resource):
-        return (ptype, principal, operations, rtype, resource)
+    def deny_rule(self, kw, ptype, principal, operations, rtype, resource):
+        return Rule("deny", ptype, principal, operations[0], operations[1], rtype, resource, _pos(kw))
 
-    def _rule(self, effect, kw, body):
-        ptype, principal, (ops, ops_pos), rtype, resource = body
-        return Rule(effect, ptype, principal, ops, ops_pos, rtype, resource, _pos(kw))
-
-    def deny_rule(self, kw, body):
-        return self._rule("deny", kw, body)
-
-    def allow_rule(self, kw, body):
-        return self._rule("allow", kw, body)
+    def allow_rule(self, kw, ptype, principal, operations, rtype, resource):
+        return Rule("allow", ptype, principal, operations[0], operations[1], rtype, resource, _pos(kw))
 
     def end_rule(self, kw):
         return _pos(kw)
@@ -122,10 +113,11 @@ class _AstBuilder(Transformer):
 def _fast_parser():
     from kafka_authz_cli.rules.fastparse import FastParser
 
-    lark, spec = _parser()
-    tree_lark = Lark(grammar_text(), parser="lalr", lexer=ProxyLexer,
-                     start=["start", "import_stmt", "deny_rule", "allow_rule", "end_rule"], maybe_placeholders=False)
-    return FastParser(tree_lark, spec, _AstBuilder)
+    _lark, spec = _parser()
+    statement_lark = Lark(grammar_text(), parser="lalr", lexer=ProxyLexer, transformer=_AstBuilder(),
+                          start=["start", "import_stmt", "deny_rule", "allow_rule", "end_rule"],
+                          maybe_placeholders=False)
+    return FastParser(statement_lark, spec, _AstBuilder)
 
 
 @functools.lru_cache(maxsize=1)
@@ -221,18 +213,19 @@ def parse_rules(text: str, path: str = "<rules>", fast: bool = True) -> RulesFil
 def _parse_rules(text: str, path: str, fast: bool) -> RulesFile:
     """Parse a rules file; raises :class:`RulesSyntaxError` as the proxy would refuse it.
 
-    ``fast`` recognises repeated statement shapes by regex (see fastparse); anything it does not
-    handle, and every error, goes through the full lexer and LALR parser.
+    ``fast`` parses statement by statement with regexes compiled from the grammar (see fastparse);
+    a file with any error goes through the full lexer and LALR parser, which report it exactly.
     """
-    if fast:
-        from kafka_authz_cli.rules.fastparse import Fallback
+    from kafka_authz_cli.rules.fastparse import STATS, Fallback
 
+    if fast:
         try:
-            imports, rules, end, end_offset = _fast_parser().parse(text)
+            (imports, rules, end), end_offset = _fast_parser().parse(text)
         except Fallback:
             pass
         else:
             return _rules_file(text, path, imports, rules, end, end_offset)
+    STATS["full_parses"] += 1
     lark, spec = _parser()
     lexed = tokenize(text, spec)
     problems = [SyntaxProblem(e.line, e.col, e.message, e.offset) for e in lexed.errors]

@@ -1,9 +1,115 @@
-"""Synthetic rules files of realistic shape, for the rules benchmarks."""
+"""Synthetic rules files for the rules benchmarks and the parser-scaling tests.
+
+``generate_varied`` writes what team files really look like: rules that differ in shape the way
+hand-written rules do (one principal or a set of 3-25, `like` principal prefixes, User and
+ServiceAccount principals, single operations, `*` and operation sets, `=` / `like` / `in {...}` /
+`matching /.../` / `*` resource matchers with 1-12 names per set, Topic, Group, TransactionalId and
+Cluster, deny rules first, line and block comments, blank lines, rules split over lines). It is
+seeded, so a size always gives the same file. ``generate`` is the old every-rule-alike file, kept
+as a second row in the benchmark.
+
+    python tests/bench/gen_rules.py varied 10000 > rules.acl
+"""
+
+from __future__ import annotations
 
 import random
 
+HEADER = [
+    "// generated for the authz rules benchmark",
+    "from io.kroxylicious.filter.authorization import TopicResource as Topic, GroupResource as Group,",
+    "    TransactionalIdResource as TransactionalId, ClusterResource as Cluster;",
+    "from io.kroxylicious.authorizer.provider.acl.allow import ServiceAccount;",
+]
+
+_OPS = {
+    "Topic": ["READ", "WRITE", "CREATE", "DELETE", "ALTER", "DESCRIBE", "DESCRIBE_CONFIGS", "ALTER_CONFIGS"],
+    "Group": ["READ", "DELETE", "DESCRIBE", "DESCRIBE_CONFIGS", "ALTER_CONFIGS"],
+    "TransactionalId": ["WRITE", "DESCRIBE"],
+    "Cluster": ["CREATE", "ALTER", "DESCRIBE", "CLUSTER_ACTION", "DESCRIBE_CONFIGS", "ALTER_CONFIGS", "CONNECT"],
+}
+_TEAMS = ["payments", "orders", "risk", "ledger", "search", "ml", "fraud", "billing", "ops", "identity",
+          "shipping", "catalog", "pricing", "growth", "data-eng", "sre"]
+_DOMAINS = ["events", "commands", "cdc", "audit", "dlq", "retry", "snapshots", "metrics", "state"]
+_REGIONS = ["eu", "us", "apac", "eu-west-1", "us-east-2"]
+
+
+def _principal(rand: random.Random, i: int) -> tuple[str, str]:
+    ptype = "ServiceAccount" if rand.random() < 0.2 else "User"
+    team = rand.choice(_TEAMS)
+    r = rand.random()
+    if r < 0.55:
+        return ptype, f'= "svc-{team}-{i}"'
+    if r < 0.80:
+        k = rand.randint(3, 25)
+        names = ", ".join(f'"{rand.choice(["svc", "app", "user"])}-{team}-{i}-{j}"' for j in range(k))
+        return ptype, "in {" + names + "}"
+    if r < 0.93:
+        return ptype, f'like "team-{team}-{i}-*"'
+    return ptype, "*"
+
+
+def _operations(rand: random.Random, rtype: str) -> str:
+    ops = _OPS[rtype]
+    r = rand.random()
+    if r < 0.45:
+        return rand.choice(ops)
+    if r < 0.85:
+        chosen = rand.sample(ops, rand.randint(2, min(5, len(ops))))
+        sep = rand.choice([", ", ","])
+        return "{" + sep.join(chosen) + "}"
+    return "*"
+
+
+def _resource(rand: random.Random, rtype: str, i: int) -> str:
+    if rtype == "Cluster":
+        return rand.choice(['= "kafka-cluster"', "*"])
+    team = rand.choice(_TEAMS)
+    base = f"{team}.{rand.choice(_DOMAINS)}.{rand.choice(_REGIONS)}"
+    r = rand.random()
+    if r < 0.35:
+        return f'= "{base}-{i}"'
+    if r < 0.65:
+        return f'like "{base}-{i}-*"'
+    if r < 0.88:
+        k = rand.randint(1, 12)
+        return "in {" + ", ".join(f'"{base}-{i}-{j}"' for j in range(k)) + "}"
+    if r < 0.96:
+        return rf"matching /{team}\\.{rand.choice(_DOMAINS)}\\.[a-z]+-{i}-[0-9]+/"
+    return "*"
+
+
+def _rule(rand: random.Random, effect: str, i: int) -> str:
+    rtype = rand.choices(["Topic", "Group", "TransactionalId", "Cluster"], [60, 25, 10, 5])[0]
+    ptype, ppred = _principal(rand, i)
+    ops = _operations(rand, rtype)
+    rpred = _resource(rand, rtype, i)
+    text = f"{effect} {ptype} with name {ppred} to {ops} {rtype} with name {rpred};"
+    if rand.random() < 0.08:  # long rules get wrapped by hand
+        text = text.replace(" to ", "\n    to ", 1).replace(f" {rtype} with", f"\n    {rtype} with", 1)
+    return text
+
+
+def generate_varied(n: int, seed: int = 7) -> str:
+    rand = random.Random(seed)
+    lines = list(HEADER)
+    denies = max(1, n // 12)
+    for i in range(n):
+        effect = "deny" if i < denies else "allow"
+        r = rand.random()
+        if r < 0.05:
+            lines.append(f"// {rand.choice(_TEAMS)}: ticket SEC-{rand.randrange(10_000)}")
+        elif r < 0.06:
+            lines.append(f"/* owner: {rand.choice(_TEAMS)}, see wiki/kafka/acls */")
+        elif r < 0.09:
+            lines.append("")
+        lines.append(_rule(rand, effect, i))
+    lines.append("otherwise deny;")
+    return "\n".join(lines) + "\n"
+
 
 def generate(n: int, seed: int = 7) -> str:
+    """Every rule one of five fixed shapes (the old benchmark file)."""
     rand = random.Random(seed)
     lines = ["// generated for the authz rules benchmark",
              "from io.kroxylicious.filter.authorization import TopicResource as Topic, GroupResource as Group, "
@@ -33,4 +139,5 @@ def generate(n: int, seed: int = 7) -> str:
 if __name__ == "__main__":
     import sys
 
-    sys.stdout.write(generate(int(sys.argv[1])))
+    kind, size = (sys.argv[1], int(sys.argv[2])) if len(sys.argv) > 2 else ("same", int(sys.argv[1]))
+    sys.stdout.write(generate_varied(size) if kind == "varied" else generate(size))
