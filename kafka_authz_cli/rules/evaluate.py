@@ -141,6 +141,19 @@ class _Side:
         floor = self.index.floor(_key(principal.cls, "prefix", principal.name))
         return None if floor is None else self.index.raw[floor]
 
+    def resource_floor_shadows(self, pcls: str, pkind: str, poperand: str, rclass: str, name: str) -> bool:
+        """In the grant map of principal key (pcls, pkind, poperand), does the floor lookup for
+        resource ``name`` land on a prefix key that does not match it?"""
+        pkey = _key(pcls, pkind, poperand)
+        if pkey not in self.rules_by_key:
+            return False
+        g = self.grants(pkey)
+        floor = g.index.floor(_key(rclass, "prefix", name))
+        if floor is None:
+            return False
+        _cls, kind, operand = g.index.raw[floor]
+        return kind == "prefix" and not name.startswith(operand)
+
     def _principal_keys(self, principal: Principal, notes: list[str]) -> list[tuple]:
         found = []
         exact = _key(principal.cls, "equals", principal.name)

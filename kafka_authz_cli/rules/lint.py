@@ -256,76 +256,102 @@ def _covers(outer, inner) -> bool:
     return inner.kind == "equals" and set(inner.values) <= set(outer.values)
 
 
+class _KeyIndex:
+    """Rules filed under name keys ((class, "any"|"equals"|"prefix", operand)), found again for a
+    name matcher by the keys that could cover it: `*`, its first name, and the prefixes of that name
+    (only the prefix lengths this index holds for the class are tried)."""
+
+    __slots__ = ("entries", "lengths")
+
+    def __init__(self):
+        self.entries: dict[tuple, list] = {}
+        self.lengths: dict[str, list[int]] = {}
+
+    def add(self, cls: str, matcher, item) -> None:
+        if matcher.kind == "any":
+            keys = [(cls, "any", "")]
+        elif matcher.kind == "equals":
+            keys = [(cls, "equals", v) for v in matcher.values]
+        elif matcher.kind == "prefix":
+            keys = [(cls, "prefix", matcher.values[0])]
+            n = len(matcher.values[0])
+            lengths = self.lengths.setdefault(cls, [])
+            if n not in lengths:
+                lengths.append(n)
+        else:
+            return  # a regex covers nothing we can prove
+        for k in keys:
+            found = self.entries.get(k)
+            if found is None:
+                self.entries[k] = found = []
+            found.append(item)
+
+    def covering(self, cls: str, matcher):
+        entries = self.entries
+        found = entries.get((cls, "any", ""))
+        if found:
+            yield from found
+        if matcher.kind in ("any", "regex"):
+            return
+        first = matcher.values[0]
+        if matcher.kind == "equals":
+            found = entries.get((cls, "equals", first))
+            if found:
+                yield from found
+        size = len(first)
+        for n in self.lengths.get(cls, ()):
+            if n <= size:
+                found = entries.get((cls, "prefix", first[:n]))
+                if found:
+                    yield from found
+
+
 def _shadowed(rules: list[CheckedRule], path: str, add) -> None:
     """AZ108: an allow rule whose every grant a deny rule covers (the earliest such deny is named).
 
-    Deny rules are indexed by principal key and resource key, so an allow rule meets only the
-    denies that could cover it: those keyed by `*`, by its own (first) name, or by a prefix of it.
+    Deny rules are indexed by principal key, and each principal key's denies by resource key, so an
+    allow rule meets only the denies that could cover it: those keyed by `*`, by its own (first)
+    name, or by a prefix of it.
     """
-    index: dict[tuple, dict[tuple, list[CheckedRule]]] = {}
-    plengths: dict[str, set[int]] = {}
-    rlengths: dict[str, set[int]] = {}
-
-    def keys(cls, matcher, lengths):
-        if matcher.kind == "any":
-            return [(cls, "any", "")]
-        if matcher.kind == "equals":
-            return [(cls, "equals", v) for v in matcher.values]
-        if matcher.kind == "prefix":
-            lengths.setdefault(cls, set()).add(len(matcher.values[0]))
-            return [(cls, "prefix", matcher.values[0])]
-        return []  # a regex covers nothing we can prove
-
-    def probes(cls, matcher, lengths):
-        # Keys of the denies that could cover `matcher`: any, its first name, prefixes of that name.
-        if matcher.kind in ("any", "regex"):
-            return [(cls, "any", "")]
-        first = matcher.values[0]
-        out = [(cls, "any", "")]
-        if matcher.kind == "equals":
-            out.append((cls, "equals", first))
-        out += [(cls, "prefix", first[:n]) for n in lengths.get(cls, ()) if n <= len(first)]
-        return out
-
+    by_principal = _KeyIndex()
     for d in rules:
         if d.effect == "deny":
-            for pk in keys(d.principal_class, d.principal, plengths):
-                by_resource = index.setdefault(pk, {})
-                for rk in keys(d.resource_class, d.resource, rlengths):
-                    by_resource.setdefault(rk, []).append(d)
-    line_of = {id(d): d.rule.pos.offset for d in rules}
+            by_principal.add(d.principal_class, d.principal, d)
+    resources: dict[int, _KeyIndex] = {}
+    for key, denies in by_principal.entries.items():
+        index = _KeyIndex()
+        for d in denies:
+            index.add(d.resource_class, d.resource, d)
+        for i in range(len(denies)):
+            denies[i] = index  # each principal key now holds its resource index (once)
+        by_principal.entries[key] = [index]
     for a in rules:
         if a.effect != "allow":
             continue
         best = None
-        for pk in probes(a.principal_class, a.principal, plengths):
-            by_resource = index.get(pk)
-            if not by_resource:
-                continue
-            for rk in probes(a.resource_class, a.resource, rlengths):
-                for d in by_resource.get(rk, ()):
-                    if (best is None or line_of[id(d)] < line_of[id(best)]) \
-                            and a.effective_operations <= d.effective_operations \
-                            and _covers(d.principal, a.principal) and _covers(d.resource, a.resource):
-                        best = d
+        for index in by_principal.covering(a.principal_class, a.principal):
+            for d in index.covering(a.resource_class, a.resource):
+                if (best is None or d.rule.pos.offset < best.rule.pos.offset) \
+                        and a.effective_operations <= d.effective_operations \
+                        and _covers(d.principal, a.principal) and _covers(d.resource, a.resource):
+                    best = d
         if best is not None:
             add(Finding("AZ108", path, a.rule.pos.line, a.rule.pos.col,
                         f"everything this rule allows is denied by the deny rule at line {best.rule.pos.line}"))
 
 
-def _nested_pairs(items: list[tuple[CheckedRule, str]]):
-    """(broad, narrow) pairs where narrow's prefix strictly extends broad's: sorted, then bisected."""
+def _nested_pairs(prefixes) -> list[tuple[str, str]]:
+    """(p, q) for each distinct prefix p and the closest longer prefix q that extends it (sorted, then
+    bisected): the key the proxy's floor lookup lands on for names just after q."""
     from bisect import bisect_left
 
-    ordered = sorted(items, key=lambda t: t[1])
-    keys = [p for _, p in ordered]
-    for rule, p in ordered:
-        lo = bisect_left(keys, p)
-        hi = bisect_left(keys, p + "\U0010ffff")
-        for j in range(lo, hi):
-            if keys[j] != p:
-                yield rule, ordered[j][0], p, keys[j]
-                break  # the closest extension is the one the floor lands on first
+    keys = sorted(set(prefixes))
+    out = []
+    for i, p in enumerate(keys):
+        j = i + 1
+        if j < len(keys) and keys[j].startswith(p):
+            out.append((p, keys[j]))
+    return out
 
 
 def _successor_names(prefix: str, narrower: str) -> list[str]:
@@ -340,70 +366,124 @@ def _successor_names(prefix: str, narrower: str) -> list[str]:
     return [n for n in out if n.startswith(prefix)]
 
 
+#: Rules under one prefix key tried before concluding that the key's floor shadow changes nothing.
+_TRIES_PER_KEY = 8
+
+
 def _floor_findings(rules: list[CheckedRule], checked: CheckedRules, path: str, add,
                     registry: TypeRegistry) -> None:
+    """AZ104 and AZ105: where the proxy's floor lookups decide differently from the docs.
+
+    The proxy keeps one principal map per effect and, per principal key, one resource map; a floor
+    lookup can only be misled by a closer prefix key *in the same map*. So prefixes are paired within
+    each map (not across the whole file), and each pair is judged by deciding a witness both ways.
+    Each finding is reported once per key, on the first rule (by line) that shows it.
+    """
     reported: set[tuple] = set()
     authorizer: ProxyAuthorizer | None = None
-    groups: dict[tuple, list[tuple[CheckedRule, str]]] = {}
-    for r in rules:
-        if r.resource.kind == "prefix":
-            groups.setdefault((r.effect, r.resource_class), []).append((r, r.resource.values[0]))
-    for items in groups.values():
-        for broad, narrow, p, q in _nested_pairs(items):
-            principal = _example_principal(broad)
-            if principal is None or (broad.rule.pos, "r") in reported:
+    by_line = sorted(rules, key=lambda r: r.rule.pos.offset)
+    for effect in ("deny", "allow"):
+        side_rules = [r for r in by_line if r.effect == effect]
+        # Resource prefixes nested inside one principal key's grant map.
+        maps: dict[tuple, dict[str, list[CheckedRule]]] = {}
+        for r in side_rules:
+            if r.resource.kind != "prefix":
                 continue
-            authorizer = authorizer or ProxyAuthorizer(checked)
-            for op in sorted(broad.effective_operations):
-                name = next((n for n in _successor_names(p, q)
-                             if _decides_differently(authorizer, principal, broad.resource_class, op, n)), None)
-                if name is not None:
-                    got = authorizer.decide(RulesAction((principal,), broad.resource_class, op, name))
-                    reported.add((broad.rule.pos, "r"))
-                    pos = broad.rule.resource.pos
-                    add(Finding("AZ104", path, pos.line, pos.col,
-                                f"{principal.name!r} {op} {_short(broad.resource_class)} {name!r}: the docs say "
-                                f"{got.documented_decision}, the proxy says {got.decision} (its lookup stops at "
-                                f"the closer prefix \"{q}*\" of line {narrow.rule.pos.line})"))
-                    break
-    principal_groups: dict[str, list[tuple[CheckedRule, str]]] = {}
-    for r in rules:
-        if r.principal.kind == "prefix":
-            principal_groups.setdefault(r.principal_class, []).append((r, r.principal.values[0]))
-    for items in principal_groups.values():
-        for rule, other, p, q in _nested_pairs(items):
-            authorizer = authorizer or ProxyAuthorizer(checked)
-            for name in _successor_names(p, q):
-                if _diverges(authorizer, rule, Principal(rule.principal_class, name)):
-                    if (rule.rule.pos, "p") not in reported:
-                        reported.add((rule.rule.pos, "p"))
-                        pos = rule.rule.principal.pos
+            for pkey in _principal_keys(r):
+                maps.setdefault((pkey, r.resource_class), {}).setdefault(r.resource.values[0], []).append(r)
+        for ((pcls, pkind, pvalue), rclass), by_prefix in maps.items():
+            if len(by_prefix) < 2:
+                continue
+            principal = Principal(pcls, "someone" if pkind == "any" else pvalue)
+            for p, q in _nested_pairs(by_prefix):
+                broad, narrow = by_prefix[p][0], by_prefix[q][0]
+                if (broad.rule.pos, "r") in reported:
+                    continue
+                authorizer = authorizer or ProxyAuthorizer(checked)
+                side = authorizer.deny if effect == "deny" else authorizer.allow
+                # Witnesses: names after q that start with p, whose floor lookup in this map really
+                # lands on a prefix key that does not match (so p is never tried). Two are enough.
+                witnesses = [n for n in _successor_names(p, q)
+                             if side.resource_floor_shadows(pcls, pkind, pvalue, rclass, n)][:2]
+                for op in sorted(broad.effective_operations):
+                    name = next((n for n in witnesses
+                                 if (effect == "allow" or _allowed_by_proxy(authorizer, principal, rclass, op, n))
+                                 and _decides_differently(authorizer, principal, rclass, op, n)), None)
+                    if name is not None:
+                        got = authorizer.decide(RulesAction((principal,), rclass, op, name))
+                        reported.add((broad.rule.pos, "r"))
+                        pos = broad.rule.resource.pos
                         add(Finding("AZ104", path, pos.line, pos.col,
-                                    f"principal {_short(rule.principal_class)} {name!r} is looked up at the closer "
-                                    f"prefix \"{q}*\" of line {other.rule.pos.line}: this rule never applies to it"))
-                    break
+                                    f"{principal.name!r} {op} {_short(rclass)} {name!r}: the docs say "
+                                    f"{got.documented_decision}, the proxy says {got.decision} (its lookup stops at "
+                                    f"the closer prefix \"{q}*\" of line {narrow.rule.pos.line})"))
+                        break
+        # Principal prefixes nested inside the side's principal map.
+        by_class: dict[str, dict[str, list[CheckedRule]]] = {}
+        for r in side_rules:
+            if r.principal.kind == "prefix":
+                by_class.setdefault(r.principal_class, {}).setdefault(r.principal.values[0], []).append(r)
+        for pcls, by_prefix in by_class.items():
+            for p, q in _nested_pairs(by_prefix):
+                other = by_prefix[q][0]
+                authorizer = authorizer or ProxyAuthorizer(checked)
+                found = False
+                for rule in by_prefix[p][:_TRIES_PER_KEY]:
+                    for name in _successor_names(p, q):
+                        if _diverges(authorizer, rule, Principal(pcls, name)):
+                            if (rule.rule.pos, "p") not in reported:
+                                reported.add((rule.rule.pos, "p"))
+                                pos = rule.rule.principal.pos
+                                shared = len(by_prefix[p])
+                                also = f" (nor do the other {shared - 1} rules with this prefix)" if shared > 1 else ""
+                                add(Finding("AZ104", path, pos.line, pos.col,
+                                            f"principal {_short(pcls)} {name!r} is looked up at the closer prefix "
+                                            f"\"{q}*\" of line {other.rule.pos.line}: this rule never applies to it"
+                                            f"{also}"))
+                            found = True
+                            break
+                    if found:
+                        break
     classes = sorted(registry.principals)
     seen_prefix: set[tuple] = set()
-    for items in principal_groups.values():
-        for rule, p in items:
-            # Leaks into other principal classes (checked once per distinct prefix key).
-            if (rule.principal_class, p) in seen_prefix:
+    for rule in by_line:
+        if rule.principal.kind != "prefix":
+            continue
+        p = rule.principal.values[0]
+        # Leaks into other principal classes (checked once per distinct prefix key and side).
+        if (rule.effect, rule.principal_class, p) in seen_prefix:
+            continue
+        seen_prefix.add((rule.effect, rule.principal_class, p))
+        for cls in classes:
+            if cls == rule.principal_class:
                 continue
-            seen_prefix.add((rule.principal_class, p))
-            for cls in classes:
-                if cls == rule.principal_class:
-                    continue
-                victim = Principal(cls, p + "x")
-                authorizer = authorizer or ProxyAuthorizer(checked)
-                side = authorizer.deny if rule.effect == "deny" else authorizer.allow
-                if side.floor_key(victim) != (rule.principal_class, "prefix", p):
-                    continue  # the victim's lookup never reaches this rule's key: nothing leaks from it
-                if _diverges(authorizer, rule, victim) and (rule.rule.pos, cls) not in reported:
-                    reported.add((rule.rule.pos, cls))
-                    pos = rule.rule.principal.pos
-                    add(Finding("AZ105", path, pos.line, pos.col,
-                                f"{rule.effect}s {_short(cls)} {victim.name!r} too: the proxy's prefix lookup does "
-                                "not check the principal type"))
+            victim = Principal(cls, p + "x")
+            authorizer = authorizer or ProxyAuthorizer(checked)
+            side = authorizer.deny if rule.effect == "deny" else authorizer.allow
+            if side.floor_key(victim) != (rule.principal_class, "prefix", p):
+                continue  # the victim's lookup never reaches this rule's key: nothing leaks from it
+            if _diverges(authorizer, rule, victim) and (rule.rule.pos, cls) not in reported:
+                reported.add((rule.rule.pos, cls))
+                pos = rule.rule.principal.pos
+                add(Finding("AZ105", path, pos.line, pos.col,
+                            f"{rule.effect}s {_short(cls)} {victim.name!r} too: the proxy's prefix lookup does "
+                            "not check the principal type"))
+
+
+def _principal_keys(rule: CheckedRule) -> list[tuple[str, str, str]]:
+    m = rule.principal
+    if m.kind == "any":
+        return [(rule.principal_class, "any", "")]
+    if m.kind == "equals":
+        return [(rule.principal_class, "equals", v) for v in m.values]
+    return [(rule.principal_class, "prefix", m.values[0])]
+
+
+def _allowed_by_proxy(authorizer: ProxyAuthorizer, principal: Principal, resource_class: str, op: str,
+                      name: str) -> bool:
+    """Does the proxy's allow side grant it? (A shadowed deny changes nothing unless it does.)"""
+    rule, _notes = authorizer.allow.matching_rule(RulesAction((principal,), resource_class, op, name))
+    return rule is not None
 
 
 def _decides_differently(authorizer: ProxyAuthorizer, principal: Principal, resource_class: str, op: str,

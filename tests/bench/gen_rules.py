@@ -32,20 +32,24 @@ _TEAMS = ["payments", "orders", "risk", "ledger", "search", "ml", "fraud", "bill
           "shipping", "catalog", "pricing", "growth", "data-eng", "sre"]
 _DOMAINS = ["events", "commands", "cdc", "audit", "dlq", "retry", "snapshots", "metrics", "state"]
 _REGIONS = ["eu", "us", "apac", "eu-west-1", "us-east-2"]
+_ROLES = ["svc", "app", "batch", "stream", "user"]
 
 
-def _principal(rand: random.Random, i: int) -> tuple[str, str]:
+def _who(rand: random.Random, team: str) -> str:
+    # Services are reused across many rules (a service has several grants), as in real files.
+    return f"{rand.choice(_ROLES)}-{team}-{rand.randrange(400)}"
+
+
+def _principal(rand: random.Random, team: str, effect: str) -> tuple[str, str]:
     ptype = "ServiceAccount" if rand.random() < 0.2 else "User"
-    team = rand.choice(_TEAMS)
     r = rand.random()
-    if r < 0.55:
-        return ptype, f'= "svc-{team}-{i}"'
-    if r < 0.80:
-        k = rand.randint(3, 25)
-        names = ", ".join(f'"{rand.choice(["svc", "app", "user"])}-{team}-{i}-{j}"' for j in range(k))
-        return ptype, "in {" + names + "}"
-    if r < 0.93:
-        return ptype, f'like "team-{team}-{i}-*"'
+    if r < 0.58:
+        return ptype, f'= "{_who(rand, team)}"'
+    if r < 0.83:
+        names = dict.fromkeys(_who(rand, team) for _ in range(rand.randint(3, 25)))
+        return ptype, "in {" + ", ".join(f'"{n}"' for n in names) + "}"
+    if r < 0.97:
+        return ptype, f'like "{rand.choice(_ROLES)}-{team}-{rand.choice(["", "", "1", "2", "batch-"])}*"'
     return ptype, "*"
 
 
@@ -54,36 +58,43 @@ def _operations(rand: random.Random, rtype: str) -> str:
     r = rand.random()
     if r < 0.45:
         return rand.choice(ops)
-    if r < 0.85:
+    if r < 0.88:
         chosen = rand.sample(ops, rand.randint(2, min(5, len(ops))))
         sep = rand.choice([", ", ","])
         return "{" + sep.join(chosen) + "}"
     return "*"
 
 
-def _resource(rand: random.Random, rtype: str, i: int) -> str:
+def _topic(rand: random.Random, team: str) -> str:
+    return f"{team}.{rand.choice(_DOMAINS)}.{rand.choice(_REGIONS)}.e{rand.randrange(3000)}"
+
+
+def _resource(rand: random.Random, rtype: str, team: str, effect: str, principal_any: bool) -> str:
     if rtype == "Cluster":
         return rand.choice(['= "kafka-cluster"', "*"])
-    team = rand.choice(_TEAMS)
-    base = f"{team}.{rand.choice(_DOMAINS)}.{rand.choice(_REGIONS)}"
     r = rand.random()
-    if r < 0.35:
-        return f'= "{base}-{i}"'
-    if r < 0.65:
-        return f'like "{base}-{i}-*"'
-    if r < 0.88:
-        k = rand.randint(1, 12)
-        return "in {" + ", ".join(f'"{base}-{i}-{j}"' for j in range(k)) + "}"
-    if r < 0.96:
-        return rf"matching /{team}\\.{rand.choice(_DOMAINS)}\\.[a-z]+-{i}-[0-9]+/"
+    if principal_any or effect == "deny":
+        r = r * 0.88  # everyone's rules and deny rules name what they cover: no `*` resource
+    if r < 0.34:
+        return f'= "{_topic(rand, team)}"'
+    if r < 0.64:
+        depth = rand.choice([1, 2, 2, 3, 3, 3])
+        parts = [team, rand.choice(_DOMAINS), rand.choice(_REGIONS)][:depth]
+        return f'like "{".".join(parts)}.*"'
+    if r < 0.86:
+        names = dict.fromkeys(_topic(rand, team) for _ in range(rand.randint(1, 12)))
+        return "in {" + ", ".join(f'"{n}"' for n in names) + "}"
+    if r < 0.95:
+        return rf"matching /{team}\\.{rand.choice(_DOMAINS)}\\.[a-z0-9-]+\\.e[0-9]+/"
     return "*"
 
 
-def _rule(rand: random.Random, effect: str, i: int) -> str:
+def _rule(rand: random.Random, effect: str) -> str:
     rtype = rand.choices(["Topic", "Group", "TransactionalId", "Cluster"], [60, 25, 10, 5])[0]
-    ptype, ppred = _principal(rand, i)
+    team = rand.choice(_TEAMS)
+    ptype, ppred = _principal(rand, team, effect)
     ops = _operations(rand, rtype)
-    rpred = _resource(rand, rtype, i)
+    rpred = _resource(rand, rtype, team, effect, ppred == "*")
     text = f"{effect} {ptype} with name {ppred} to {ops} {rtype} with name {rpred};"
     if rand.random() < 0.08:  # long rules get wrapped by hand
         text = text.replace(" to ", "\n    to ", 1).replace(f" {rtype} with", f"\n    {rtype} with", 1)
@@ -103,7 +114,7 @@ def generate_varied(n: int, seed: int = 7) -> str:
             lines.append(f"/* owner: {rand.choice(_TEAMS)}, see wiki/kafka/acls */")
         elif r < 0.09:
             lines.append("")
-        lines.append(_rule(rand, effect, i))
+        lines.append(_rule(rand, effect))
     lines.append("otherwise deny;")
     return "\n".join(lines) + "\n"
 
