@@ -13,7 +13,9 @@ from __future__ import annotations
 from bisect import bisect_right
 from dataclasses import dataclass, field
 
-from kafka_authz_cli.rules.check import CheckedRule, CheckedRules, compile_regex
+import re2
+
+from kafka_authz_cli.rules.check import _RE2_OPTIONS, CheckedRule, CheckedRules, compile_regex
 
 _KIND_RANK = {"any": 0, "equals": 1, "prefix": 2}
 
@@ -70,12 +72,52 @@ class _SortedKeys:
         return self._keys[i - 1] if i else None
 
 
+class _RegexList:
+    """Regexes tried in order; with many of them, one RE2 set tells which fully match in one pass."""
+
+    SET_FROM = 4
+    __slots__ = ("items", "_set")
+
+    def __init__(self):
+        self.items: list[tuple[str, object, object]] = []  # (pattern, compiled, payload)
+        self._set = None
+
+    def add(self, pattern: str, compiled, payload) -> None:
+        self.items.append((pattern, compiled, payload))
+        self._set = None
+
+    def matching(self, name: str):
+        """Payloads whose regex fully matches ``name``, in the order they were added."""
+        items = self.items
+        if len(items) >= self.SET_FROM and self._set is not False:
+            if self._set is None:
+                self._set = self._build()
+            if self._set:
+                for i in sorted(self._set.Match(name) or ()):
+                    yield items[i][2]
+                return
+        for _pattern, compiled, payload in items:
+            if compiled.fullmatch(name) is not None:
+                yield payload
+
+    def _build(self):
+        regex_set = re2.Set.FullMatchSet(_RE2_OPTIONS)
+        try:
+            for i, (pattern, _compiled, _payload) in enumerate(self.items):
+                if regex_set.Add(pattern) != i:
+                    return False
+            regex_set.Compile()
+        except Exception:  # noqa: BLE001 - a set RE2 will not build: try the regexes one by one
+            return False
+        return regex_set
+
+
 @dataclass
 class _Grants:
     ops: dict[tuple, set] = field(default_factory=dict)
     raw: dict[tuple, tuple[str, str, str]] = field(default_factory=dict)
     rules: dict[tuple, list[CheckedRule]] = field(default_factory=dict)
-    regexes: list[tuple[str, object, frozenset, CheckedRule]] = field(default_factory=list)
+    regexes: dict[str, _RegexList] = field(default_factory=dict)  # by resource class
     index: _SortedKeys | None = None
 
 
@@ -105,22 +147,36 @@ class _Side:
                 found.append(rule)
         self.rules_by_key = by_key
         self._grants: dict[tuple, _Grants] = {}
+        self._op_pairs: dict[tuple, frozenset] = {}
         self.index = _SortedKeys(by_key, raw)
 
     def grants(self, pkey: tuple) -> _Grants:
         g = self._grants.get(pkey)
         if g is None:
             g = self._grants[pkey] = _Grants()
+            pairs = self._op_pairs
             for rule in self.rules_by_key[pkey]:
                 if rule.resource.kind == "regex":
-                    g.regexes.append((rule.resource_class, rule.resource.regex, rule.effective_operations, rule))
+                    if rule.resource.regex is not None:
+                        g.regexes.setdefault(rule.resource_class, _RegexList()).add(
+                            rule.resource.values[0], rule.resource.regex, rule)
                     continue
+                # Operations are enum constants: the same name in another class is another value.
+                ops_key = (rule.resource_class, rule.effective_operations)
+                ops = pairs.get(ops_key)
+                if ops is None:
+                    ops = pairs[ops_key] = frozenset((rule.resource_class, op) for op in rule.effective_operations)
+                rclass = rule.resource_class
+                jclass = _java_order(rclass)
                 for rkind, roperand in _keys_of(rule.resource):
-                    rkey = _key(rule.resource_class, rkind, roperand)
-                    g.raw[rkey] = (rule.resource_class, rkind, roperand)
-                    # Operations are enum constants: the same name in another class is another value.
-                    g.ops.setdefault(rkey, set()).update((rule.resource_class, op) for op in rule.effective_operations)
-                    g.rules.setdefault(rkey, []).append(rule)
+                    rkey = (jclass, _KIND_RANK[rkind], _java_order(roperand))
+                    if rkey in g.raw:
+                        g.ops[rkey].update(ops)
+                        g.rules[rkey].append(rule)
+                    else:
+                        g.raw[rkey] = (rclass, rkind, roperand)
+                        g.ops[rkey] = set(ops)
+                        g.rules[rkey] = [rule]
             g.index = _SortedKeys(g.ops, g.raw)
         return g
 
@@ -189,10 +245,11 @@ class _Side:
             elif kind == "prefix" and cls == action.resource_class:
                 notes.append(f"prefix-floor: '{name}' is looked up at the closest prefix key '{operand}*', which "
                              "does not match, so shorter prefixes are never tried")
-        for cls, regex, ops, rule in g.regexes:
-            if cls == action.resource_class and action.operation in ops and regex is not None \
-                    and regex.fullmatch(name) is not None:
-                return rule
+        regexes = g.regexes.get(action.resource_class)
+        if regexes is not None:
+            for rule in regexes.matching(name):
+                if action.operation in rule.effective_operations:
+                    return rule
         return None
 
 
@@ -215,21 +272,26 @@ class _DocumentedIndex:
     are tried in that order and only while they could still beat the best rule found.
     """
 
-    def __init__(self, rules: list[CheckedRule], verbatim_regex):
+    def __init__(self, rules: list[CheckedRule], verbatim_regex, sides: tuple["_Side", "_Side"]):
         self.verbatim_regex = verbatim_regex
-        self.rank: dict[int, int] = {}
-        self.by_principal: dict[tuple, list[CheckedRule]] = {}
-        self.principal_prefix_lengths: dict[str, list[int]] = {}
         self._resources: dict[tuple, tuple] = {}
         ranked = sorted(enumerate(rules), key=lambda t: (t[1].effect != "deny", t[0]))
+        self.rank: dict[int, int] = {id(rule): rank for rank, (_i, rule) in enumerate(ranked)}
+        # The proxy's principal maps already file every rule under its keys, in file order, denies
+        # in one and allows in the other: concatenated, they are in rank order.
+        by_principal: dict[tuple, list[CheckedRule]] = {}
         lengths: dict[str, set[int]] = {}
-        for rank, (_i, rule) in enumerate(ranked):
-            self.rank[id(rule)] = rank
-            for pkey in self._keys(rule.principal_class, rule.principal, lengths):
-                found = self.by_principal.get(pkey)
-                if found is None:
-                    self.by_principal[pkey] = found = []
-                found.append(rule)
+        for side in sides:
+            for key, found in side.rules_by_key.items():
+                raw = side.index.raw[key]
+                have = by_principal.get(raw)
+                if have is None:
+                    by_principal[raw] = list(found)
+                    if raw[1] == "prefix":
+                        lengths.setdefault(raw[0], set()).add(len(raw[2]))
+                else:
+                    have.extend(found)
+        self.by_principal = by_principal
         self.principal_prefix_lengths = {c: sorted(v) for c, v in lengths.items()}
 
     @staticmethod
@@ -247,14 +309,15 @@ class _DocumentedIndex:
         index = self._resources.get(pkey)
         if index is None:
             buckets: dict[tuple, list[CheckedRule]] = {}
-            regexes: dict[str, list[tuple[int, object, CheckedRule]]] = {}
+            regexes: dict[str, _RegexList] = {}
             lengths: dict[str, set[int]] = {}
             for rule in self.by_principal[pkey]:
                 for rkey in self._keys(rule.resource_class, rule.resource, lengths):
                     if rkey[1] == "regex":
                         regex = self.verbatim_regex(rule.resource.verbatim or "")
                         if regex is not None:
-                            regexes.setdefault(rule.resource_class, []).append((self.rank[id(rule)], regex, rule))
+                            regexes.setdefault(rule.resource_class, _RegexList()).add(
+                                rule.resource.verbatim or "", regex, (self.rank[id(rule)], rule))
                     else:
                         buckets.setdefault(rkey, []).append(rule)
             index = self._resources[pkey] = (buckets, regexes, {c: sorted(v) for c, v in lengths.items()})
@@ -284,10 +347,10 @@ class _DocumentedIndex:
                 if rclass in regexes:
                     pending_regexes.append(regexes[rclass])
         for regexes in pending_regexes:
-            for r, regex, rule in regexes:  # in rank order
+            for r, rule in regexes.matching(name):  # in rank order
                 if best_rank is not None and r >= best_rank:
                     break
-                if op in rule.effective_operations and regex.fullmatch(name) is not None:
+                if op in rule.effective_operations:
                     best, best_rank = rule, r
                     break
         return best
@@ -345,7 +408,8 @@ class ProxyAuthorizer:
         if not action.principals:
             return "DENIED", None
         if self._documented_index is None:
-            self._documented_index = _DocumentedIndex(self.checked.rules, self._verbatim_regex)
+            self._documented_index = _DocumentedIndex(self.checked.rules, self._verbatim_regex,
+                                                      (self.deny, self.allow))
         rule = self._documented_index.first_match(action)
         if rule is None:
             return "DENIED", None

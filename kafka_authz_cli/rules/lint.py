@@ -401,20 +401,21 @@ def _floor_findings(rules: list[CheckedRule], checked: CheckedRules, path: str, 
                     continue
                 authorizer = authorizer or ProxyAuthorizer(checked)
                 side = authorizer.deny if effect == "deny" else authorizer.allow
-                # Witnesses: names after q that start with p, whose floor lookup in this map really
-                # lands on a prefix key that does not match (so p is never tried). Two are enough.
-                witnesses = [n for n in _successor_names(p, q)
-                             if side.resource_floor_shadows(pcls, pkind, pvalue, rclass, n)][:2]
+                # The witness: the first name after q that starts with p and whose floor lookup in this
+                # map really lands on a prefix key that does not match it (so p is never tried).
+                witness = next((n for n in _successor_names(p, q)
+                                if side.resource_floor_shadows(pcls, pkind, pvalue, rclass, n)), None)
+                if witness is None:
+                    continue
                 for op in sorted(broad.effective_operations):
-                    name = next((n for n in witnesses
-                                 if (effect == "allow" or _allowed_by_proxy(authorizer, principal, rclass, op, n))
-                                 and _decides_differently(authorizer, principal, rclass, op, n)), None)
-                    if name is not None:
-                        got = authorizer.decide(RulesAction((principal,), rclass, op, name))
+                    if effect == "deny" and not _allowed_by_proxy(authorizer, principal, rclass, op, witness):
+                        continue  # a shadowed deny changes nothing unless the proxy's allow side grants it
+                    got = authorizer.decide(RulesAction((principal,), rclass, op, witness))
+                    if got.decision != got.documented_decision:
                         reported.add((broad.rule.pos, "r"))
                         pos = broad.rule.resource.pos
                         add(Finding("AZ104", path, pos.line, pos.col,
-                                    f"{principal.name!r} {op} {_short(rclass)} {name!r}: the docs say "
+                                    f"{principal.name!r} {op} {_short(rclass)} {witness!r}: the docs say "
                                     f"{got.documented_decision}, the proxy says {got.decision} (its lookup stops at "
                                     f"the closer prefix \"{q}*\" of line {narrow.rule.pos.line})"))
                         break
