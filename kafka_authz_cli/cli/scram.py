@@ -133,9 +133,13 @@ salted password lets its holder log in, so treat it as a secret), credential (Ka
 `salt=...,stored_key=...,server_key=...,iterations=...`), jaas (a client sasl.jaas.config line;
 it contains the password and is printed only when asked for by name).
 
+With --bootstrap-server (and --command-config) the credential is created or updated on a live
+cluster instead (AlterUserScramCredentials; needs ALTER on the CLUSTER resource); the password
+still never travels, only the salted password.
+
 {PASSWORD_HELP}
 
-Exit codes: 0 created; 2 usage or input error.""")
+Exit codes: 0 created; 2 usage, input or connection error.""")
 def create_user(
     user: str = typer.Option(..., "--user", help="User name."),
     mechanism: str = typer.Option("SCRAM-SHA-512", "--mechanism", help="SCRAM-SHA-256 or SCRAM-SHA-512."),
@@ -147,12 +151,22 @@ def create_user(
     password_file: Optional[Path] = typer.Option(None, "--password-file", help="Read the password from a file's first line."),
     password: Optional[str] = typer.Option(None, "--password", hidden=True),
     argv_ok: bool = typer.Option(False, "--password-argv-i-understand", hidden=True),
+    bootstrap_server: Optional[str] = typer.Option(None, "--bootstrap-server", help="Create (or update) the "
+                                                   "credential on this live cluster instead (AlterUserScramCredentials)."),
+    command_config: Optional[Path] = typer.Option(None, "--command-config", help="With --bootstrap-server: admin "
+                                                  "client properties (as for kafka-configs)."),
+    timeout: float = typer.Option(10.0, "--timeout", help="With --bootstrap-server: seconds to wait for the broker."),
 ) -> None:
     mech = _mechanism(mechanism)
     _check_username(user)
     _check_iterations(mech, iterations)
     salt_bytes = _decode_salt(salt)
     secret = read_password(password_stdin, password_file, password, argv_ok)
+    if bootstrap_server is not None:  # live: see cli/scram_live.py
+        from kafka_authz_cli.cli.scram_live import upsert_user
+
+        upsert_user(bootstrap_server, command_config, timeout, user, mech, secret, iterations, salt_bytes)
+        return
     if salt_bytes is None:
         from kafka_authz_cli.scram import new_salt
 
@@ -414,3 +428,7 @@ def create_users(
         write_output(buf, generated_passwords, secret=True)
     err_console.print(f"{len(results)} credential(s) written to {out}"
                       + (f"; generated passwords in {generated_passwords} (0600)" if generated else ""))
+
+
+# -- live cluster commands: `scram list`, `scram delete`, `scram apply` live in cli/scram_live.py ----------
+from kafka_authz_cli.cli import scram_live  # noqa: E402,F401  (registers them on scram_app)

@@ -1,0 +1,56 @@
+"""The real Kafka broker, started once per test session (see kafka_broker.py).
+
+Every test that uses it is marked ``live``; none is skipped: without Java or Maven the fixture
+fails with one line saying what to install.
+"""
+
+import importlib.util
+import os
+import stat
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+_spec = importlib.util.spec_from_file_location("authz_live_kafka_broker", Path(__file__).with_name("kafka_broker.py"))
+kafka_broker = importlib.util.module_from_spec(_spec)
+sys.modules[_spec.name] = kafka_broker
+_spec.loader.exec_module(kafka_broker)
+
+#: A user created offline with `authz scram create-user -f kafka-storage` and bootstrapped by the
+#: real `kafka-storage format` (proved to log in by tests/live/test_scram_live.py).
+OFFLINE_USER = "carol"
+OFFLINE_PASSWORD = "carol offline secret"
+OFFLINE_SALT = "c2FsdC1mb3ItY2Fyb2wtb2ZmbGluZQ=="
+
+
+def _offline_user_argument(tmp: Path) -> str:
+    from kafka_authz_cli.cli.app import app
+
+    pw = tmp / "carol.pw"
+    pw.write_text(OFFLINE_PASSWORD + "\n")
+    pw.chmod(stat.S_IRUSR | stat.S_IWUSR)
+    res = CliRunner().invoke(app, ["scram", "create-user", "--user", OFFLINE_USER, "--mechanism", "SCRAM-SHA-256",
+                                   "--salt", OFFLINE_SALT, "--iterations", "8192", "--password-file", str(pw),
+                                   "-f", "kafka-storage"])
+    assert res.exit_code == 0, res.output
+    return res.stdout.strip()
+
+
+@pytest.fixture(scope="session")
+def kafka(tmp_path_factory):
+    """The session's broker: bootstrap, admin command-config, audit log path, super users."""
+    try:
+        broker = kafka_broker.start(extra_scram=[_offline_user_argument(tmp_path_factory.mktemp("offline"))])
+    except kafka_broker.BrokerError as exc:
+        pytest.fail(str(exc), pytrace=False)
+    try:
+        yield broker
+    finally:
+        broker.stop(keep=bool(os.environ.get("AUTHZ_KEEP_BROKER_DIR")))
+
+
+@pytest.fixture
+def admin_config(kafka) -> Path:
+    return kafka.command_config()
