@@ -49,7 +49,7 @@ class StreamTokenizer:
 
     def __init__(self, text: str):
         # Java reads UTF-16 code units; every unit >= 256 is a word character either way.
-        self._units = text.encode("utf-16-le")
+        self._units = text.encode("utf-16-le", "surrogatepass")
         self._n = len(self._units) // 2
         self._pos = 0
         self._peek: int | None = None

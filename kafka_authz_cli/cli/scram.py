@@ -190,10 +190,22 @@ def create_user(
     elif fmt is CreateFormat.credential:
         text = cred.credential_string() + "\n"
     else:
-        escaped = secret.replace("\\", "\\\\").replace('"', '\\"')
-        text = (f'sasl.mechanism={mech.mechanism_name}\nsasl.jaas.config=org.apache.kafka.common.security.scram.'
-                f'ScramLoginModule required username="{user}" password="{escaped}";\n')
+        from kafka_authz_cli.jaas import quote
+
+        # JAAS quoting (\" and \\), then .properties escaping of the whole value: java.util.Properties
+        # turns \\ back into \ and reads files as ISO-8859-1 (so non-ASCII goes as \uXXXX): the file
+        # logs in as the Java client and authz both read it.
+        jaas = (f"org.apache.kafka.common.security.scram.ScramLoginModule required username={quote(user)} "
+                f"password={quote(secret)};")
+        value = "".join(c if " " <= c <= "~" else "".join(f"\\u{u:04x}" for u in _utf16(c))
+                        for c in jaas.replace("\\", "\\\\"))
+        text = f"sasl.mechanism={mech.mechanism_name}\nsasl.jaas.config={value}\n"
     write_output(text, out, secret=True)
+
+
+def _utf16(c: str) -> list[int]:
+    data = c.encode("utf-16-be", "surrogatepass")
+    return [int.from_bytes(data[i:i + 2], "big") for i in range(0, len(data), 2)]
 
 
 def _load_stored(credential: Optional[str], record: Optional[Path], mechanism: Optional[str]) -> ScramCredential:

@@ -17,7 +17,7 @@ from typing import Optional
 import typer
 from rich.table import Table
 
-from kafka_authz_cli.cli.cluster import COMMAND_CONFIG, TIMEOUT, Declined, _close, _confirm, delete_guard
+from kafka_authz_cli.cli.live_common import COMMAND_CONFIG, TIMEOUT, Declined, _close, _confirm, delete_guard
 from kafka_authz_cli.cli.common import console, warn, write_output
 from kafka_authz_cli.cli.scram import _generated_password, _mechanism, scram_app
 from kafka_authz_cli.errors import AuthzError, InputError
