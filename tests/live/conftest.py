@@ -54,3 +54,68 @@ def kafka(tmp_path_factory):
 @pytest.fixture
 def admin_config(kafka) -> Path:
     return kafka.command_config()
+
+
+@pytest.fixture(scope="session")
+def kadmin(kafka):
+    """kafka-python's own admin client as the admin super user: the independent reader of the broker."""
+    from kafka import KafkaAdminClient
+
+    client = KafkaAdminClient(**kafka.client_config(), request_timeout_ms=30000)
+    yield client
+    client.close()
+
+
+def broker_acls(kadmin):
+    """Every ACL on the broker, read with kafka-python directly (not through authz)."""
+    from kafka.admin import ACLFilter, ACLOperation, ACLPermissionType, ACLResourcePatternType, ResourcePatternFilter
+    from kafka.admin import ResourceType as KResourceType
+
+    from kafka_authz_cli.kafka_adapter import from_kafka_acl
+
+    acls, _ = kadmin.describe_acls(ACLFilter(None, None, ACLOperation.ANY, ACLPermissionType.ANY,
+                                             ResourcePatternFilter(KResourceType.ANY, None, ACLResourcePatternType.ANY)))
+    return {from_kafka_acl(a) for a in acls}
+
+
+def clear_acls(kadmin):
+    from kafka.admin import ACLFilter, ACLOperation, ACLPermissionType, ACLResourcePatternType, ResourcePatternFilter
+    from kafka.admin import ResourceType as KResourceType
+
+    kadmin.delete_acls([ACLFilter(None, None, ACLOperation.ANY, ACLPermissionType.ANY,
+                                  ResourcePatternFilter(KResourceType.ANY, None, ACLResourcePatternType.ANY))])
+    assert broker_acls(kadmin) == set()
+
+
+@pytest.fixture
+def clean(kadmin):
+    """A broker without any ACL at the start of the test."""
+    clear_acls(kadmin)
+    return kadmin
+
+
+class Authz:
+    """`authz ...` in-process (CliRunner) with the broker's address and admin login filled in."""
+
+    def __init__(self, kafka):
+        self.kafka = kafka
+        self.runner = CliRunner()
+
+    def __call__(self, *args, input=None):
+        from kafka_authz_cli.cli.app import app
+
+        return self.runner.invoke(app, [str(a) for a in args], input=input)
+
+    @property
+    def live(self) -> list[str]:
+        return ["--bootstrap-server", self.kafka.bootstrap, "--command-config", str(self.kafka.command_config())]
+
+
+@pytest.fixture
+def authz(kafka):
+    return Authz(kafka)
+
+
+@pytest.fixture
+def read_acls(kadmin):
+    return lambda: broker_acls(kadmin)
