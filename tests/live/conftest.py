@@ -119,3 +119,9 @@ def authz(kafka):
 @pytest.fixture
 def read_acls(kadmin):
     return lambda: broker_acls(kadmin)
+
+
+@pytest.fixture
+def offline_user():
+    """(user, password, salt) of the user bootstrapped by `kafka-storage format` from authz's argument."""
+    return OFFLINE_USER, OFFLINE_PASSWORD, OFFLINE_SALT
