@@ -242,7 +242,11 @@ def _server_properties(data: Path, port: int, cport: int) -> str:
 
 
 def cluster_id() -> str:
-    return base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("=")
+    # Kafka's Uuid.randomUuid() also redraws ids starting with '-' (they read as an option).
+    while True:
+        text = base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("=")
+        if not text.startswith("-"):
+            return text
 
 
 def start(extra_scram: list[str] = (), workdir: Path | None = None) -> Broker:
