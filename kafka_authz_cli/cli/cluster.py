@@ -51,7 +51,7 @@ BOOTSTRAP = typer.Option(..., "--bootstrap-server", help="host:port[,host:port..
 
 # -- pull -------------------------------------------------------------------------------------
 
-@cluster_app.command("pull", help="""Write the cluster's ACLs to a file (DescribeAcls), optionally filtered as
+@cluster_app.command("pull", short_help="Write the cluster's ACLs to a file (kafka-acls --list filters).", help="""Write the cluster's ACLs to a file (DescribeAcls), optionally filtered as
 `kafka-acls --list` filters: --topic/--group/--transactional-id/--delegation-token/--user-principal
 NAME (repeatable), --cluster, --resource-pattern-type (literal by default when a resource is given;
 `match` also returns the wildcard and the prefixed ACLs that apply to the name), --principal.
@@ -175,7 +175,7 @@ def print_plan(plan) -> None:
             console.print(f"  … {len(effect['findings']) - 30} more (see the plan file's \"effect\")")
 
 
-@cluster_app.command("plan", help="""Compare a desired ACL set with the cluster's, within a scope, and save the plan.
+@cluster_app.command("plan", short_help="Plan a change within a scope: creates, deletes, effect, fingerprint.", help="""Compare a desired ACL set with the cluster's, within a scope, and save the plan.
 
 The scope says what this plan manages: --scope KIND=VALUE (repeatable) and/or --scope-file FILE
 (one KIND=VALUE per line), KIND one of principal, topic, group, transactional-id, delegation-token,
@@ -257,7 +257,7 @@ def _report(report, total: int) -> None:
             console.print(f"  … {len(report.not_attempted) - TABLE_ROWS} more not attempted")
 
 
-@cluster_app.command("apply", help="""Apply a plan made by `authz cluster plan` (or, given an ACL set, plan and apply
+@cluster_app.command("apply", short_help="Apply a plan in an order that never widens access; drift-checked.", help="""Apply a plan made by `authz cluster plan` (or, given an ACL set, plan and apply
 it in one go with the same --scope/--allow-delete rules).
 
 Before changing anything, the cluster's ACLs are read again: if they changed since the plan

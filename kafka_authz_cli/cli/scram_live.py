@@ -53,7 +53,7 @@ def upsert_user(bootstrap: str, command_config: Optional[Path], timeout: float, 
     console.print(f"{verb} the {mech.mechanism_name} credential of {user} ({iterations} iterations) on {bootstrap}")
 
 
-@scram_app.command("list", help="""List the SCRAM users of a live cluster: user, mechanisms and iterations
+@scram_app.command("list", short_help="List a live cluster's SCRAM users, mechanisms and iterations.", help="""List the SCRAM users of a live cluster: user, mechanisms and iterations
 (DescribeUserScramCredentials; needs DESCRIBE on the CLUSTER resource). Never a secret.
 
 Exit codes: 0 listed; 2 usage, input or connection error (or a --user that has no credential).""")
@@ -133,7 +133,7 @@ def _alter(admin, upserts: list[tuple], deletes: list[tuple[str, str]], batch_si
     return done, failed
 
 
-@scram_app.command("delete", help="""Delete SCRAM credentials from a live cluster (AlterUserScramCredentials).
+@scram_app.command("delete", short_help="Delete SCRAM credentials from a live cluster.", help="""Delete SCRAM credentials from a live cluster (AlterUserScramCredentials).
 
 Without --mechanism every mechanism the user has is deleted. The plan is shown first; --dry-run
 stops there; --yes applies without asking.
@@ -223,7 +223,7 @@ def _read_users_csv(path: Path, default_mech: ScramMechanism, default_iterations
     return upserts, generated
 
 
-@scram_app.command("apply", help="""Create or update many SCRAM users on a live cluster from a CSV
+@scram_app.command("apply", short_help="Create or update many SCRAM users on a live cluster from a CSV.", help="""Create or update many SCRAM users on a live cluster from a CSV
 (column `user`, optional `mechanism` and `iterations`), as `create-users` reads it.
 
 Passwords: --password-column NAME, --password-dir DIR (one file per user) or --generate (random,
