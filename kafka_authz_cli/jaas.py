@@ -215,7 +215,7 @@ def parse_jaas_config(text: str) -> list[JaasEntry]:
         while tok.next_token() != TT_EOF and tok.ttype != ord(";"):
             key = tok.sval
             if tok.next_token() != ord("=") or tok.next_token() == TT_EOF or tok.sval is None:
-                raise JaasError(f"Value not specified for key '{key}' in JAAS config")
+                raise JaasError(f"Value not specified for key '{'null' if key is None else key}' in JAAS config")
             options[key] = tok.sval
         if tok.ttype != ord(";"):
             raise JaasError("JAAS config entry not terminated by semi-colon")
