@@ -190,6 +190,7 @@ class _Recorder(logging.Handler):
                 self.errors.append(arg)
         if record.exc_info and record.exc_info[1] is not None:
             self.errors.append(record.exc_info[1])
+        del self.errors[:-200]  # only the latest matter (a bootstrap's retries)
 
 
 _RECORDER = _Recorder()
@@ -273,14 +274,14 @@ class KafkaAclAdmin:
         from kafka import KafkaAdminClient
         from kafka.errors import KafkaError
 
-        start = len(_RECORDER.errors)
+        _RECORDER.errors.clear()
         try:
             self._admin = KafkaAdminClient(bootstrap_servers=self.bootstrap_servers, **self.config)
         except (KafkaError, OSError, ValueError) as exc:
-            raise connect_error(self.bootstrap_servers, self.config, _RECORDER.errors[start:], exc,
+            raise connect_error(self.bootstrap_servers, self.config, list(_RECORDER.errors), exc,
                                 self.timeout) from None
         finally:
-            del _RECORDER.errors[start:]
+            _RECORDER.errors.clear()
         self.principal = f"User:{self.config['sasl_plain_username']}" if self.config.get("sasl_plain_username") \
             else "User:ANONYMOUS"
 
