@@ -180,10 +180,16 @@ class _Recorder(logging.Handler):
     the bootstrap then ends in a plain timeout). Also keeps its log lines off the terminal."""
 
     def __init__(self) -> None:
-        super().__init__(logging.WARNING)
+        super().__init__(logging.INFO)
         self.errors: list[BaseException] = []
+        #: The broker answered ApiVersions (it is reachable and speaks Kafka).
+        self.reached = False
 
     def emit(self, record: logging.LogRecord) -> None:
+        if record.levelno < logging.WARNING:
+            if record.name == "kafka.net.connection" and "Broker version identified" in str(record.msg):
+                self.reached = True
+            return
         args = record.args if isinstance(record.args, tuple) else (record.args,)
         for arg in args:
             if isinstance(arg, BaseException):
@@ -228,17 +234,24 @@ def _message(exc: BaseException) -> str:
 
 
 def connect_error(bootstrap: str, config: dict, errors: list[BaseException], exc: BaseException,
-                  timeout_s: float) -> ClusterError:
-    """One line for a failed bootstrap: refused login, unreachable broker, or the error itself."""
+                  timeout_s: float, reached: bool = False) -> ClusterError:
+    """One line for a failed bootstrap: refused login, unreachable broker, or the error itself.
+
+    kafka-python retries a refused login until its bootstrap timeout and then reports only the
+    timeout. A broker refuses an unknown user with an error, but a wrong password for a known user
+    by closing the connection at the last SCRAM step: a broker that answered (ApiVersions) and then
+    dropped every SASL login is a failed authentication too."""
     from kafka import errors as kerrors
 
-    auth = [e for e in errors if isinstance(e, kerrors.SaslAuthenticationFailedError)]
-    if auth or isinstance(exc, kerrors.SaslAuthenticationFailedError):
-        return ClusterError(f"authentication failed for {login_name(config)} at {bootstrap}: check the user name "
-                            "and password in --command-config")
     unsupported = [e for e in errors if isinstance(e, kerrors.UnsupportedSaslMechanismError)]
     if unsupported:
         return ClusterError(f"{bootstrap}: {_message(unsupported[-1])}")
+    auth = [e for e in errors if isinstance(e, kerrors.SaslAuthenticationFailedError)]
+    dropped = reached and config.get("sasl_mechanism") and any(
+        isinstance(e, kerrors.KafkaConnectionError) for e in errors)
+    if auth or dropped or isinstance(exc, kerrors.SaslAuthenticationFailedError):
+        return ClusterError(f"authentication failed for {login_name(config)} at {bootstrap}: check the user name "
+                            "and password in --command-config")
     timeouts = tuple(getattr(kerrors, n) for n in ("KafkaTimeoutError", "NoBrokersAvailable") if hasattr(kerrors, n))
     if isinstance(exc, timeouts):
         return ClusterError(f"cannot reach a Kafka broker at {bootstrap} within {timeout_s:g} s "
@@ -275,12 +288,17 @@ class KafkaAclAdmin:
         from kafka.errors import KafkaError
 
         _RECORDER.errors.clear()
+        _RECORDER.reached = False
+        conn_log = logging.getLogger("kafka.net.connection")
+        level = conn_log.level
+        conn_log.setLevel(logging.INFO)  # to see whether the broker answered at all
         try:
             self._admin = KafkaAdminClient(bootstrap_servers=self.bootstrap_servers, **self.config)
         except (KafkaError, OSError, ValueError) as exc:
             raise connect_error(self.bootstrap_servers, self.config, list(_RECORDER.errors), exc,
-                                self.timeout) from None
+                                self.timeout, _RECORDER.reached) from None
         finally:
+            conn_log.setLevel(level)
             _RECORDER.errors.clear()
         self.principal = f"User:{self.config['sasl_plain_username']}" if self.config.get("sasl_plain_username") \
             else "User:ANONYMOUS"

@@ -111,6 +111,8 @@ def _scope(scope: list[str], scope_file: Optional[Path]):
 def _effect(plan, settings) -> dict:
     from kafka_authz_cli.diff import diff
 
+    if not plan.changes:
+        return {"verdict": "equivalent", "gained": 0, "lost": 0, "findings": []}
     cfg = {"super_users": settings.super_users,
            "allow_everyone_if_no_acl_found": settings.allow_everyone_if_no_acl_found}
     result = diff(plan.observed, plan.result, cfg, cfg)
