@@ -78,20 +78,51 @@ def broker_acls(kadmin):
     return {from_kafka_acl(a) for a in acls}
 
 
+def wait_for(kadmin, expected, timeout=15.0):
+    """The broker's ACLs once they equal ``expected`` (a broker applies committed ACL records
+    asynchronously, so DescribeAcls may lag a CreateAcls answer), or what it holds after ``timeout``."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while True:
+        now = broker_acls(kadmin)
+        if now == set(expected) or time.monotonic() > deadline:
+            return now
+        time.sleep(0.05)
+
+
 def clear_acls(kadmin):
     from kafka.admin import ACLFilter, ACLOperation, ACLPermissionType, ACLResourcePatternType, ResourcePatternFilter
     from kafka.admin import ResourceType as KResourceType
 
     kadmin.delete_acls([ACLFilter(None, None, ACLOperation.ANY, ACLPermissionType.ANY,
                                   ResourcePatternFilter(KResourceType.ANY, None, ACLResourcePatternType.ANY))])
-    assert broker_acls(kadmin) == set()
+    assert wait_for(kadmin, set()) == set()
+
+
+class CleanBroker:
+    """kafka-python's admin client, plus ``put(bindings)``: create ACLs and wait until the broker shows them."""
+
+    def __init__(self, kadmin):
+        self.kadmin = kadmin
+
+    def __getattr__(self, name):
+        return getattr(self.kadmin, name)
+
+    def put(self, bindings):
+        from kafka_authz_cli.kafka_adapter import to_kafka_acl
+
+        before = broker_acls(self.kadmin)
+        result = self.kadmin.create_acls([to_kafka_acl(b) for b in bindings])
+        assert not result["failed"], result
+        assert wait_for(self.kadmin, before | set(bindings)) == before | set(bindings)
 
 
 @pytest.fixture
 def clean(kadmin):
     """A broker without any ACL at the start of the test."""
     clear_acls(kadmin)
-    return kadmin
+    return CleanBroker(kadmin)
 
 
 class Authz:
@@ -125,3 +156,27 @@ def read_acls(kadmin):
 def offline_user():
     """(user, password, salt) of the user bootstrapped by `kafka-storage format` from authz's argument."""
     return OFFLINE_USER, OFFLINE_PASSWORD, OFFLINE_SALT
+
+
+@pytest.fixture
+def settled(kadmin):
+    """``settled(expected)``: the broker's ACLs once they equal ``expected``, or after 15 s."""
+    return lambda expected, timeout=15.0: wait_for(kadmin, expected, timeout)
+
+
+@pytest.fixture
+def eventually():
+    """``eventually(check)``: retry a check that reads broker state updated asynchronously (10 s)."""
+    import time
+
+    def run(check, timeout=10.0):
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                return check()
+            except AssertionError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.1)
+
+    return run

@@ -62,9 +62,9 @@ NEW = [acl("TOPIC", "orders", "User:alice", "READ"),
        acl("GROUP", "app-", "User:alice", "READ", pattern="PREFIXED")]
 
 
-def test_plan_and_apply_in_batches_never_widen_access_on_the_broker(authz, clean, read_acls, kafka, tmp_path,
+def test_plan_and_apply_in_batches_never_widen_access_on_the_broker(authz, clean, read_acls, settled, kafka, tmp_path,
                                                                    monkeypatch):
-    clean.create_acls([to_kafka_acl(b) for b in OLD])
+    clean.put(OLD)
     plan_path = tmp_path / "plan.json"
     scope = ["--scope", "topic-prefix=orders", "--scope", "group-prefix=app-"]
     res = authz("cluster", "plan", write_set(tmp_path / "new.json", NEW), *authz.live, *scope, "--allow-delete",
@@ -79,7 +79,7 @@ def test_plan_and_apply_in_batches_never_widen_access_on_the_broker(authz, clean
     expected = intermediate_states(list(plan.observed), batches(plan.creates, plan.deletes, 1))
 
     seen = []
-    monkeypatch.setattr(cluster_cli, "ON_BATCH", lambda batch, failed: seen.append(read_acls()))
+    monkeypatch.setattr(cluster_cli, "ON_BATCH", lambda batch, failed: seen.append(settled(expected[len(seen)])))
     res = authz("cluster", "apply", plan_path, "--command-config", kafka.command_config(), "--batch-size", "1",
                 "--yes", "--max-deletes", "3")
     assert res.exit_code == 0, res.output
@@ -88,7 +88,7 @@ def test_plan_and_apply_in_batches_never_widen_access_on_the_broker(authz, clean
     # grants a request that neither the old nor the new set grants.
     assert [set(s) for s in expected] == seen
     assert widened(OLD, NEW + [OLD[-1]], [list(s) for s in seen], kafka.super_users) is None
-    assert read_acls() == set(NEW) | {OLD[-1]}  # the unmanaged ACL is still there
+    assert settled(set(NEW) | {OLD[-1]}) == set(NEW) | {OLD[-1]}  # the unmanaged ACL is still there
 
     res = authz("cluster", "apply", plan_path, "--command-config", kafka.command_config(), "--yes")
     assert res.exit_code == 0 and "already applied" in res.output
@@ -101,7 +101,7 @@ def test_apply_refuses_when_the_cluster_changed_since_the_plan(authz, clean, rea
     res = authz("cluster", "plan", write_set(tmp_path / "new.json", NEW), *authz.live, "-o", plan_path)
     assert res.exit_code == 0, res.output
     sneaky = acl("TOPIC", "orders", "User:mallory", "ALL")
-    clean.create_acls([to_kafka_acl(sneaky)])
+    clean.put([sneaky])
     res = authz("cluster", "apply", plan_path, *authz.live, "--yes")
     assert res.exit_code == 3, res.output
     assert "changed since the plan (1 added, 0 removed)" in res.output and "User:mallory" in res.output
@@ -109,7 +109,7 @@ def test_apply_refuses_when_the_cluster_changed_since_the_plan(authz, clean, rea
 
 
 def test_empty_desired_set_deletes_nothing_live(authz, clean, read_acls, tmp_path):
-    clean.create_acls([to_kafka_acl(b) for b in OLD])
+    clean.put(OLD)
     empty = tmp_path / "empty.json"
     empty.write_text("")
     res = authz("cluster", "apply", empty, *authz.live, "--yes")
@@ -118,7 +118,8 @@ def test_empty_desired_set_deletes_nothing_live(authz, clean, read_acls, tmp_pat
     assert res.exit_code == 4 and read_acls() == set(OLD)
 
 
-def test_partial_failure_is_reported_exactly_and_a_fresh_plan_finishes(authz, clean, read_acls, kafka, tmp_path):
+def test_partial_failure_is_reported_exactly_and_a_fresh_plan_finishes(authz, clean, read_acls, settled, kafka,
+                                                                       tmp_path):
     """ops may ALTER the cluster only through an ACL the plan removes: the batches after that one are
     refused by the broker, and the report says which were applied, refused and not attempted."""
     make_user(authz, "ops", "ops-secret")
@@ -126,7 +127,7 @@ def test_partial_failure_is_reported_exactly_and_a_fresh_plan_finishes(authz, cl
     ops_describe = acl("CLUSTER", CLUSTER_NAME, "User:ops", "DESCRIBE")
     old = [ops_alter, ops_describe, acl("TOPIC", "a", "User:alice", "READ")]
     new = [ops_describe, acl("TOPIC", "b", "User:bob", "READ"), acl("TOPIC", "a", "User:carol", "READ", "DENY")]
-    clean.create_acls([to_kafka_acl(b) for b in old])
+    clean.put(old)
     ops = kafka.command_config("ops", "ops-secret")
     live_ops = ["--bootstrap-server", kafka.bootstrap, "--command-config", ops]
     plan_path = tmp_path / "plan.json"
@@ -135,7 +136,12 @@ def test_partial_failure_is_reported_exactly_and_a_fresh_plan_finishes(authz, cl
     res = authz("cluster", "apply", plan_path, "--command-config", ops, "--batch-size", "1", "--yes",
                 "--max-deletes", "2")
     assert res.exit_code == 1, res.output
-    state = read_acls()
+    state, since = read_acls(), time.monotonic()
+    while time.monotonic() - since < 1.0:  # until the broker has shown the same ACLs for a second
+        now = read_acls()
+        if now != state:
+            state, since = now, time.monotonic()
+        time.sleep(0.1)
     assert "failed (" in res.output and "User:ops is not allowed to ALTER the cluster" in res.output
     assert "incomplete" in res.output and "not attempted" in res.output
     applied = int(res.output.split("applied ")[1].split(" of")[0])
@@ -145,11 +151,11 @@ def test_partial_failure_is_reported_exactly_and_a_fresh_plan_finishes(authz, cl
     res = authz("cluster", "apply", plan_path, "--command-config", kafka.command_config(), "--yes",
                 "--max-deletes", "2")
     assert res.exit_code == 0 and "resuming" in res.output, res.output
-    assert read_acls() == set(new)
+    assert settled(new) == set(new)
 
 
 def test_diff_and_whatif_take_a_live_side(authz, clean, kafka, tmp_path):
-    clean.create_acls([to_kafka_acl(b) for b in OLD])
+    clean.put(OLD)
     old = write_set(tmp_path / "old.json", OLD[:-1])
     res = authz("diff", old, f"cluster:{kafka.bootstrap}", "--command-config", kafka.command_config(), "-f", "json")
     assert res.exit_code == 0, res.output
@@ -186,7 +192,7 @@ def test_bad_credentials_one_line(authz, kafka):
 
 def test_admin_without_alter_on_cluster_one_line(authz, clean, kafka, tmp_path):
     make_user(authz, "viewer", "viewer-secret", "SCRAM-SHA-256")
-    clean.create_acls([to_kafka_acl(acl("CLUSTER", CLUSTER_NAME, "User:viewer", "DESCRIBE"))])
+    clean.put([acl("CLUSTER", CLUSTER_NAME, "User:viewer", "DESCRIBE")])
     viewer = kafka.command_config("viewer", "viewer-secret", "SCRAM-SHA-256")
     res = authz("cluster", "apply", write_set(tmp_path / "d.json", NEW), "--bootstrap-server", kafka.bootstrap,
                 "--command-config", viewer, "--yes")
@@ -195,7 +201,6 @@ def test_admin_without_alter_on_cluster_one_line(authz, clean, kafka, tmp_path):
         "authz: error: User:viewer is not allowed to ALTER the cluster: CreateAcls needs ALTER on the CLUSTER "
         "resource (an ACL for kafka-cluster, or super.users); nothing was changed")
     clear = kafka.command_config("viewer", "viewer-secret", "SCRAM-SHA-256")
-    clean.delete_acls([])  # no-op; keep the fixture's client warm
     res = authz("cluster", "pull", "--bootstrap-server", kafka.bootstrap, "--command-config", clear)
     assert res.exit_code == 0
     res = authz("scram", "list", "--bootstrap-server", kafka.bootstrap, "--command-config", viewer)

@@ -2,6 +2,7 @@
 
 import json
 import stat
+import time
 
 import pytest
 
@@ -19,13 +20,29 @@ def can_login(kafka, user, password, mechanism, timeout_ms=10000) -> bool:
         return False
 
 
-def refused(kafka, user, password, mechanism) -> bool:
-    """The broker refuses the login (a refused SCRAM login is retried until the bootstrap timeout)."""
-    return not can_login(kafka, user, password, mechanism, timeout_ms=1200)
+def refused(kafka, user, password, mechanism, within: float = 10.0) -> bool:
+    """The broker refuses the login within ``within`` seconds (it applies credential changes
+    asynchronously; a refused SCRAM login is retried until the bootstrap timeout, kept short)."""
+    deadline = time.monotonic() + within
+    while True:
+        if not can_login(kafka, user, password, mechanism, timeout_ms=1200):
+            return True
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.2)
+
+
+def _listed(authz, user):
+    res = authz("scram", "list", *authz.live, "--user", user, "-f", "json")
+    return json.loads(res.stdout) if res.exit_code == 0 else res.output
+
+
+def _fail():
+    raise AssertionError("not yet")
 
 
 @pytest.mark.parametrize("mechanism", ["SCRAM-SHA-256", "SCRAM-SHA-512"])
-def test_a_user_authz_created_logs_in(authz, kafka, mechanism):
+def test_a_user_authz_created_logs_in(authz, kafka, mechanism, eventually):
     user = f"alice-{mechanism[-3:]}"
     res = authz("scram", "create-user", "--user", user, "--mechanism", mechanism, "--iterations", "4500",
                 "--password-stdin", *authz.live, input="alice secret\n")
@@ -33,8 +50,7 @@ def test_a_user_authz_created_logs_in(authz, kafka, mechanism):
     assert "alice secret" not in res.output
     assert can_login(kafka, user, "alice secret", mechanism)
     assert refused(kafka, user, "alice secret ", mechanism)
-    res = authz("scram", "list", *authz.live, "--user", user, "-f", "json")
-    assert json.loads(res.stdout) == [{"user": user, "mechanism": mechanism, "iterations": 4500}]
+    eventually(lambda: _listed(authz, user) == [{"user": user, "mechanism": mechanism, "iterations": 4500}] or _fail())
     res = authz("scram", "create-user", "--user", user, "--mechanism", mechanism, "--password-stdin", *authz.live,
                 input="new secret\n")
     assert res.exit_code == 0 and "updated" in res.output
@@ -76,7 +92,7 @@ def test_offline_user_bootstrapped_by_kafka_storage_logs_in_and_verify_agrees(au
     assert res.exit_code == 1 and refused(kafka, user, wrong, "SCRAM-SHA-256")
 
 
-def test_scram_apply_plans_dry_runs_confirms_and_deletes_only_when_asked(authz, kafka, tmp_path):
+def test_scram_apply_plans_dry_runs_confirms_and_deletes_only_when_asked(authz, kafka, tmp_path, eventually):
     users = tmp_path / "users.csv"
     users.write_text("user,mechanism,iterations,password\nu1,SCRAM-SHA-256,,pw-one\nu2,SCRAM-SHA-512,8192,pw-two\n")
     res = authz("scram", "apply", users, *authz.live, "--password-column", "password", "--dry-run")
@@ -87,8 +103,8 @@ def test_scram_apply_plans_dry_runs_confirms_and_deletes_only_when_asked(authz, 
     res = authz("scram", "apply", users, *authz.live, "--password-column", "password", "--yes")
     assert res.exit_code == 0 and "applied 2 of 2" in res.output, res.output
     assert can_login(kafka, "u1", "pw-one", "SCRAM-SHA-256") and can_login(kafka, "u2", "pw-two", "SCRAM-SHA-512")
-    res = authz("scram", "list", *authz.live, "--user", "u2", "-f", "json")
-    assert json.loads(res.stdout) == [{"user": "u2", "mechanism": "SCRAM-SHA-512", "iterations": 8192}]
+    eventually(lambda: _listed(authz, "u2") == [{"user": "u2", "mechanism": "SCRAM-SHA-512", "iterations": 8192}]
+               or _fail())
     # Re-run with --skip-existing: nothing to do; generated passwords only to their 0600 file.
     res = authz("scram", "apply", users, *authz.live, "--password-column", "password", "--skip-existing", "--yes")
     assert res.exit_code == 0 and "nothing to change" in res.output
@@ -110,7 +126,8 @@ def test_scram_apply_plans_dry_runs_confirms_and_deletes_only_when_asked(authz, 
     res = authz("scram", "apply", only_u3, *authz.live, "--generate", "--generated-passwords", gen,
                 "--skip-existing", "--allow-delete", "--yes", "--max-deletes", str(to_delete))
     assert res.exit_code == 0, res.output
-    assert {r["user"] for r in json.loads(authz("scram", "list", *authz.live, "-f", "json").stdout)} == {"admin", "u3"}
+    eventually(lambda: {r["user"] for r in json.loads(authz("scram", "list", *authz.live, "-f", "json").stdout)}
+               == {"admin", "u3"} or _fail())
     assert refused(kafka, "u1", "pw-one", "SCRAM-SHA-256") and can_login(kafka, "admin", "admin-secret",
                                                                                 "SCRAM-SHA-512")
 
