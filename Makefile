@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench venv check-java clean
+.PHONY: demo test bench venv check-java check-mvn live-deps clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "error: Python 3.11+ is required (found " + sys.version.split()[0] + ")")'
@@ -17,18 +17,26 @@ venv: $(STAMP)
 
 # Spark needs a JVM (Java 17+): say so in one line rather than failing deep inside a test.
 check-java:
-	@command -v java >/dev/null 2>&1 || { echo "error: Java 17+ is required for the Spark parts of authz (install a JDK/JRE 17, e.g. apt-get install openjdk-17-jre-headless)"; exit 1; }
+	@command -v java >/dev/null 2>&1 || { echo "error: Java 17+ is required for the Spark parts of authz and the live Kafka broker tests (install a JDK/JRE 17, e.g. apt-get install openjdk-17-jre-headless)"; exit 1; }
 	@v=$$(java -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p' | head -1); \
 	  if [ -n "$$v" ] && [ "$$v" -lt 17 ]; then echo "error: Java 17+ is required for Spark, found Java $$v"; exit 1; fi
+
+# The live tests run a real Kafka broker whose jars Maven fetches (tests/live/pom.xml, cached in ~/.m2).
+check-mvn:
+	@command -v mvn >/dev/null 2>&1 || { echo "error: Maven is required to fetch the Kafka broker for the live tests (install it, e.g. apt-get install maven)"; exit 1; }
+
+# Resolve the broker's classpath once (downloads into ~/.m2 on a fresh machine; later runs are offline).
+live-deps: $(STAMP) check-java check-mvn
+	@cd tests/live && $(abspath $(BIN))/python -c 'import kafka_broker as k; k.classpath(); print("Kafka " + k.kafka_version() + " broker jars ready")'
 
 demo: $(STAMP) check-java
 	$(BIN)/authz --help
 	@bash examples/demo.sh $(BIN)
 
-test: $(STAMP) check-java
+test: $(STAMP) check-java check-mvn live-deps
 	$(BIN)/python -m pytest -q tests
 
-bench: $(STAMP) check-java
+bench: $(STAMP) check-java check-mvn live-deps
 	$(BIN)/python tests/bench/run_all.py
 
 clean:

@@ -2,34 +2,56 @@
 
 Kept small on purpose: conversions between authz's model and kafka-python's admin objects, the
 client settings taken from a Java ``--command-config`` file, and a thin wrapper over the admin
-calls. Everything above it works on plain :class:`AclBinding` lists.
+calls that turns kafka-python's failures into one-line :class:`AuthzError` messages (an
+unreachable broker, a refused login, a missing ACL on the CLUSTER resource). Everything above it
+works on plain :class:`AclBinding` lists.
 """
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
+import logging
+import time
+from dataclasses import dataclass, field
 from typing import Iterable, Protocol
 
+from kafka_authz_cli.aclfilter import MATCH_ALL, AclFilter
 from kafka_authz_cli.errors import AuthzError, InputError
+from kafka_authz_cli.jaas import JaasError, client_login
 from kafka_authz_cli.model import AclBinding, AclOperation, AclPermissionType, PatternType, ResourceType
+
+DEFAULT_TIMEOUT = 10.0
+SUPPORTED_MECHANISMS = ("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512")
+PROTOCOLS = ("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL")
 
 
 class AclAdmin(Protocol):
     """What authz needs from a cluster; tests supply a fake."""
 
-    def list_acls(self) -> list[AclBinding]: ...
+    def list_acls(self, filters: list[AclFilter] | None = None) -> list[AclBinding]: ...
 
     def create_acls(self, bindings: list[AclBinding]) -> list[tuple[AclBinding, str]]: ...
 
     def delete_acls(self, bindings: list[AclBinding]) -> list[tuple[AclBinding, str]]: ...
 
-    def describe_scram_users(self) -> dict[str, list[tuple[str, int]]]: ...
 
-    def upsert_scram(self, user: str, mechanism: str, password: bytes, iterations: int) -> str | None: ...
+class ScramAdmin(Protocol):
+    def describe_scram_users(self, users: list[str] | None = None) -> dict[str, list[tuple[str, int]]]: ...
+
+    def alter_scram(self, upserts: list[tuple], deletes: list[tuple[str, str]]) -> dict[str, str | None]: ...
+
+
+class ClusterError(AuthzError):
+    """The cluster refused or could not be reached; one line, exit 2."""
 
 
 # -- conversions ------------------------------------------------------------------------------
+
+def _kafka_code(enum_cls, member, what: str):
+    try:
+        return enum_cls(member.code)
+    except ValueError:
+        raise ClusterError(f"kafka-python cannot send {what} {member.name}") from None
+
 
 def to_kafka_acl(binding: AclBinding):
     from kafka.admin import ACL, ACLOperation, ACLPermissionType, ACLResourcePatternType, ResourcePattern
@@ -37,7 +59,7 @@ def to_kafka_acl(binding: AclBinding):
 
     pattern = ResourcePattern(KResourceType(binding.resource_type.code), binding.resource_name,
                               ACLResourcePatternType(binding.pattern_type.code))
-    return ACL(binding.principal, binding.host, ACLOperation(binding.operation.code),
+    return ACL(binding.principal, binding.host, _kafka_code(ACLOperation, binding.operation, "operation"),
                ACLPermissionType(binding.permission.code), pattern)
 
 
@@ -52,56 +74,204 @@ def from_kafka_acl(acl) -> AclBinding:
                       AclOperation(_code(acl.operation)), AclPermissionType(_code(acl.permission_type)))
 
 
-def _exact_filter(binding: AclBinding):
+def to_kafka_filter(f: AclFilter):
     from kafka.admin import ACLFilter, ACLOperation, ACLPermissionType, ACLResourcePatternType, ResourcePatternFilter
     from kafka.admin import ResourceType as KResourceType
 
-    return ACLFilter(binding.principal, binding.host, ACLOperation(binding.operation.code),
-                     ACLPermissionType(binding.permission.code),
-                     ResourcePatternFilter(KResourceType(binding.resource_type.code), binding.resource_name,
-                                           ACLResourcePatternType(binding.pattern_type.code)))
+    return ACLFilter(f.principal, f.host, _kafka_code(ACLOperation, f.operation, "operation"),
+                     ACLPermissionType(f.permission.code),
+                     ResourcePatternFilter(KResourceType(f.resource_type.code), f.resource_name,
+                                           ACLResourcePatternType(f.pattern_type.code)))
 
 
 # -- client settings --------------------------------------------------------------------------
 
-_JAAS_OPTION = re.compile(r'(\w+)\s*=\s*"((?:[^"\\]|\\.)*)"')
-_DIRECT = {
-    "security.protocol": "security_protocol",
-    "sasl.mechanism": "sasl_mechanism",
-    "ssl.endpoint.identification.algorithm": None,
-    "client.id": "client_id",
+_INT_SETTINGS = {
     "request.timeout.ms": "request_timeout_ms",
+    "retry.backoff.ms": "retry_backoff_ms",
+    "reconnect.backoff.ms": "reconnect_backoff_ms",
+    "reconnect.backoff.max.ms": "reconnect_backoff_max_ms",
+    "connections.max.idle.ms": "connections_max_idle_ms",
+    "metadata.max.age.ms": "metadata_max_age_ms",
 }
 
 
-def client_config(props: dict[str, str], path: str = "<command-config>") -> dict:
+def _int(props: dict[str, str], key: str, path: str) -> int:
+    raw = props[key].strip()
+    try:
+        value = int(raw)
+    except ValueError:
+        raise InputError(f"{key}: expected a whole number of milliseconds, got {props[key]!r}", path) from None
+    if value < 0:
+        raise InputError(f"{key}: must not be negative, got {value}", path)
+    return value
+
+
+def client_config(props: dict[str, str], path: str = "<command-config>", timeout: float = DEFAULT_TIMEOUT) -> dict:
     """kafka-python settings from a Java client ``--command-config`` properties map.
 
-    JKS/PKCS12 keystores have no kafka-python equivalent: PEM files are required (say so rather
-    than connect insecurely). The JAAS line's password is taken, never echoed.
+    Read as the Java client reads them: ``security.protocol`` (PLAINTEXT by default),
+    ``sasl.mechanism`` (GSSAPI by default, which authz cannot do), ``sasl.jaas.config`` parsed by
+    Kafka's own JAAS grammar. JKS/PKCS12 stores have no kafka-python equivalent: PEM files are
+    required (say so rather than connect insecurely). The password is taken, never echoed.
+    ``timeout`` (seconds) bounds the bootstrap and every request unless ``request.timeout.ms`` says
+    otherwise.
     """
-    config: dict = {}
-    for key, value in props.items():
-        if key in _DIRECT:
-            if _DIRECT[key]:
-                config[_DIRECT[key]] = int(value) if key.endswith(".ms") else value
-            elif key == "ssl.endpoint.identification.algorithm":
-                config["ssl_check_hostname"] = value.strip().lower() == "https"
-        elif key == "sasl.jaas.config":
-            options = dict(_JAAS_OPTION.findall(value))
-            if "username" not in options or "password" not in options:
-                raise InputError("sasl.jaas.config needs username=\"...\" and password=\"...\" options", path)
-            config["sasl_plain_username"] = options["username"]
-            config["sasl_plain_password"] = options["password"]
-        elif key in ("ssl.truststore.location", "ssl.keystore.location"):
-            if not value.endswith((".pem", ".crt")) and props.get(key.replace("location", "type"), "").upper() != "PEM":
-                raise InputError(f"{key}: kafka-python needs PEM files (ssl.truststore.type=PEM); convert {value} "
-                                 "with keytool/openssl", path)
-            config["ssl_cafile" if "truststore" in key else "ssl_certfile"] = value
-        elif key == "ssl.key.location":
-            config["ssl_keyfile"] = value
+    config: dict = {"bootstrap_timeout_ms": int(timeout * 1000), "request_timeout_ms": int(timeout * 1000)}
+    protocol = props.get("security.protocol", "PLAINTEXT").strip().upper()
+    if protocol not in PROTOCOLS:
+        raise InputError(f"security.protocol: {props['security.protocol']!r} is not one of {', '.join(PROTOCOLS)}",
+                         path)
+    config["security_protocol"] = protocol
+    for key, name in _INT_SETTINGS.items():
+        if key in props:
+            config[name] = _int(props, key, path)
+    if "client.id" in props:
+        config["client_id"] = props["client.id"]
+    if "ssl.endpoint.identification.algorithm" in props:
+        config["ssl_check_hostname"] = props["ssl.endpoint.identification.algorithm"].strip().lower() == "https"
+    if protocol.startswith("SASL_"):
+        given = props.get("sasl.mechanism")
+        mechanism = (given or "GSSAPI").strip().upper()
+        if mechanism not in SUPPORTED_MECHANISMS:
+            default = "" if given else " (no sasl.mechanism: Kafka's default is GSSAPI)"
+            raise InputError(f"sasl.mechanism {mechanism}{default}: mechanism not supported by authz "
+                             f"(it speaks {', '.join(SUPPORTED_MECHANISMS)})", path)
+        config["sasl_mechanism"] = mechanism
+        jaas = props.get("sasl.jaas.config")
+        if jaas is None:
+            raise InputError(f"{mechanism} needs sasl.jaas.config with username=\"...\" and password=\"...\"", path)
+        try:
+            entry = client_login(jaas)
+        except JaasError as exc:
+            raise InputError(f"sasl.jaas.config: {exc}", path) from None
+        missing = [k for k in ("username", "password") if k not in entry.options]
+        if missing:
+            raise InputError(f"sasl.jaas.config: {entry.login_module} has no {' or '.join(missing)} option "
+                             f"({mechanism} needs username=\"...\" and password=\"...\")", path)
+        config["sasl_plain_username"] = entry.options["username"]
+        config["sasl_plain_password"] = entry.options["password"]
+    for store in ("truststore", "keystore"):
+        key = f"ssl.{store}.location"
+        if key not in props:
+            continue
+        value = props[key]
+        stype = props.get(f"ssl.{store}.type", "").strip().upper()
+        if stype not in ("", "PEM") or (stype != "PEM" and not value.endswith((".pem", ".crt", ".key"))):
+            raise InputError(f"{key}: kafka-python needs PEM files (ssl.{store}.type=PEM); convert the {store} "
+                             f"{value} with keytool/openssl", path)
+        config["ssl_cafile" if store == "truststore" else "ssl_certfile"] = value
+    if "ssl.key.location" in props:
+        config["ssl_keyfile"] = props["ssl.key.location"]
+    if "ssl.key.password" in props or "ssl.keystore.password" in props:
+        config["ssl_password"] = props.get("ssl.key.password") or props.get("ssl.keystore.password")
     return config
 
+
+def login_name(config: dict) -> str:
+    user = config.get("sasl_plain_username")
+    return f"{user} ({config.get('sasl_mechanism')})" if user else "ANONYMOUS"
+
+
+# -- errors -----------------------------------------------------------------------------------
+
+class _Recorder(logging.Handler):
+    """Keeps the exceptions kafka-python logs while it retries (a refused login is only logged:
+    the bootstrap then ends in a plain timeout). Also keeps its log lines off the terminal."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.INFO)
+        self.errors: list[BaseException] = []
+        #: The broker answered ApiVersions (it is reachable and speaks Kafka).
+        self.reached = False
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.levelno < logging.WARNING:
+            if record.name == "kafka.net.connection" and "Broker version identified" in str(record.msg):
+                self.reached = True
+            return
+        args = record.args if isinstance(record.args, tuple) else (record.args,)
+        for arg in args:
+            if isinstance(arg, BaseException):
+                self.errors.append(arg)
+        if record.exc_info and record.exc_info[1] is not None:
+            self.errors.append(record.exc_info[1])
+        del self.errors[:-200]  # only the latest matter (a bootstrap's retries)
+
+
+_RECORDER = _Recorder()
+logging.getLogger("kafka").addHandler(_RECORDER)
+
+
+_UNREACHABLE = (("ECONNREFUSED", "connection refused"), ("Connection refused", "connection refused"),
+                ("EHOSTUNREACH", "host unreachable"), ("ENETUNREACH", "network unreachable"),
+                ("gaierror", "host name not resolved"), ("Name or service not known", "host name not resolved"),
+                ("DNS lookup failed", "host name not resolved"), ("ETIMEDOUT", "connection timed out"))
+
+
+def _why_unreachable(errors: list[BaseException]) -> str:
+    for exc in reversed(errors):
+        text = f"{type(exc).__name__} {exc}"
+        for needle, why in _UNREACHABLE:
+            if needle in text:
+                return why
+    for exc in reversed(errors):
+        if type(exc).__name__ in ("UnsupportedSaslMechanismError", "IncompatibleBrokerVersion"):
+            return _message(exc)
+    return "no answer"
+
+
+def _message(exc: BaseException) -> str:
+    """An exception's text with its class name once (kafka-python's str() often repeats it)."""
+    import re
+
+    name = type(exc).__name__ if isinstance(exc, BaseException) else getattr(exc, "__name__", str(exc))
+    text = str(exc).strip() if isinstance(exc, BaseException) else ""
+    text = re.sub(r"^\[Error -?\d+\]\s*", "", text)
+    while text.startswith(name):
+        text = text[len(name):].lstrip(": ")
+    return f"{name}: {text}" if text else name
+
+
+def connect_error(bootstrap: str, config: dict, errors: list[BaseException], exc: BaseException,
+                  timeout_s: float, reached: bool = False) -> ClusterError:
+    """One line for a failed bootstrap: refused login, unreachable broker, or the error itself.
+
+    kafka-python retries a refused login until its bootstrap timeout and then reports only the
+    timeout. A broker refuses an unknown user with an error, but a wrong password for a known user
+    by closing the connection at the last SCRAM step: a broker that answered (ApiVersions) and then
+    dropped every SASL login is a failed authentication too."""
+    from kafka import errors as kerrors
+
+    unsupported = [e for e in errors if isinstance(e, kerrors.UnsupportedSaslMechanismError)]
+    if unsupported:
+        return ClusterError(f"{bootstrap}: {_message(unsupported[-1])}")
+    auth = [e for e in errors if isinstance(e, kerrors.SaslAuthenticationFailedError)]
+    dropped = reached and config.get("sasl_mechanism") and any(
+        isinstance(e, kerrors.KafkaConnectionError) for e in errors)
+    if auth or dropped or isinstance(exc, kerrors.SaslAuthenticationFailedError):
+        return ClusterError(f"authentication failed for {login_name(config)} at {bootstrap}: check the user name "
+                            "and password in --command-config")
+    timeouts = tuple(getattr(kerrors, n) for n in ("KafkaTimeoutError", "NoBrokersAvailable") if hasattr(kerrors, n))
+    if isinstance(exc, timeouts):
+        return ClusterError(f"cannot reach a Kafka broker at {bootstrap} within {timeout_s:g} s "
+                            f"({_why_unreachable(errors)})")
+    return ClusterError(f"cannot connect to {bootstrap}: {_message(exc)}")
+
+
+def _authorization_error(exc: BaseException, action: str, principal: str) -> ClusterError | None:
+    name = type(exc).__name__ if isinstance(exc, BaseException) else getattr(exc, "__name__", str(exc))
+    if name == "ClusterAuthorizationFailedError":
+        op = "ALTER" if action in ("CreateAcls", "DeleteAcls", "AlterUserScramCredentials") else "DESCRIBE"
+        return ClusterError(f"{principal} is not allowed to {op} the cluster: {action} needs {op} on the CLUSTER "
+                            "resource (an ACL for kafka-cluster, or super.users)")
+    if name == "SecurityDisabledError":
+        return ClusterError(f"{action}: the broker has no authorizer configured (authorizer.class.name is empty), "
+                            "so it keeps no ACLs")
+    return None
+
+
+# -- the admin client -------------------------------------------------------------------------
 
 @dataclass
 class KafkaAclAdmin:
@@ -109,62 +279,144 @@ class KafkaAclAdmin:
 
     bootstrap_servers: str
     config: dict
+    timeout: float = DEFAULT_TIMEOUT
+    #: Requests sent to the broker (for the benchmark and progress reports).
+    round_trips: int = field(default=0, init=False)
 
     def __post_init__(self) -> None:
-        try:
-            from kafka import KafkaAdminClient
-            from kafka.errors import KafkaError
-        except ImportError as exc:  # pragma: no cover - dependency is declared
-            raise AuthzError(f"kafka-python is not installed: {exc}") from None
+        from kafka import KafkaAdminClient
+        from kafka.errors import KafkaError
+
+        _RECORDER.errors.clear()
+        _RECORDER.reached = False
+        conn_log = logging.getLogger("kafka.net.connection")
+        level = conn_log.level
+        conn_log.setLevel(logging.INFO)  # to see whether the broker answered at all
         try:
             self._admin = KafkaAdminClient(bootstrap_servers=self.bootstrap_servers, **self.config)
+        except (KafkaError, OSError, ValueError) as exc:
+            raise connect_error(self.bootstrap_servers, self.config, list(_RECORDER.errors), exc,
+                                self.timeout, _RECORDER.reached) from None
+        finally:
+            conn_log.setLevel(level)
+            _RECORDER.errors.clear()
+        self.principal = f"User:{self.config['sasl_plain_username']}" if self.config.get("sasl_plain_username") \
+            else "User:ANONYMOUS"
+
+    def close(self) -> None:
+        try:
+            self._admin.close()
+        except Exception:  # noqa: BLE001 - closing must not mask the real outcome
+            pass
+
+    def _call(self, action: str, fn, *args):
+        from kafka.errors import KafkaError
+
+        self.round_trips += 1
+        try:
+            return fn(*args)
         except KafkaError as exc:
-            raise AuthzError(f"cannot connect to {self.bootstrap_servers}: {type(exc).__name__}: {exc}") from None
+            err = _authorization_error(exc, action, self.principal)
+            if err is not None:
+                raise err from None
+            raise ClusterError(f"{action} failed: {_message(exc)}") from None
 
-    def list_acls(self) -> list[AclBinding]:
-        from kafka.admin import ACLFilter, ACLOperation, ACLPermissionType, ACLResourcePatternType, ResourcePatternFilter
-        from kafka.admin import ResourceType as KResourceType
-
-        everything = ACLFilter(None, None, ACLOperation.ANY, ACLPermissionType.ANY,
-                               ResourcePatternFilter(KResourceType.ANY, None, ACLResourcePatternType.ANY))
-        acls, error = self._admin.describe_acls(everything)
-        if getattr(error, "errno", 0):
-            raise AuthzError(f"DescribeAcls failed: {error.__name__ if isinstance(error, type) else error}")
-        return [from_kafka_acl(a) for a in acls]
+    def list_acls(self, filters: list[AclFilter] | None = None) -> list[AclBinding]:
+        out: dict[AclBinding, None] = {}
+        for f in filters or [MATCH_ALL]:
+            acls, _error = self._call("DescribeAcls", self._admin.describe_acls, to_kafka_filter(f))
+            for acl in acls:
+                out[from_kafka_acl(acl)] = None
+        return list(out)
 
     def create_acls(self, bindings: list[AclBinding]) -> list[tuple[AclBinding, str]]:
+        """CreateAcls in one request; the bindings the broker refused, with its error."""
         if not bindings:
             return []
-        result = self._admin.create_acls([to_kafka_acl(b) for b in bindings])
-        failed = []
-        for acl, error in result.get("failed", []):
-            failed.append((from_kafka_acl(acl), str(error)))
+        kacls = [to_kafka_acl(b) for b in bindings]
+        result = self._call("CreateAcls", self._admin.create_acls, kacls)
+        succeeded = {id(a) for a in result.get("succeeded", [])}
+        refused = [b for b, k in zip(bindings, kacls) if id(k) not in succeeded]
+        errors = result.get("failed", [])
+        failed = [(b, self._error_text(e, "CreateAcls")) for b, e in zip(refused, errors)]
+        failed += [(b, "refused (no error returned)") for b in refused[len(errors):]]
         return failed
 
     def delete_acls(self, bindings: list[AclBinding]) -> list[tuple[AclBinding, str]]:
+        """DeleteAcls with one exact filter per binding, in one request."""
         if not bindings:
             return []
+        filters = [to_kafka_filter(AclFilter.exact(b)) for b in bindings]
+        results = self._call("DeleteAcls", self._admin.delete_acls, filters)
         failed = []
-        for (_filter, _deleted, error), binding in zip(self._admin.delete_acls([_exact_filter(b) for b in bindings]),
-                                                       bindings):
+        for (_filter, _deleted, error), binding in zip(results, bindings):
             if getattr(error, "errno", 0):
-                failed.append((binding, str(error)))
+                failed.append((binding, self._error_text(error, "DeleteAcls")))
         return failed
 
-    def describe_scram_users(self) -> dict[str, list[tuple[str, int]]]:
-        users = self._admin.describe_user_scram_credentials()
+    def _error_text(self, error, action: str) -> str:
+        err = _authorization_error(error, action, self.principal)
+        if err is not None:
+            return str(err)
+        return getattr(error, "__name__", None) or _message(error)
+
+    # -- SCRAM users ------------------------------------------------------------------------
+
+    def describe_scram_users(self, users: list[str] | None = None) -> dict[str, list[tuple[str, int]]]:
+        # An empty list asks for every user, as the Java admin client does; a null list makes a
+        # Kafka 4.1 broker throw (NullPointerException, no answer) when the caller lacks DESCRIBE.
+        result = self._call("DescribeUserScramCredentials", self._admin.describe_user_scram_credentials,
+                            list(users) if users else [])
         out = {}
-        for user, info in users.items():
+        for user, info in result.items():
+            if info.get("error"):
+                if users is not None and any(w in str(info["error"]).lower() for w in ("not found", "not exist")):
+                    out[user] = []
+                    continue
+                raise ClusterError(f"DescribeUserScramCredentials for {user!r}: {info['error']}")
             out[user] = [(ci["mechanism"].name.replace("_", "-"), ci["iterations"])
                          for ci in info.get("credential_infos", [])]
         return out
 
-    def upsert_scram(self, user: str, mechanism: str, password: bytes, iterations: int) -> str | None:
-        from kafka.admin import UserScramCredentialUpsertion
+    def alter_scram(self, upserts: list[tuple[str, str, bytes, int, bytes | None]],
+                    deletes: list[tuple[str, str]]) -> dict[str, str | None]:
+        """AlterUserScramCredentials in one request: user -> error message (None: done).
 
-        result = self._admin.alter_user_scram_credentials(
-            [UserScramCredentialUpsertion(user, mechanism, password, iterations=iterations)])
-        return result.get(user)
+        ``upserts``: (user, mechanism, password, iterations, salt or None for a random one); the
+        client salts and hashes, only the salted password is sent."""
+        from kafka.admin import UserScramCredentialDeletion, UserScramCredentialUpsertion
+
+        alterations = [UserScramCredentialUpsertion(u, m, p, iterations=i, salt=s) for u, m, p, i, s in upserts]
+        alterations += [UserScramCredentialDeletion(u, m) for u, m in deletes]
+        # kafka-python's alter_user_scram_credentials() drops the error code when the broker sends
+        # no message (as it does for CLUSTER_AUTHORIZATION_FAILED): send the same request, keep both.
+        from kafka.errors import for_code
+        from kafka.protocol.admin import AlterUserScramCredentialsRequest
+
+        request = AlterUserScramCredentialsRequest(
+            deletions=[(a.user, int(a.mechanism)) for a in alterations if isinstance(a, UserScramCredentialDeletion)],
+            upsertions=[(a.user, int(a.mechanism), a.iterations, a.salt, a.salted_password)
+                        for a in alterations if isinstance(a, UserScramCredentialUpsertion)])
+        manager = self._admin._manager
+        response = self._call("AlterUserScramCredentials", manager.run, manager.send, request)
+        result: dict[str, str | None] = {}
+        for r in response.results:
+            if not r.error_code:
+                result[r.user] = None
+                continue
+            name = for_code(r.error_code).__name__
+            if name == "ClusterAuthorizationFailedError":
+                raise ClusterError(f"{self.principal} is not allowed to ALTER the cluster: AlterUserScramCredentials "
+                                   "needs ALTER on the CLUSTER resource (an ACL for kafka-cluster, or super.users)")
+            result[r.user] = f"{name}: {r.error_message}" if r.error_message else name
+        return result
+
+
+def connect(bootstrap: str, config: dict, timeout: float = DEFAULT_TIMEOUT) -> KafkaAclAdmin:
+    t0 = time.monotonic()
+    admin = KafkaAclAdmin(bootstrap, config, timeout)
+    admin.connect_seconds = time.monotonic() - t0
+    return admin
 
 
 def plan_sync(current: Iterable[AclBinding], desired: Iterable[AclBinding]) -> tuple[list[AclBinding], list[AclBinding]]:
@@ -172,3 +424,16 @@ def plan_sync(current: Iterable[AclBinding], desired: Iterable[AclBinding]) -> t
     have = dict.fromkeys(current)
     want = dict.fromkeys(desired)
     return [b for b in want if b not in have], [b for b in have if b not in want]
+
+
+def open_admin(bootstrap: str, command_config=None, timeout: float = DEFAULT_TIMEOUT) -> KafkaAclAdmin:
+    """Connect as the Java tools do: ``--bootstrap-server`` and a ``--command-config`` file."""
+    from kafka_authz_cli.formats import read_text
+    from kafka_authz_cli.formats.properties import parse_properties
+
+    if timeout <= 0:
+        raise InputError(f"--timeout must be positive, got {timeout:g}")
+    props = {}
+    if command_config is not None:
+        props = parse_properties(read_text(command_config), str(command_config))
+    return connect(bootstrap, client_config(props, str(command_config or "<command-config>"), timeout), timeout)

@@ -13,6 +13,7 @@ from rich.table import Table
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.cli.common import AclFormat, broker_settings, console, load_source, write_output
 from kafka_authz_cli.diff import FRESH_HOST, DiffResult, describe_names, diff
+from kafka_authz_cli.formats.sources import cluster_acl_set
 
 
 class DiffFormat(str, Enum):
@@ -32,7 +33,8 @@ and removed, and the exact effect on decisions: every class of requests (princip
 operation, resource) that the two sets decide differently, with a witness request and a sentence
 ("User:bob can now WRITE every topic starting with `orders-` except `orders-audit`…"). Not sampled:
 the request space is cut into the classes neither set can tell apart. Verdict: equivalent, more
-permissive, less permissive, or both.
+permissive, less permissive, or both. Either side may be a live cluster: cluster:HOST:PORT (with
+--command-config), e.g. `authz diff cluster:broker:9092 proposed.json`.
 
 Broker settings apply to both sides (--super-users, --allow-everyone-if-no-acl-found,
 --broker-config) unless given per side (--old-... / --new-...).
@@ -40,8 +42,8 @@ Broker settings apply to both sides (--super-users, --allow-everyone-if-no-acl-f
 Exit codes: 0 done (and the --fail-on condition does not hold); 1 the --fail-on condition holds;
 2 usage or input error.""")
 def diff_cmd(
-    old: Path = typer.Argument(..., help="The ACL set today."),
-    new: Path = typer.Argument(..., help="The proposed ACL set."),
+    old: Path = typer.Argument(..., help="The ACL set today (or cluster:HOST:PORT)."),
+    new: Path = typer.Argument(..., help="The proposed ACL set (or cluster:HOST:PORT)."),
     acls_format: Optional[AclFormat] = typer.Option(None, "--acls-format"),
     super_users: Optional[str] = typer.Option(None, "--super-users"),
     allow_everyone: Optional[bool] = typer.Option(None, "--allow-everyone-if-no-acl-found/--deny-if-no-acl-found",
@@ -54,13 +56,16 @@ def diff_cmd(
     fmt: DiffFormat = typer.Option(DiffFormat.table, "--format", "-f"),
     fail_on: Optional[FailOn] = typer.Option(None, "--fail-on", help="Exit 1 when this holds."),
     out: Optional[Path] = typer.Option(None, "-o", "--output"),
+    command_config: Optional[Path] = typer.Option(None, "--command-config", help="Admin client properties for a "
+                                                  "cluster:HOST:PORT side (as for kafka-acls)."),
+    timeout: float = typer.Option(10.0, "--timeout", help="Seconds to wait for a cluster: side."),
 ) -> None:
     old_settings = broker_settings(old_super_users if old_super_users is not None else super_users, allow_everyone,
                                    old_broker_config or broker_config)
     new_settings = broker_settings(new_super_users if new_super_users is not None else super_users, allow_everyone,
                                    new_broker_config or broker_config)
-    old_set = load_source(old, acls_format)
-    new_set = load_source(new, acls_format)
+    old_set = cluster_acl_set(old, command_config, timeout) or load_source(old, acls_format)
+    new_set = cluster_acl_set(new, command_config, timeout) or load_source(new, acls_format)
     result = diff(old_set.bindings, new_set.bindings,
                   {"super_users": old_settings.super_users,
                    "allow_everyone_if_no_acl_found": old_settings.allow_everyone_if_no_acl_found},

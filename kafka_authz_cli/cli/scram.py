@@ -133,9 +133,13 @@ salted password lets its holder log in, so treat it as a secret), credential (Ka
 `salt=...,stored_key=...,server_key=...,iterations=...`), jaas (a client sasl.jaas.config line;
 it contains the password and is printed only when asked for by name).
 
+With --bootstrap-server (and --command-config) the credential is created or updated on a live
+cluster instead (AlterUserScramCredentials; needs ALTER on the CLUSTER resource); the password
+still never travels, only the salted password.
+
 {PASSWORD_HELP}
 
-Exit codes: 0 created; 2 usage or input error.""")
+Exit codes: 0 created; 2 usage, input or connection error.""")
 def create_user(
     user: str = typer.Option(..., "--user", help="User name."),
     mechanism: str = typer.Option("SCRAM-SHA-512", "--mechanism", help="SCRAM-SHA-256 or SCRAM-SHA-512."),
@@ -147,12 +151,22 @@ def create_user(
     password_file: Optional[Path] = typer.Option(None, "--password-file", help="Read the password from a file's first line."),
     password: Optional[str] = typer.Option(None, "--password", hidden=True),
     argv_ok: bool = typer.Option(False, "--password-argv-i-understand", hidden=True),
+    bootstrap_server: Optional[str] = typer.Option(None, "--bootstrap-server", help="Create (or update) the "
+                                                   "credential on this live cluster instead (AlterUserScramCredentials)."),
+    command_config: Optional[Path] = typer.Option(None, "--command-config", help="With --bootstrap-server: admin "
+                                                  "client properties (as for kafka-configs)."),
+    timeout: float = typer.Option(10.0, "--timeout", help="With --bootstrap-server: seconds to wait for the broker."),
 ) -> None:
     mech = _mechanism(mechanism)
     _check_username(user)
     _check_iterations(mech, iterations)
     salt_bytes = _decode_salt(salt)
     secret = read_password(password_stdin, password_file, password, argv_ok)
+    if bootstrap_server is not None:  # live: see cli/scram_live.py
+        from kafka_authz_cli.cli.scram_live import upsert_user
+
+        upsert_user(bootstrap_server, command_config, timeout, user, mech, secret, iterations, salt_bytes)
+        return
     if salt_bytes is None:
         from kafka_authz_cli.scram import new_salt
 
@@ -176,10 +190,22 @@ def create_user(
     elif fmt is CreateFormat.credential:
         text = cred.credential_string() + "\n"
     else:
-        escaped = secret.replace("\\", "\\\\").replace('"', '\\"')
-        text = (f'sasl.mechanism={mech.mechanism_name}\nsasl.jaas.config=org.apache.kafka.common.security.scram.'
-                f'ScramLoginModule required username="{user}" password="{escaped}";\n')
+        from kafka_authz_cli.jaas import quote
+
+        # JAAS quoting (\" and \\), then .properties escaping of the whole value: java.util.Properties
+        # turns \\ back into \ and reads files as ISO-8859-1 (so non-ASCII goes as \uXXXX): the file
+        # logs in as the Java client and authz both read it.
+        jaas = (f"org.apache.kafka.common.security.scram.ScramLoginModule required username={quote(user)} "
+                f"password={quote(secret)};")
+        value = "".join(c if " " <= c <= "~" else "".join(f"\\u{u:04x}" for u in _utf16(c))
+                        for c in jaas.replace("\\", "\\\\"))
+        text = f"sasl.mechanism={mech.mechanism_name}\nsasl.jaas.config={value}\n"
     write_output(text, out, secret=True)
+
+
+def _utf16(c: str) -> list[int]:
+    data = c.encode("utf-16-be", "surrogatepass")
+    return [int.from_bytes(data[i:i + 2], "big") for i in range(0, len(data), 2)]
 
 
 def _load_stored(credential: Optional[str], record: Optional[Path], mechanism: Optional[str]) -> ScramCredential:
@@ -414,3 +440,7 @@ def create_users(
         write_output(buf, generated_passwords, secret=True)
     err_console.print(f"{len(results)} credential(s) written to {out}"
                       + (f"; generated passwords in {generated_passwords} (0600)" if generated else ""))
+
+
+# -- live cluster commands: `scram list`, `scram delete`, `scram apply` live in cli/scram_live.py ----------
+from kafka_authz_cli.cli import scram_live  # noqa: E402,F401  (registers them on scram_app)

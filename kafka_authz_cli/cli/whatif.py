@@ -16,6 +16,7 @@ from kafka_authz_cli.auditlog import Quarantined, ReadStats, expand_paths, read_
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.cli.common import AclFormat, broker_settings, console, err_console, load_source, warn
 from kafka_authz_cli.errors import AuthzError, InputError
+from kafka_authz_cli.formats.sources import cluster_acl_set
 from kafka_authz_cli.formats.whatif_out import report_dict, write_html, write_out_dir
 from kafka_authz_cli.whatif import WhatIfReport, replay
 
@@ -44,7 +45,8 @@ Exit codes: 0 done; 1 --fail-on newly-denied and some client-visible access woul
 def whatif(
     logs: list[str] = typer.Option(..., "--logs", help="Log files, directories or globs (repeatable)."),
     proposed: Path = typer.Option(..., "--proposed", help="The proposed ACL set (any format, rules files too)."),
-    current: Optional[Path] = typer.Option(None, "--current", help="The ACL set the cluster runs today."),
+    current: Optional[Path] = typer.Option(None, "--current", help="The ACL set the cluster runs today (or "
+                                           "cluster:HOST:PORT: read it live, with --command-config)."),
     acls_format: Optional[AclFormat] = typer.Option(None, "--acls-format"),
     spark: bool = typer.Option(False, "--spark/--no-spark", help="Run as a PySpark job."),
     master: str = typer.Option("local[*]", "--master", help="Spark master (with --spark)."),
@@ -57,12 +59,17 @@ def whatif(
     report_html: Optional[Path] = typer.Option(None, "--report", help="A self-contained HTML report."),
     fail_on: Optional[WhatIfGate] = typer.Option(None, "--fail-on"),
     fmt: WhatIfFormat = typer.Option(WhatIfFormat.table, "--format", "-f"),
+    command_config: Optional[Path] = typer.Option(None, "--command-config", help="Admin client properties for "
+                                                  "--current cluster:HOST:PORT."),
+    timeout: float = typer.Option(10.0, "--timeout", help="Seconds to wait for a cluster: source."),
 ) -> None:
     settings = broker_settings(super_users, allow_everyone, broker_config)
     config = {"super_users": settings.super_users,
               "allow_everyone_if_no_acl_found": settings.allow_everyone_if_no_acl_found}
     proposed_set = load_source(proposed, acls_format)
-    current_set = load_source(current, acls_format) if current is not None else None
+    current_set = None
+    if current is not None:
+        current_set = cluster_acl_set(current, command_config, timeout) or load_source(current, acls_format)
     files = expand_paths(logs)
     if not files:
         raise InputError("no log files matched " + ", ".join(logs))
