@@ -308,15 +308,17 @@ def dn_form_problems(dn: str) -> list[str]:
     except DnError as exc:
         problems.append(f"not a DN the JDK can parse ({exc})")
         return problems
-    if normal == dn:
-        return problems
     parts = _split_unescaped(dn, ",")
+    keywords = [p.split("=", 1)[0].strip() for p in parts if "=" in p]
+    reversed_order = bool(keywords) and keywords[0].upper() == "C" and len(keywords) > 1 and \
+        keywords[-1].upper() == "CN"
+    if normal == dn and not reversed_order:
+        return problems
     if any(p.startswith(" ") for p in parts[1:]):
         problems.append("has spaces after commas; the broker's form has none")
     if any("=" in p and (p.split("=", 1)[0] != p.split("=", 1)[0].strip() or p.split("=", 1)[1][:1] == " ")
            for p in parts):
         problems.append("has spaces around '='; the broker's form has none")
-    keywords = [p.split("=", 1)[0].strip() for p in parts if "=" in p]
     for kw in keywords:
         up = kw.upper()
         if up in KEYWORD_OIDS and KEYWORD_OIDS[up] not in RFC2253_KEYWORDS:
@@ -324,8 +326,10 @@ def dn_form_problems(dn: str) -> list[str]:
                             f"({KEYWORD_OIDS[up]}=#...), never as '{kw}='")
         elif up in KEYWORD_OIDS and kw != RFC2253_KEYWORDS.get(KEYWORD_OIDS[up], kw):
             problems.append(f"keyword '{kw}' is printed as '{RFC2253_KEYWORDS[KEYWORD_OIDS[up]]}'")
-    if keywords and keywords[0].upper() == "C" and len(keywords) > 1 and keywords[-1].upper() == "CN":
-        problems.append("RDNs are in OpenSSL's order (C first): the broker prints the most specific (CN) first")
+    if reversed_order:
+        problems.append("RDNs are in OpenSSL's order (C first): a certificate with this subject is mapped as "
+                        + ",".join(reversed(_split_unescaped(normal, ","))))
+        return problems
     if not problems:
         problems.append("differs from the broker's rendering")
     problems.append(f"the broker would map: {normal}")

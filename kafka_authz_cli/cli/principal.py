@@ -74,10 +74,11 @@ def _rules_error(exc: MappingRulesError, where: ConfiguredRules, key: str) -> In
     return InputError(reason, path or where.source, line)
 
 
-def tls_mapper(rules: Optional[str], broker_config: Optional[Path], listener: Optional[str]) -> ResolvedMapper:
+def tls_mapper(rules: Optional[str], broker_config: Optional[Path], listener: Optional[str],
+               flag: str = "--rules") -> ResolvedMapper:
     """The broker's SslPrincipalMapper: --rules wins over server.properties (listener prefix first)."""
     if rules is not None:
-        where = ConfiguredRules(rules, "--rules")
+        where = ConfiguredRules(rules, flag)
     elif broker_config is not None:
         where = rules_from_broker_config(broker_config, SSL_RULES_CONFIG, listener)
     else:
@@ -89,12 +90,12 @@ def tls_mapper(rules: Optional[str], broker_config: Optional[Path], listener: Op
 
 
 def kerberos_namer(rules: Optional[list[str]], rules_config: Optional[str], broker_config: Optional[Path],
-                   listener: Optional[str], realm: Optional[str]) -> ResolvedMapper:
+                   listener: Optional[str], realm: Optional[str], flag: str = "--rules") -> ResolvedMapper:
     if rules and rules_config is not None:
         raise typer.BadParameter("give --rules (repeatable, one rule each) or --rules-config, not both",
                                  param_hint="--rules")
     if rules:
-        where, parsed = ConfiguredRules(None, "--rules"), list(rules)
+        where, parsed = ConfiguredRules(None, flag), list(rules)
     elif rules_config is not None:
         where, parsed = ConfiguredRules(rules_config, "--rules-config"), split_kerberos_rules_config(rules_config)
     elif broker_config is not None:
@@ -103,7 +104,8 @@ def kerberos_namer(rules: Optional[list[str]], rules_config: Optional[str], brok
     else:
         where, parsed = ConfiguredRules(None, "Kafka's default ([DEFAULT])"), None
     if realm is None:
-        warn("no --realm: DEFAULT then maps only names whose realm is empty, as on a broker that cannot read "
+        realm_flag = "--kerberos-realm" if flag == "--kerberos-rules" else "--realm"
+        warn(f"no {realm_flag}: DEFAULT then maps only names whose realm is empty, as on a broker that cannot read "
              "its default realm from krb5.conf")
     try:
         return ResolvedMapper(KerberosShortNamer.from_rules(realm or "", parsed), where.source)
@@ -326,3 +328,47 @@ def kerberos(
             raise typer.Exit(1)
     elif any(not m.ok for m in mappings):
         raise typer.Exit(1)
+
+
+# -- the mapping step of `authz simulate` ------------------------------------------------------------
+
+
+def map_connection(tls_dn: Optional[str], kerberos_principal: Optional[str], ssl_rules: Optional[str],
+                   kerberos_rules: Optional[list[str]], realm: Optional[str], broker_config: Optional[Path],
+                   listener: Optional[str]) -> Optional[dict]:
+    """The principal a TLS DN or a Kerberos name becomes on the broker, as a mapping record for
+    `authz simulate` (None when neither is given). A failed mapping is an AuthzError-free result
+    with ``ok`` false: the caller reports that the connection never gets to authorization."""
+    if tls_dn is None and kerberos_principal is None:
+        if ssl_rules is not None or kerberos_rules:
+            raise typer.BadParameter("mapping rules need --tls-dn or --kerberos-principal", param_hint="--tls-dn")
+        return None
+    if tls_dn is not None and kerberos_principal is not None:
+        raise typer.BadParameter("give --tls-dn or --kerberos-principal, not both", param_hint="--tls-dn")
+    if tls_dn is not None:
+        resolved = tls_mapper(ssl_rules, broker_config, listener, "--ssl-mapping-rules")
+        mapping = resolved.mapper.map(tls_dn)  # type: ignore[attr-defined]
+        kind, key = "tls", SSL_RULES_CONFIG
+    else:
+        resolved = kerberos_namer(kerberos_rules, None, broker_config, listener, realm, "--kerberos-rules")
+        mapping = resolved.mapper.map(kerberos_principal)  # type: ignore[attr-defined]
+        kind, key = "kerberos", KERBEROS_RULES_CONFIG
+    row = mapping_row(kind, mapping)
+    row.update({"kind": kind, "config": key, "rules_source": resolved.source, "rules": str(resolved.mapper)})
+    return row
+
+
+def print_mapping_step(info: dict) -> None:
+    what = "TLS DN" if info["kind"] == "tls" else "Kerberos name"
+    if info["ok"]:
+        rule = ("no realm: used as is" if info["rule_number"] is None
+                else f"rule {info['rule_number']} `{info['rule']}`")
+        console.print(f"{what} [bold]{escape(info['input'])}[/] -> [green]{escape(info['principal'])}[/] "
+                      f"({escape(rule)} of {info['config']} from {escape(info['rules_source'])})", soft_wrap=True)
+    else:
+        err = info["error"]
+        console.print(f"{what} [bold]{escape(info['input'])}[/] -> [red]no principal[/]: "
+                      f"{escape(err['class'].rsplit('.', 1)[-1])}: {escape(err['message'])} "
+                      f"({info['config']} from {escape(info['rules_source'])})", soft_wrap=True)
+        console.print(f"The broker fails authentication ({escape(info['broker'])}): no request from this "
+                      "connection reaches the authorizer.", soft_wrap=True)

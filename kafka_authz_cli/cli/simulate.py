@@ -105,7 +105,33 @@ def simulate(
                                                help="List every operation the principal may perform on the "
                                                     "resource (what Kafka returns per KIP-430)."),
     fmt: TableFormat = typer.Option(TableFormat.table, "--format", "-f", help="Output format."),
+    tls_dn: Optional[str] = typer.Option(None, "--tls-dn", help="Instead of --principal: the client "
+                                         "certificate's DN, mapped as ssl.principal.mapping.rules does."),
+    kerberos_principal: Optional[str] = typer.Option(None, "--kerberos-principal", help="Instead of "
+                                                     "--principal: a Kerberos name, mapped by the auth_to_local rules."),
+    ssl_mapping_rules: Optional[str] = typer.Option(None, "--ssl-mapping-rules", help="ssl.principal.mapping.rules "
+                                                    "(default: from --broker-config, else DEFAULT)."),
+    kerberos_rules: Optional[list[str]] = typer.Option(None, "--kerberos-rules", help="One auth_to_local rule "
+                                                       "(repeatable; default: from --broker-config, else DEFAULT)."),
+    kerberos_realm: Optional[str] = typer.Option(None, "--kerberos-realm", help="The broker's default realm."),
+    listener: Optional[str] = typer.Option(None, "--listener", help="Listener whose listener.name.<l>. keys "
+                                           "of --broker-config apply."),
 ) -> None:
+    from kafka_authz_cli.cli.principal import map_connection, print_mapping_step
+
+    mapping = map_connection(tls_dn, kerberos_principal, ssl_mapping_rules, kerberos_rules, kerberos_realm,
+                             broker_config, listener)
+    if mapping is not None:
+        if principal is not None or requests is not None:
+            raise typer.BadParameter("--tls-dn/--kerberos-principal replace --principal and --requests",
+                                     param_hint="--tls-dn")
+        if not mapping["ok"]:
+            if fmt is TableFormat.table:
+                print_mapping_step(mapping)
+            else:
+                emit_rows([{"mapping": mapping, "decision": None, "outcome": "AUTHENTICATION_FAILED"}], fmt)
+            raise typer.Exit(1)
+        principal = mapping["principal"]
     specs = _requests_from_args(requests, principal, operation, topic, group, transactional_id, cluster,
                                 delegation_token, user_principal, host, request_type, authorized_operations)
     if rules is not None:
@@ -120,6 +146,8 @@ def simulate(
     authorizer = settings.authorizer(acl_set)
 
     if authorized_operations:
+        if mapping is not None and fmt is TableFormat.table:
+            print_mapping_step(mapping)
         _print_authorized_operations(authorizer, specs[0].request, fmt)
         return
 
@@ -128,8 +156,13 @@ def simulate(
     for binding, origin in zip(acl_set.bindings, acl_set.origins):
         origins.setdefault(binding, origin)
     rows = [_row(s, d, authorizer.notes(d), origins) for s, d in zip(specs, decisions)]
+    if mapping is not None:
+        for r in rows:
+            r["mapping"] = mapping
     failures = [r for r in rows if r.get("ok") is False]
     if fmt is TableFormat.table:
+        if mapping is not None:
+            print_mapping_step(mapping)
         _print_table(rows)
         if any(s.expect for s in specs):
             if failures:
