@@ -116,6 +116,16 @@ def simulate(
     kerberos_realm: Optional[str] = typer.Option(None, "--kerberos-realm", help="The broker's default realm."),
     listener: Optional[str] = typer.Option(None, "--listener", help="Listener whose listener.name.<l>. keys "
                                            "of --broker-config apply."),
+    topic_policy: Optional[Path] = typer.Option(None, "--topic-policy", help="A KIP-201 policy file: give the "
+                                                "request-level verdict (ACLs, then the policy) for Create, Alter, "
+                                                "AlterConfigs or Delete on --topic."),
+    partitions: Optional[int] = typer.Option(None, "--partitions", help="With --topic-policy: requested partitions."),
+    replication_factor: Optional[int] = typer.Option(None, "--replication-factor",
+                                                     help="With --topic-policy: requested replication factor."),
+    topic_configs: Optional[list[str]] = typer.Option(None, "--config", help="With --topic-policy: a requested "
+                                                      "topic config key=value (repeatable)."),
+    cluster_state: Optional[Path] = typer.Option(None, "--cluster-state", help="With --topic-policy: current "
+                                                 "topics (JSON)."),
 ) -> None:
     from kafka_authz_cli.cli.principal import map_connection, print_mapping_step
 
@@ -151,6 +161,24 @@ def simulate(
         _print_authorized_operations(authorizer, specs[0].request, fmt)
         return
 
+    if topic_policy is not None:
+        from kafka_authz_cli.cli.policy import print_simulate_policy, simulate_topic_policy
+
+        r = specs[0].request
+        if requests is not None or r.resource_type is not ResourceType.TOPIC:
+            raise typer.BadParameter("--topic-policy takes one request from flags on a --topic (use `authz policy "
+                                     "check --acls` for many)", param_hint="--topic-policy")
+        row = simulate_topic_policy(topic_policy, authorizer, r.principal, r.host, r.operation.name, r.resource_name,
+                                    partitions, replication_factor, topic_configs or [], cluster_state, broker_config)
+        if mapping is not None:
+            row["mapping"] = mapping
+        if fmt is TableFormat.table:
+            if mapping is not None:
+                print_mapping_step(mapping)
+            print_simulate_policy(row)
+        else:
+            emit_rows([row], fmt)
+        return
     decisions = _decide(authorizer, specs)
     origins = {}
     for binding, origin in zip(acl_set.bindings, acl_set.origins):
