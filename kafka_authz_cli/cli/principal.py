@@ -65,7 +65,9 @@ def _rules_error(exc: MappingRulesError, where: ConfiguredRules, key: str) -> In
         text = str(err)
     else:
         text = err.message
-    reason = f"{key}: {text} (the broker refuses to start with this rule set)"
+    consequence = ("" if isinstance(err, JavaRegexUnsupported)
+                   else " (the broker refuses to start with this rule set)")
+    reason = f"{key}: {text}{consequence}"
     path, line = None, None
     if ":" in where.source and where.key is not None:
         loc = where.source.split(" (", 1)[0]

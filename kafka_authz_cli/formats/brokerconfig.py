@@ -43,7 +43,7 @@ def _text(value, path: str, where: str) -> str | None:
 def read_dynamic(path: Path | str, broker_id: str | None) -> tuple[dict[str, Located], dict[str, Located], list[str]]:
     """(cluster default, this broker, broker ids present) from a dynamic-config file."""
     text = read_text(path)
-    if text.lstrip().startswith("{"):
+    if text.lstrip().startswith(("{", "[")):
         return _read_json(text, str(path), broker_id)
     return _read_describe(text, str(path), broker_id)
 
@@ -53,9 +53,14 @@ def _read_json(text: str, path: str, broker_id: str | None):
         doc = json.loads(text)
     except json.JSONDecodeError as exc:
         raise InputError(f"invalid JSON: {exc.msg}", path, exc.lineno, exc.colno) from None
+    if not isinstance(doc, dict):
+        raise InputError('expected {"cluster_default": {...}, "brokers": {"<id>": {...}}}', path)
     unknown = set(doc) - {"cluster_default", "brokers"}
     if unknown:
         raise InputError(f"unknown top-level key(s) {sorted(unknown)}; expected cluster_default and brokers", path)
+    for section in ("cluster_default", "brokers"):
+        if section in doc and doc[section] is not None and not isinstance(doc[section], dict):
+            raise InputError(f"{section} must be an object", path)
     default: dict[str, Located] = {}
     for k, v in (doc.get("cluster_default") or {}).items():
         value = _text(v, path, f"cluster_default.{k}")
@@ -65,6 +70,9 @@ def _read_json(text: str, path: str, broker_id: str | None):
     if not isinstance(brokers, dict):
         raise InputError("brokers must map broker ids to configs", path)
     mine: dict[str, Located] = {}
+    for bid, configs in brokers.items():
+        if configs is not None and not isinstance(configs, dict):
+            raise InputError(f"brokers.{bid} must be an object", path)
     if broker_id is not None and broker_id in brokers:
         for k, v in (brokers[broker_id] or {}).items():
             value = _text(v, path, f"brokers.{broker_id}.{k}")

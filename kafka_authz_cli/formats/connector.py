@@ -22,7 +22,7 @@ def read_connector(path: Path | str) -> tuple[str | None, dict[str, str]]:
     """(name, config): ``{"name": n, "config": {...}}`` (POST /connectors), a flat config map
     (PUT /connectors/n/config) or a standalone .properties file."""
     text = read_text(path)
-    if not text.lstrip().startswith("{"):
+    if not text.lstrip().startswith(("{", "[")):
         config = parse_properties(text, str(path))
         return config.get("name"), config
     try:

@@ -164,3 +164,13 @@ def test_keys_to_resolve_folds_synonyms_and_scopes_listeners():
     assert keys_to_resolve(s, False) == ["listener.name.b.ssl.key.password", "log.retention.ms",
                                          "ssl.keystore.location"]
     assert keys_to_resolve(s, False, "A") == ["listener.name.a.ssl.keystore.location", "log.retention.ms"]
+
+
+def test_malformed_dynamic_files_are_located_input_errors(tmp_path):
+    for text, msg in [('{"cluster_default": 5}', "cluster_default must be an object"),
+                      ('[1]', "expected {"), ('{"brokers": {"1": [1]}}', "brokers.1 must be an object"),
+                      ('{"cluster_default": {"a": [1]}}', "cluster_default.a: a config value must be")]:
+        f = tmp_path / "d.json"
+        f.write_text(text)
+        res = runner.invoke(app, ["config", "resolve", "--dynamic", str(f)])
+        assert res.exit_code == 2 and msg in res.output and "Traceback" not in res.output, res.output
