@@ -241,15 +241,6 @@ _CATEGORIES = {"L", "Lu", "Ll", "Lt", "Lm", "Lo", "M", "Mn", "Mc", "Me", "N", "N
                "Cs", "Co", "Cn"}
 
 
-def _case_variants_ascii(cp: int) -> set[int]:
-    out = {cp}
-    if 0x41 <= cp <= 0x5A:
-        out.add(cp + 32)
-    elif 0x61 <= cp <= 0x7A:
-        out.add(cp - 32)
-    return out
-
-
 def _case_variants_unicode(cp: int) -> set[int]:
     # Java's Unicode case-insensitive single: toUpperCase and toLowerCase(toUpperCase) of each side.
     c = chr(cp)

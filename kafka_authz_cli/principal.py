@@ -376,9 +376,8 @@ class KerberosShortNamer:
                 return Mapping(original, name=name.service_name)
             params = [name.realm, name.service_name]
         else:
+            # parse() never builds a host without a realm; Kafka would compare null with the realm.
             params = [name.realm or "", name.service_name, name.host_name]
-            if name.realm is None:  # pragma: no cover - parse() never builds this
-                params[0] = None  # type: ignore[call-overload]
         for i, rule in enumerate(self.rules):
             try:
                 result = rule.apply(params)
