@@ -48,7 +48,8 @@ def _register() -> None:
     # Each subcommand lives in its own module; importing it registers it on `app`.
     import importlib
 
-    for module in ("simulate", "convert", "scram", "rules", "diff", "whatif", "cluster"):
+    for module in ("simulate", "convert", "scram", "rules", "diff", "whatif", "cluster",
+                   "principal", "config", "connect", "policy"):
         try:
             importlib.import_module(f"kafka_authz_cli.cli.{module}")
         except ModuleNotFoundError as exc:  # a subcommand not built yet

@@ -105,7 +105,43 @@ def simulate(
                                                help="List every operation the principal may perform on the "
                                                     "resource (what Kafka returns per KIP-430)."),
     fmt: TableFormat = typer.Option(TableFormat.table, "--format", "-f", help="Output format."),
+    tls_dn: Optional[str] = typer.Option(None, "--tls-dn", help="Instead of --principal: the client "
+                                         "certificate's DN, mapped as ssl.principal.mapping.rules does."),
+    kerberos_principal: Optional[str] = typer.Option(None, "--kerberos-principal", help="Instead of "
+                                                     "--principal: a Kerberos name, mapped by the auth_to_local rules."),
+    ssl_mapping_rules: Optional[str] = typer.Option(None, "--ssl-mapping-rules", help="ssl.principal.mapping.rules "
+                                                    "(default: from --broker-config, else DEFAULT)."),
+    kerberos_rules: Optional[list[str]] = typer.Option(None, "--kerberos-rules", help="One auth_to_local rule "
+                                                       "(repeatable; default: from --broker-config, else DEFAULT)."),
+    kerberos_realm: Optional[str] = typer.Option(None, "--kerberos-realm", help="The broker's default realm."),
+    listener: Optional[str] = typer.Option(None, "--listener", help="Listener whose listener.name.<l>. keys "
+                                           "of --broker-config apply."),
+    topic_policy: Optional[Path] = typer.Option(None, "--topic-policy", help="A KIP-201 policy file: give the "
+                                                "request-level verdict (ACLs, then the policy) for Create, Alter, "
+                                                "AlterConfigs or Delete on --topic."),
+    partitions: Optional[int] = typer.Option(None, "--partitions", help="With --topic-policy: requested partitions."),
+    replication_factor: Optional[int] = typer.Option(None, "--replication-factor",
+                                                     help="With --topic-policy: requested replication factor."),
+    topic_configs: Optional[list[str]] = typer.Option(None, "--config", help="With --topic-policy: a requested "
+                                                      "topic config key=value (repeatable)."),
+    cluster_state: Optional[Path] = typer.Option(None, "--cluster-state", help="With --topic-policy: current "
+                                                 "topics (JSON)."),
 ) -> None:
+    from kafka_authz_cli.cli.principal import map_connection, print_mapping_step
+
+    mapping = map_connection(tls_dn, kerberos_principal, ssl_mapping_rules, kerberos_rules, kerberos_realm,
+                             broker_config, listener)
+    if mapping is not None:
+        if principal is not None or requests is not None:
+            raise typer.BadParameter("--tls-dn/--kerberos-principal replace --principal and --requests",
+                                     param_hint="--tls-dn")
+        if not mapping["ok"]:
+            if fmt is TableFormat.table:
+                print_mapping_step(mapping)
+            else:
+                emit_rows([{"mapping": mapping, "decision": None, "outcome": "AUTHENTICATION_FAILED"}], fmt)
+            raise typer.Exit(1)
+        principal = mapping["principal"]
     specs = _requests_from_args(requests, principal, operation, topic, group, transactional_id, cluster,
                                 delegation_token, user_principal, host, request_type, authorized_operations)
     if rules is not None:
@@ -120,16 +156,41 @@ def simulate(
     authorizer = settings.authorizer(acl_set)
 
     if authorized_operations:
+        if mapping is not None and fmt is TableFormat.table:
+            print_mapping_step(mapping)
         _print_authorized_operations(authorizer, specs[0].request, fmt)
         return
 
+    if topic_policy is not None:
+        from kafka_authz_cli.cli.policy import print_simulate_policy, simulate_topic_policy
+
+        r = specs[0].request
+        if requests is not None or r.resource_type is not ResourceType.TOPIC:
+            raise typer.BadParameter("--topic-policy takes one request from flags on a --topic (use `authz policy "
+                                     "check --acls` for many)", param_hint="--topic-policy")
+        row = simulate_topic_policy(topic_policy, authorizer, r.principal, r.host, r.operation.name, r.resource_name,
+                                    partitions, replication_factor, topic_configs or [], cluster_state, broker_config)
+        if mapping is not None:
+            row["mapping"] = mapping
+        if fmt is TableFormat.table:
+            if mapping is not None:
+                print_mapping_step(mapping)
+            print_simulate_policy(row)
+        else:
+            emit_rows([row], fmt)
+        return
     decisions = _decide(authorizer, specs)
     origins = {}
     for binding, origin in zip(acl_set.bindings, acl_set.origins):
         origins.setdefault(binding, origin)
     rows = [_row(s, d, authorizer.notes(d), origins) for s, d in zip(specs, decisions)]
+    if mapping is not None:
+        for r in rows:
+            r["mapping"] = mapping
     failures = [r for r in rows if r.get("ok") is False]
     if fmt is TableFormat.table:
+        if mapping is not None:
+            print_mapping_step(mapping)
         _print_table(rows)
         if any(s.expect for s in specs):
             if failures:

@@ -50,7 +50,12 @@ def _unescape(text: str, path: str, lineno: int) -> str:
 
 
 def parse_properties(text: str, path: str = "<properties>") -> dict[str, str]:
-    props: dict[str, str] = {}
+    return {k: v for k, (v, _) in parse_properties_with_lines(text, path).items()}
+
+
+def parse_properties_with_lines(text: str, path: str = "<properties>") -> dict[str, tuple[str, int]]:
+    """Like :func:`parse_properties`, with the line each (last) definition starts on."""
+    props: dict[str, tuple[str, int]] = {}
     for lineno, line in _logical_lines(text):
         i = 0
         while i < len(line):
@@ -65,5 +70,5 @@ def parse_properties(text: str, path: str = "<properties>") -> dict[str, str]:
         rest = line[i:].lstrip(" \t\f")
         if rest[:1] in ("=", ":"):
             rest = rest[1:].lstrip(" \t\f")
-        props[_unescape(key, path, lineno)] = _unescape(rest, path, lineno)
+        props[_unescape(key, path, lineno)] = (_unescape(rest, path, lineno), lineno)
     return props

@@ -1,0 +1,281 @@
+"""`authz connect check-overrides`: KIP-458 connector client config overrides, as a worker judges them."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from enum import Enum
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.markup import escape
+from rich.table import Table
+
+from kafka_authz_cli.cli.app import app
+from kafka_authz_cli.cli.common import broker_settings, console, load_source, write_output
+from kafka_authz_cli.connect import (
+    PREFIXES,
+    SENSITIVE_CLIENT_KEYS,
+    ConfigValue,
+    Identity,
+    PolicyError,
+    check_connector,
+    redact,
+    required_actions,
+)
+from kafka_authz_cli.errors import AuthzError
+from kafka_authz_cli.formats.connector import read_connector, read_worker
+
+connect_app = typer.Typer(help="Kafka Connect: KIP-458 connector client config override policies.",
+                          no_args_is_help=True)
+app.add_typer(connect_app, name="connect", short_help="Kafka Connect: which client overrides the KIP-458 policy "
+                                                      "allows, and who the connector connects as.")
+
+
+class ConnectorType(str, Enum):
+    source = "source"
+    sink = "sink"
+
+
+class OutFormat(str, Enum):
+    table = "table"
+    json = "json"
+
+
+def _sensitive(key: str) -> bool:
+    return key in SENSITIVE_CLIENT_KEYS or key.endswith(".password")
+
+
+def _shown(v: ConfigValue) -> ConfigValue:
+    return ConfigValue(v.name, "[hidden]", v.error_messages) if _sensitive(v.name) else v
+
+
+def _map_identity(ident: Identity, tls_rules: Optional[str], client_cert: Optional[Path],
+                  kerberos_rules: Optional[list[str]], realm: Optional[str], broker_config: Optional[Path]) -> Identity:
+    """Finish an identity the broker's mapping rules decide (GSSAPI name, TLS certificate)."""
+    from kafka_authz_cli.cli.principal import kerberos_namer, tls_mapper
+
+    if ident.kerberos_name and (kerberos_rules or broker_config is not None or realm):
+        resolved = kerberos_namer(kerberos_rules, None, broker_config, None, realm, "--kerberos-rules")
+        m = resolved.mapper.map(ident.kerberos_name)  # type: ignore[attr-defined]
+        if m.ok:
+            return Identity(m.principal, f"{ident.how}: {ident.kerberos_name} -> {m.principal} "
+                                         f"({resolved.source})", ident.mechanism, ident.kerberos_name)
+        return Identity(None, f"{ident.how}: {ident.kerberos_name} is refused ({m.error.message}): the "
+                              "connection fails", ident.mechanism, ident.kerberos_name)
+    if ident.tls_keystore and client_cert is not None:
+        from kafka_authz_cli.formats.principals import read_cert_subjects
+
+        [subject, *_] = read_cert_subjects(client_cert)
+        resolved = tls_mapper(tls_rules, broker_config, None, "--ssl-mapping-rules")
+        m = resolved.mapper.map(subject.text)  # type: ignore[attr-defined]
+        if m.ok:
+            return Identity(m.principal, f"TLS certificate {client_cert} ({subject.text}) -> {m.principal} "
+                                         f"({resolved.source})", tls_keystore=ident.tls_keystore)
+        return Identity(None, f"TLS certificate {subject.text} is refused ({m.error.message})",
+                        tls_keystore=ident.tls_keystore)
+    return ident
+
+
+@connect_app.command("check-overrides", help="""Which producer.override.*, consumer.override.* and admin.override.*
+keys of a connector the worker's policy allows, with Kafka's messages, and who the connector connects as.
+
+The policy is --policy (None, Principal, All, or a class name), else the worker's
+connector.client.config.override.policy (--worker worker.properties), else the default All. Principal
+allows exactly sasl.jaas.config, sasl.mechanism and security.protocol. Keys are matched exactly (case,
+spaces). Only the clients the connector uses are checked: source -> producer (+ admin with
+topic.creation.*), sink -> consumer (+ producer and admin with a dead letter queue); overrides for other
+clients are never applied. The connector is JSON ({"name": ..., "config": {...}} or the flat config) or a
+.properties file; source or sink is inferred (--type to say).
+
+For each client: the effective config (worker defaults, the worker's producer./consumer./admin. settings,
+then the allowed overrides; secrets hidden) and the principal it connects as (SASL username, Kerberos
+name mapped with --kerberos-rules/--broker-config, a certificate given with --client-cert, ANONYMOUS for
+PLAINTEXT). With --acls, the ACLs that principal needs (write/read its topics, read its group, the dead
+letter queue) are decided exactly as the broker would; --emit-requests writes them as an `authz simulate
+--requests` test suite.
+
+Exit codes: 0 every override allowed (and every needed ACL allows); 1 an override the policy rejects (the
+task would fail to start) or a needed ACL that denies; 2 usage or input error.""",
+                     short_help="KIP-458: which connector client overrides the worker's policy allows.")
+def check_overrides(
+    connector: Path = typer.Argument(..., help="Connector config: JSON or .properties."),
+    policy: Optional[str] = typer.Option(None, "--policy", help="None, Principal, All or a policy class name."),
+    worker: Optional[Path] = typer.Option(None, "--worker", help="worker.properties."),
+    connector_type: Optional[ConnectorType] = typer.Option(None, "--type", help="source or sink (default: inferred)."),
+    acls: Optional[Path] = typer.Option(None, "--acls", help="Decide the ACLs the connector needs against this set."),
+    topics: Optional[list[str]] = typer.Option(None, "--topic", help="Topics the connector uses (repeatable)."),
+    host: str = typer.Option("127.0.0.1", "--host", help="The worker's address as the broker sees it."),
+    broker_config: Optional[Path] = typer.Option(None, "--broker-config", help="Broker server.properties: "
+                                                 "super.users, mapping rules."),
+    super_users: Optional[str] = typer.Option(None, "--super-users"),
+    ssl_mapping_rules: Optional[str] = typer.Option(None, "--ssl-mapping-rules"),
+    client_cert: Optional[Path] = typer.Option(None, "--client-cert", help="The certificate in the connector's "
+                                               "keystore (PEM/DER), to map its DN."),
+    kerberos_rules: Optional[list[str]] = typer.Option(None, "--kerberos-rules"),
+    kerberos_realm: Optional[str] = typer.Option(None, "--kerberos-realm"),
+    emit_requests: Optional[Path] = typer.Option(None, "--emit-requests", help="Write the needed ACL checks as "
+                                                 "an authz simulate requests CSV (expect ALLOWED)."),
+    fmt: OutFormat = typer.Option(OutFormat.table, "--format", "-f"),
+) -> None:
+    name, config = read_connector(connector)
+    worker_props = read_worker(worker) if worker is not None else {}
+    try:
+        result = check_connector(config, worker_props, policy, connector_type.value if connector_type else None, name)
+    except PolicyError as exc:
+        raise AuthzError(str(exc)) from None
+    clients = []
+    for c in result.clients:
+        ident = c.identity
+        if ident is not None:
+            ident = _map_identity(ident, ssl_mapping_rules, client_cert, kerberos_rules, kerberos_realm,
+                                  broker_config)
+        clients.append((c, ident))
+    # Keep the mapped identities for the ACL step.
+    mapped = {c.client: ident for c, ident in clients}
+    from dataclasses import replace
+
+    result = replace(result, clients=tuple(replace(c, identity=mapped[c.client]) for c, _ in clients))
+    actions, notes = required_actions(result, config, list(topics or []))
+    decisions = _decide(actions, acls, host, broker_config, super_users) if acls is not None else None
+    if emit_requests is not None:
+        _write_requests(actions, host, emit_requests)
+    if fmt is OutFormat.json:
+        typer.echo(json.dumps(_as_json(result, actions, decisions, notes), indent=2, ensure_ascii=False))
+    else:
+        _print(result, actions, decisions, notes, acls is not None)
+    rejected = any(c.rejected for c in result.clients if c.used)
+    denied = decisions is not None and any(d is not None and d.decision != "ALLOWED" for d in decisions)
+    if rejected or denied:
+        raise typer.Exit(1)
+
+
+def _decide(actions, acls: Path, host: str, broker_config, super_users):
+    from kafka_authz_cli.engine import Request
+    from kafka_authz_cli.model import CLUSTER_NAME, AclOperation, ResourceType
+
+    settings = broker_settings(super_users, None, broker_config)
+    authorizer = settings.authorizer(load_source(acls))
+    out = []
+    for a in actions:
+        if a.principal is None:
+            out.append(None)
+            continue
+        if a.operation == "CREATE" and a.resource_type == "TOPIC":
+            # CreateTopics asks for CREATE on the cluster first, then on the topic.
+            d = authorizer.authorize_many([Request(a.principal, host, AclOperation.CREATE, ResourceType.CLUSTER,
+                                                   CLUSTER_NAME, log_if_denied=False)])[0]
+            if d.decision == "ALLOWED":
+                out.append(d)
+                continue
+        req = Request(a.principal, host, AclOperation[a.operation], ResourceType[a.resource_type], a.resource_name)
+        out.append(authorizer.authorize_many([req])[0])
+    return out
+
+
+def _write_requests(actions, host: str, path: Path) -> None:
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["principal", "host", "operation", "resource_type", "resource_name", "expect", "comment"])
+    skipped = 0
+    for a in actions:
+        if a.principal is None:
+            skipped += 1
+            continue
+        w.writerow([a.principal, host, a.operation, a.resource_type, a.resource_name, "ALLOWED",
+                    f"{a.client.lower()}: {a.why}"])
+    write_output(buf.getvalue(), path)
+    if skipped:
+        console.print(f"[yellow]{skipped} needed ACL check(s) left out of {path}: the principal is not known "
+                      "offline[/]")
+
+
+def _client_json(c) -> dict:
+    prefix = PREFIXES[c.client]
+    return {
+        "client": c.client, "used": c.used,
+        "overrides": [{"name": prefix + v.name, "key": v.name, "value": _shown(v).value,
+                       "allowed": not v.error_messages, "error_messages": list(v.error_messages),
+                       "to_string": _shown(v).to_string()} for v in c.values],
+        "effective_config": redact(c.effective) if c.used else None,
+        "principal": c.identity.principal if c.identity else None,
+        "principal_how": c.identity.how if c.identity else None,
+        "worker_exception": _redacted_exception(c),
+    }
+
+
+def _redacted_exception(c) -> Optional[str]:
+    from kafka_authz_cli.connect import worker_exception
+
+    return worker_exception([_shown(v) for v in c.values]) if c.used else None
+
+
+def _as_json(result, actions, decisions, notes) -> dict:
+    out = {"connector": result.name, "type": result.connector_type, "type_reason": result.type_reason,
+           "policy": result.policy, "policy_source": result.policy_source, "error_count": result.rest_error_count,
+           "clients": [_client_json(c) for c in result.clients], "notes": notes}
+    out["needed_acls"] = [{"client": a.client, "principal": a.principal, "operation": a.operation,
+                           "resource_type": a.resource_type, "resource_name": a.resource_name, "why": a.why,
+                           "decision": None if decisions is None or decisions[i] is None else decisions[i].decision,
+                           "rule": None if decisions is None or decisions[i] is None else decisions[i].rule}
+                          for i, a in enumerate(actions)]
+    return out
+
+
+def _print(result, actions, decisions, notes, with_acls: bool) -> None:
+    console.print(f"Connector [bold]{escape(result.name)}[/]: {result.connector_type} ({escape(result.type_reason)}); "
+                  f"policy [bold]{result.policy}[/] ({escape(result.policy_source)})", soft_wrap=True)
+    table = Table(header_style="bold")
+    for col in ("client", "override", "value", "verdict"):
+        table.add_column(col, overflow="fold")
+    any_rows = False
+    for c in result.clients:
+        for v in c.values:
+            any_rows = True
+            shown = _shown(v)
+            if not c.used:
+                verdict = "[dim]not used by this connector: never applied[/]"
+            elif v.error_messages:
+                verdict = f"[red]{escape(v.error_messages[0])}[/]"
+            else:
+                verdict = "[green]allowed[/]"
+            table.add_row(c.client, escape(PREFIXES[c.client] + v.name), escape(shown.value), verdict)
+    if any_rows:
+        console.print(table)
+    else:
+        console.print("no client overrides")
+    for c in result.clients:
+        if not c.used:
+            continue
+        ident = c.identity
+        who = f"[green]{escape(ident.principal)}[/]" if ident and ident.principal else "[yellow]unknown offline[/]"
+        console.print(f"{c.client.lower()} connects as {who}: {escape(ident.how if ident else '')}", soft_wrap=True)
+        exc = _redacted_exception(c)
+        if exc:
+            console.print(f"[red]task start fails:[/] {escape(exc)}", soft_wrap=True)
+    if result.rest_error_count:
+        console.print(f"REST validation reports {result.rest_error_count} error(s)")
+    for n in notes:
+        console.print(f"[yellow]note:[/] {escape(n)}", soft_wrap=True)
+    if actions:
+        t = Table(header_style="bold", title="ACLs the connector needs")
+        for col in ("client", "principal", "operation", "resource", "why") + (("decision",) if with_acls else ()):
+            t.add_column(col, overflow="fold")
+        for i, a in enumerate(actions):
+            row = [a.client, escape(a.principal or "(unknown)"), a.operation, escape(f"{a.resource_type}:"
+                                                                                      f"{a.resource_name}"),
+                   escape(a.why)]
+            if with_acls:
+                d = decisions[i]
+                if d is None:
+                    row.append("[yellow]principal unknown[/]")
+                else:
+                    style = "green" if d.decision == "ALLOWED" else "red"
+                    row.append(f"[{style}]{d.decision or d.outcome.value}[/] [dim]{escape(d.explain())}[/]")
+            t.add_row(*row)
+        console.print(t)
+
+
+

@@ -1,0 +1,208 @@
+"""`authz policy check`: a declarative KIP-201 topic management policy, alone or with the ACLs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.markup import escape
+from rich.table import Table
+
+from kafka_authz_cli.cli.app import app
+from kafka_authz_cli.cli.common import AclFormat, TableFormat, broker_settings, console, emit_rows, load_source
+from kafka_authz_cli.formats.brokerconfig import load_sources
+from kafka_authz_cli.formats.topicpolicy import read_cluster_state, read_policy, read_requests
+from kafka_authz_cli.topicpolicy import (
+    ClusterState,
+    PolicyRequest,
+    PolicyVerdict,
+    TopicPolicy,
+    decide,
+    evaluate,
+)
+
+policy_app = typer.Typer(help="KIP-201 topic management policy: create, alter, delete and delete-records "
+                              "requests checked against a declarative policy (and the ACLs).", no_args_is_help=True)
+app.add_typer(policy_app, name="policy", short_help="KIP-201: check topic management requests against a "
+                                                    "declarative policy, with the ACLs.")
+
+KIP_NOTE = ("KIP-201 was never merged into Kafka: brokers run CreateTopicPolicy (CreateTopics) and AlterConfigPolicy "
+            "((Incremental)AlterConfigs), neither of which receives the principal, and DeleteTopics, DeleteRecords and "
+            "CreatePartitions have no policy hook. authz decides what the KIP's TopicManagementPolicy would; the "
+            "principal-dependent parts can only be enforced with ACLs.")
+
+
+def _row(req: PolicyRequest, pv: PolicyVerdict, combined=None) -> dict:
+    state = pv.state
+    row = {
+        "request": req.request, "operation": req.operation, "principal": req.principal, "topic": req.topic,
+        "policy_allowed": pv.allowed and pv.broker_error is None, "policy_rule": pv.rule,
+        "violations": list(pv.violations), "broker_error": pv.broker_error, "notes": list(pv.notes),
+        "requested_state": None if state is None else {
+            "partitions": state.partitions, "replication_factor": state.replication_factor,
+            "configs": state.configs, "requested_configs": state.requested_configs},
+        "broker_hook": req.broker_hook, "origin": req.origin,
+    }
+    if combined is not None:
+        d = combined.acl_decision
+        row.update({"verdict": combined.verdict, "refused_by": combined.refused_by, "error": combined.error,
+                    "acl_operation": req.acl_operation, "acl_checks": list(combined.acl_checks),
+                    "acl_decision": d.decision, "acl_rule": d.rule, "acl_explanation": d.explain()})
+    else:
+        row["verdict"] = "ALLOWED" if row["policy_allowed"] else "DENIED"
+        row["error"] = (pv.broker_error if pv.broker_error else
+                        None if pv.allowed else f"POLICY_VIOLATION: {pv.message}")
+        row["refused_by"] = None if pv.allowed and not pv.broker_error else "broker" if pv.broker_error else "policy"
+    if req.expect is not None:
+        row["expect"] = req.expect
+        row["ok"] = row["verdict"] == req.expect
+    return row
+
+
+def check_requests(policy: TopicPolicy, requests: list[PolicyRequest], cluster: ClusterState, broker_sources,
+                   authorizer=None) -> list[dict]:
+    rows = []
+    for req in requests:
+        if authorizer is not None:
+            c = decide(authorizer, policy, req, cluster, broker_sources)
+            rows.append(_row(req, c.policy, c))
+        else:
+            rows.append(_row(req, evaluate(policy, req, cluster, broker_sources)))
+    return rows
+
+
+def print_rows(rows: list[dict], with_acls: bool) -> None:
+    table = Table(header_style="bold", show_lines=True)
+    for col in ("#", "request", "principal", "topic", "verdict", "why"):
+        table.add_column(col, overflow="fold", no_wrap=col == "#")
+    for i, r in enumerate(rows, 1):
+        style = "green" if r["verdict"] == "ALLOWED" else "red"
+        if r["verdict"] == "ALLOWED":
+            why = f"policy: {r['policy_rule']}"
+            if with_acls:
+                why = f"ACLs: {r['acl_explanation']}\n" + why
+        elif r["refused_by"] == "acls":
+            why = f"[red]ACLs[/] ({escape(', '.join(r['acl_checks']))}): {escape(r['acl_explanation'])}"
+            if r["broker_error"]:
+                why += "\n[dim]the broker would refuse it too: " + escape(r["broker_error"]) + "[/]"
+            elif not r["policy_allowed"]:
+                why += "\n[dim]the policy would refuse it too: " + escape("; ".join(r["violations"])) + "[/]"
+        else:
+            who = "broker" if r["refused_by"] == "broker" else f"policy ({r['policy_rule']})"
+            why = f"[red]{escape(who)}[/]: {escape(r['error'] or '')}"
+        for n in r["notes"]:
+            why += f"\n[yellow]note:[/] {escape(n)}"
+        why += f"\n[dim]on a real broker: {escape(r['broker_hook'])}[/]"
+        verdict = f"[{style}]{r['verdict']}[/]"
+        if "expect" in r:
+            verdict += "\n" + ("[green]as expected[/]" if r["ok"] else f"[red]expected {r['expect']}[/]")
+        table.add_row(str(i), escape(r["request"]), escape(r["principal"]), escape(r["topic"]), verdict, why)
+    console.print(table)
+
+
+@policy_app.command("check", help=f"""Check topic management requests against a declarative KIP-201 policy.
+
+REQUESTS is JSON lines, one request each: {{"request": "create|alter|delete|delete_records" (or CreateTopics,
+CreatePartitions, AlterConfigs, IncrementalAlterConfigs, DeleteTopics, DeleteRecords), "principal":
+"User:alice", "topic": "orders", "partitions": 12, "replication_factor": 3, "replica_assignments": {{"0":
+[1,2,3]}}, "configs": {{"retention.ms": "86400000"}}, "delete_configs": [...], "offsets": {{"0": 100}},
+"host": "10.0.0.1", "expect": "ALLOWED|DENIED"}}. Each is checked the way the KIP's TopicManagementPolicy
+receives it: the requested state (partitions, replication factor from the assignments, the configs as they
+will be: current ones plus the request's; AlterConfigs replaces them all) and the cluster state
+(--cluster-state {{"brokers": 3, "topics": {{"orders": {{"partitions": 12, "replication_factor": 3,
+"configs": {{...}}}}}}}}). Config bounds apply to the value the topic will have, falling back to the broker
+default (--broker-config resolves log.retention.hours for retention.ms, ...). What the broker refuses before
+any policy (an existing topic, fewer partitions, a replication factor above the broker count) is reported
+as the broker's error.
+
+With --acls the verdict is the request's, as a broker gives it: authorized by the ACLs first (CreateTopics:
+CREATE on the cluster, else on the topic; CreatePartitions: ALTER; AlterConfigs: ALTER_CONFIGS; DeleteTopics
+and DeleteRecords: DELETE), then the broker's own checks, then the policy; the refusing step is named.
+
+{KIP_NOTE}
+
+Exit codes: 0 every verdict computed (and every expectation met); 1 an expectation failed, or with
+--fail-on-deny a request is refused; 2 usage or input error.""",
+                    short_help="Check create/alter/delete requests against a KIP-201 policy (and the ACLs).")
+def check(
+    requests: Path = typer.Argument(..., help="Requests, JSON lines."),
+    policy: Path = typer.Option(..., "--policy", help="The policy file (JSON or TOML)."),
+    cluster_state: Optional[Path] = typer.Option(None, "--cluster-state", help="Current topics and broker count."),
+    broker_config: Optional[Path] = typer.Option(None, "--broker-config", help="server.properties: broker "
+                                                 "defaults of topic configs; super.users with --acls."),
+    acls: Optional[Path] = typer.Option(None, "--acls", help="Also decide each request with these ACLs."),
+    acls_format: Optional[AclFormat] = typer.Option(None, "--acls-format"),
+    super_users: Optional[str] = typer.Option(None, "--super-users"),
+    allow_everyone: Optional[bool] = typer.Option(None, "--allow-everyone-if-no-acl-found/--deny-if-no-acl-found",
+                                                  show_default=False),
+    fail_on_deny: bool = typer.Option(False, "--fail-on-deny", help="Exit 1 when any request is refused."),
+    fmt: TableFormat = typer.Option(TableFormat.table, "--format", "-f"),
+) -> None:
+    pol = read_policy(policy)
+    reqs = read_requests(requests)
+    cluster = read_cluster_state(cluster_state)
+    broker_sources = load_sources(broker_config, None, None)[0] if broker_config is not None else None
+    authorizer = None
+    if acls is not None:
+        settings = broker_settings(super_users, allow_everyone, broker_config)
+        authorizer = settings.authorizer(load_source(acls, acls_format))
+    rows = check_requests(pol, reqs, cluster, broker_sources, authorizer)
+    if fmt is TableFormat.table:
+        print_rows(rows, authorizer is not None)
+        refused = sum(1 for r in rows if r["verdict"] != "ALLOWED")
+        console.print(f"{len(rows)} request(s): {len(rows) - refused} allowed, {refused} refused")
+        failed = [r for r in rows if r.get("ok") is False]
+        if any("expect" in r for r in rows):
+            console.print(f"[red]{len(failed)} expectation(s) failed[/]" if failed else "[green]all expectations met[/]")
+        console.print(f"[dim]{escape(KIP_NOTE)}[/]", soft_wrap=True)
+    else:
+        emit_rows(rows, fmt)
+    if any(r.get("ok") is False for r in rows) or (fail_on_deny and any(r["verdict"] != "ALLOWED" for r in rows)):
+        raise typer.Exit(1)
+
+
+def simulate_topic_policy(policy_path: Path, authorizer, principal: str, host: str, operation: str, topic: str,
+                          partitions: Optional[int], replication_factor: Optional[int], configs: list[str],
+                          cluster_state: Optional[Path], broker_config: Optional[Path]) -> dict:
+    """The combined verdict `authz simulate --topic-policy` shows for one request from flags."""
+    from kafka_authz_cli.formats.topicpolicy import request_from_dict
+
+    kind = {"CREATE": "CreateTopics", "ALTER": "CreatePartitions", "ALTER_CONFIGS": "IncrementalAlterConfigs",
+            "DELETE": "DeleteTopics"}.get(operation)
+    if kind is None:
+        raise typer.BadParameter("--topic-policy decides Create, Alter (partitions), AlterConfigs or Delete on a "
+                                 "--topic", param_hint="--topic-policy")
+    parsed = {}
+    for item in configs:
+        if "=" not in item:
+            raise typer.BadParameter(f"expected key=value, got {item!r}", param_hint="--config")
+        k, _, v = item.partition("=")
+        parsed[k] = v
+    rec = {"request": kind, "principal": principal, "topic": topic, "host": host, "configs": parsed}
+    if partitions is not None:
+        rec["partitions"] = partitions
+    if replication_factor is not None:
+        rec["replication_factor"] = replication_factor
+    try:
+        req = request_from_dict(rec, "flags")
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--topic-policy") from None
+    broker_sources = load_sources(broker_config, None, None)[0] if broker_config is not None else None
+    [row] = check_requests(read_policy(policy_path), [req], read_cluster_state(cluster_state), broker_sources,
+                           authorizer)
+    return row
+
+
+def print_simulate_policy(row: dict) -> None:
+    style = "green" if row["verdict"] == "ALLOWED" else "red"
+    line = (f"Request {row['request']} {escape(row['topic'])} by {escape(row['principal'])}: "
+            f"[{style}]{row['verdict']}[/]")
+    if row["verdict"] != "ALLOWED":
+        line += f" (refused by the {row['refused_by']}: {escape(row['error'] or '')})"
+    else:
+        line += f" (ACLs allow it; policy {escape(row['policy_rule'] or '')})"
+    console.print(line, soft_wrap=True)
+    for n in row["notes"]:
+        console.print(f"[yellow]note:[/] {escape(n)}", soft_wrap=True)
+    console.print(f"[dim]on a real broker: {escape(row['broker_hook'])}[/]", soft_wrap=True)

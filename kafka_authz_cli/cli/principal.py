@@ -1,0 +1,376 @@
+"""`authz principal tls|kerberos`: which principal a connection becomes, exactly as the broker maps it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.markup import escape
+from rich.table import Table
+
+from kafka_authz_cli.cli.app import app
+from kafka_authz_cli.cli.common import TableFormat, console, emit_rows, warn
+from kafka_authz_cli.errors import InputError
+from kafka_authz_cli.formats.principals import (
+    ConfiguredRules,
+    read_cert_subjects,
+    read_names,
+    rules_from_broker_config,
+    super_users_from_broker_config,
+)
+from kafka_authz_cli.javaregex import JavaRegexUnsupported, PatternSyntaxException
+from kafka_authz_cli.principal import (
+    KERBEROS_RULES_CONFIG,
+    SSL_RULES_CONFIG,
+    KerberosShortNamer,
+    Mapping,
+    MappingRulesError,
+    SslPrincipalMapper,
+    kerberos_broker_error,
+    split_kerberos_rules_config,
+    ssl_broker_error,
+)
+from kafka_authz_cli.principal_check import CODES, SEVERITIES, NameInput, check_kerberos, check_tls
+from kafka_authz_cli.x500 import DnError, normalize_dn
+
+principal_app = typer.Typer(help="Which principal a TLS certificate or Kerberos name becomes, as the broker maps it.",
+                            no_args_is_help=True)
+app.add_typer(principal_app, name="principal",
+              short_help="Which principal a TLS DN or Kerberos name becomes (ssl.principal.mapping.rules, auth_to_local).")
+
+
+class Severity(str, Enum):
+    info = "info"
+    warning = "warning"
+    error = "error"
+
+
+# -- shared with `authz simulate` -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ResolvedMapper:
+    mapper: object  # SslPrincipalMapper | KerberosShortNamer
+    source: str
+
+
+def _rules_error(exc: MappingRulesError, where: ConfiguredRules, key: str) -> InputError:
+    err = exc.error
+    if isinstance(err, PatternSyntaxException):
+        text = f"{err.java_class}: {err.one_line()}"
+    elif isinstance(err, JavaRegexUnsupported):
+        text = str(err)
+    else:
+        text = err.message
+    consequence = ("" if isinstance(err, JavaRegexUnsupported)
+                   else " (the broker refuses to start with this rule set)")
+    reason = f"{key}: {text}{consequence}"
+    path, line = None, None
+    if ":" in where.source and where.key is not None:
+        loc = where.source.split(" (", 1)[0]
+        path, _, line_text = loc.rpartition(":")
+        line = int(line_text) if line_text.isdigit() else None
+    return InputError(reason, path or where.source, line)
+
+
+def tls_mapper(rules: Optional[str], broker_config: Optional[Path], listener: Optional[str],
+               flag: str = "--rules") -> ResolvedMapper:
+    """The broker's SslPrincipalMapper: --rules wins over server.properties (listener prefix first)."""
+    if rules is not None:
+        where = ConfiguredRules(rules, flag)
+    elif broker_config is not None:
+        where = rules_from_broker_config(broker_config, SSL_RULES_CONFIG, listener)
+    else:
+        where = ConfiguredRules(None, "Kafka's default (DEFAULT)")
+    try:
+        return ResolvedMapper(SslPrincipalMapper.from_rules(where.value), where.source)
+    except MappingRulesError as exc:
+        raise _rules_error(exc, where, SSL_RULES_CONFIG) from None
+
+
+def kerberos_namer(rules: Optional[list[str]], rules_config: Optional[str], broker_config: Optional[Path],
+                   listener: Optional[str], realm: Optional[str], flag: str = "--rules") -> ResolvedMapper:
+    if rules and rules_config is not None:
+        raise typer.BadParameter("give --rules (repeatable, one rule each) or --rules-config, not both",
+                                 param_hint="--rules")
+    if rules:
+        where, parsed = ConfiguredRules(None, flag), list(rules)
+    elif rules_config is not None:
+        where, parsed = ConfiguredRules(rules_config, "--rules-config"), split_kerberos_rules_config(rules_config)
+    elif broker_config is not None:
+        where = rules_from_broker_config(broker_config, KERBEROS_RULES_CONFIG, listener)
+        parsed = None if where.value is None else split_kerberos_rules_config(where.value)
+    else:
+        where, parsed = ConfiguredRules(None, "Kafka's default ([DEFAULT])"), None
+    if realm is None:
+        realm_flag = "--kerberos-realm" if flag == "--kerberos-rules" else "--realm"
+        warn(f"no {realm_flag}: DEFAULT then maps only names whose realm is empty, as on a broker that cannot read "
+             "its default realm from krb5.conf")
+    try:
+        return ResolvedMapper(KerberosShortNamer.from_rules(realm or "", parsed), where.source)
+    except MappingRulesError as exc:
+        raise _rules_error(exc, where, KERBEROS_RULES_CONFIG) from None
+
+
+def mapping_row(kind: str, mapping: Mapping, origin: Optional[str] = None, dn_used: Optional[str] = None) -> dict:
+    row = {"input": mapping.input if dn_used is None else dn_used, "ok": mapping.ok, "name": mapping.name,
+           "principal": mapping.principal,
+           "rule_number": None if mapping.rule_index is None else mapping.rule_index + 1, "rule": mapping.rule,
+           "error": None if mapping.error is None else mapping.error.as_dict(), "origin": origin}
+    if dn_used is not None:
+        row["given"] = mapping.input
+        row["input"] = dn_used
+    if mapping.error is not None:
+        row["broker"] = (ssl_broker_error if kind == "tls" else kerberos_broker_error)(row["input"], mapping.error)
+    return row
+
+
+# -- commands ---------------------------------------------------------------------------------------
+
+FORMAT_HELP = "table for people; json (one object per name), jsonl or csv for scripts."
+CHECK_HELP = ("--check also lints the rule set against the names: names no rule maps or that make a rule "
+              "throw (errors), names that collapse onto one principal, rules that never fire or can never "
+              "fire, DNs not written as the broker renders them (warnings), super users, full-DN principals "
+              f"and literal back references (info). Codes: {', '.join(CODES)}.")
+
+
+def _inputs(args: Optional[list[str]], names_files: Optional[list[Path]], certs: Optional[list[Path]] = None
+            ) -> list[NameInput]:
+    out = [NameInput(a, "argument") for a in (args or [])]
+    for f in names_files or []:
+        out += read_names(f)
+    for c in certs or []:
+        out += read_cert_subjects(c)
+    if not out:
+        raise typer.BadParameter("give names as arguments, --names FILE" + (" or --cert FILE" if certs is not None
+                                                                          else ""), param_hint="NAMES")
+    return out
+
+
+def _super_users(super_users: Optional[str], broker_config: Optional[Path]) -> set[str]:
+    from kafka_authz_cli.engine import AuthorizerConfigError, parse_super_users
+
+    if super_users is not None:
+        try:
+            return set(parse_super_users(super_users))
+        except AuthorizerConfigError as exc:
+            raise InputError(f"--super-users: {exc}") from None
+    if broker_config is not None:
+        return super_users_from_broker_config(broker_config)
+    return set()
+
+
+def _emit(kind: str, resolved: ResolvedMapper, inputs: list[NameInput], mappings: list[Mapping],
+          used: list[Optional[str]], fmt: TableFormat, check_report=None) -> None:
+    rows = [mapping_row(kind, m, n.origin, u) for n, m, u in zip(inputs, mappings, used)]
+    if fmt is not TableFormat.table:
+        if check_report is not None and fmt is TableFormat.json:
+            import json
+
+            typer.echo(json.dumps({"rules": check_report.rules, "rules_source": resolved.source, "names": rows,
+                                   "rule_fires": {str(i + 1): n for i, n in sorted(check_report.fires.items())},
+                                   "findings": [f.as_dict() for f in check_report.findings]},
+                                  ensure_ascii=False, indent=2))
+            return
+        emit_rows(rows, fmt)
+        return
+    console.print(f"[dim]{escape(str(resolved.mapper))}  from {escape(resolved.source)}[/]", soft_wrap=True)
+    table = Table(header_style="bold", show_lines=False)
+    table.add_column("#", no_wrap=True)
+    table.add_column("DN" if kind == "tls" else "Kerberos name", overflow="fold")
+    table.add_column("principal", overflow="fold")
+    table.add_column("rule", overflow="fold")
+    for i, row in enumerate(rows, 1):
+        shown = escape(row["input"]) + (f"\n[dim](given: {escape(row['given'])})[/]" if row.get("given") and
+                                        row["given"] != row["input"] else "")
+        if row["ok"]:
+            rule = "" if row["rule_number"] is None else f"{row['rule_number']}: {escape(row['rule'])}"
+            if row["rule_number"] is None and kind == "kerberos":
+                rule = "[dim]no realm: used as is[/]"
+            table.add_row(str(i), shown, f"[green]{escape(row['principal'])}[/]", rule)
+        else:
+            err = row["error"]
+            where = "" if row["rule_number"] is None else f"rule {row['rule_number']}: {escape(row['rule'])}\n"
+            table.add_row(str(i), shown, "[red]connection fails[/]",
+                          f"{where}[red]{escape(err['class'].rsplit('.', 1)[-1])}: {escape(err['message'])}[/]")
+    console.print(table)
+    if check_report is not None:
+        _print_findings(check_report)
+
+
+def _print_findings(report) -> None:
+    style = {"error": "red", "warning": "yellow", "info": "cyan"}
+    fires = ", ".join(f"{i + 1}: {report.fires.get(i, 0)}" for i in range(len(report.rules)))
+    console.print(f"names per rule: {fires or '(no rules)'}")
+    for f in report.findings:
+        console.print(f"[{style[f.severity]}]{f.severity}[/] {f.code} {escape(f.message)} [dim]\\[{f.name}][/]",
+                      soft_wrap=True)
+    counts = {s: sum(1 for f in report.findings if f.severity == s) for s in SEVERITIES}
+    console.print(f"{len(report.results)} name(s): {counts['error']} error(s), {counts['warning']} warning(s), "
+                  f"{counts['info']} info")
+
+
+@principal_app.command("tls", help=f"""Map X.500 names as ssl.principal.mapping.rules does on the broker.
+
+The rules come from --rules, else from --broker-config (listener.name.<listener>.ssl.principal.mapping.rules
+first when --listener is given), else Kafka's default (DEFAULT). Names: DN arguments, --names FILE (one
+DN per line) and --cert FILE (PEM or DER certificates: their subject exactly as the broker renders it,
+X500Principal.getName()). The broker maps that RFC 2253 string, not what `openssl x509 -subject` prints:
+--normalize maps the rendering of each DN argument instead of the text as given.
+
+Kafka's rule syntax and quirks are reproduced exactly: RULE:pattern/replacement/[LU], DEFAULT, Java regex
+semantics, a rule fires only when its pattern matches the whole DN but then replaces *every* match
+(String.replaceAll), $n back references beyond the group count become literal (and a second one may throw).
+
+{CHECK_HELP}
+
+{FORMAT_HELP}
+
+Exit codes: 0 every name mapped (with --check: no finding at or above --fail-level); 1 a name the broker
+would refuse (no rule applies, a rule throws), or findings; 2 usage or input error, or a rule set the
+broker refuses (Kafka's message).""", short_help="Map X.500 DNs as ssl.principal.mapping.rules does.")
+def tls(
+    dns: Optional[list[str]] = typer.Argument(None, help="Distinguished names.", show_default=False),
+    rules: Optional[str] = typer.Option(None, "--rules", help="ssl.principal.mapping.rules, e.g. "
+                                        "'RULE:^CN=(.*?),OU=ops.*$/$1/L,DEFAULT'."),
+    broker_config: Optional[Path] = typer.Option(None, "--broker-config", help="Read the rules (and "
+                                                 "super.users) from a server.properties."),
+    listener: Optional[str] = typer.Option(None, "--listener", help="Listener name for listener-prefixed keys."),
+    names: Optional[list[Path]] = typer.Option(None, "--names", help="File of DNs, one per line ('-' = stdin)."),
+    certs: Optional[list[Path]] = typer.Option(None, "--cert", help="PEM/DER certificate(s): map their subjects."),
+    normalize: bool = typer.Option(False, "--normalize", help="Map each DN as the broker would render it "
+                                   "(X500Principal round trip)."),
+    check: bool = typer.Option(False, "--check", help="Lint the rule set against the names."),
+    fail_level: Severity = typer.Option(Severity.warning, "--fail-level", help="With --check: lowest severity "
+                                        "that fails the run."),
+    super_users: Optional[str] = typer.Option(None, "--super-users", help='With --check: "User:a;User:b".'),
+    fmt: TableFormat = typer.Option(TableFormat.table, "--format", "-f"),
+) -> None:
+    resolved = tls_mapper(rules, broker_config, listener)
+    inputs = _inputs(dns, names, certs or [])
+    used: list[Optional[str]] = []
+    if normalize:
+        converted = []
+        for n in inputs:
+            try:
+                dn = normalize_dn(n.text)
+            except DnError as exc:
+                raise InputError(f"cannot parse DN {n.text!r}: {exc}", n.origin) from None
+            converted.append(NameInput(dn, n.origin))
+            used.append(dn if dn != n.text else None)
+        mapped_inputs = converted
+    else:
+        used = [None] * len(inputs)
+        mapped_inputs = inputs
+    mapper: SslPrincipalMapper = resolved.mapper  # type: ignore[assignment]
+    report = None
+    if check:
+        report = check_tls(mapper, mapped_inputs, _super_users(super_users, broker_config), check_form=not normalize)
+        mappings = [m for _, m in report.results]
+    else:
+        mappings = [mapper.map(n.text) for n in mapped_inputs]
+    # Report each name as given (the DN actually mapped is shown next to it when --normalize changed it).
+    mappings = [Mapping(n.text, m.name, m.error, m.rule_index, m.rule) for n, m in zip(inputs, mappings)]
+    _emit("tls", resolved, inputs, mappings, used, fmt, report)
+    if check:
+        if report.failing(fail_level.value):
+            raise typer.Exit(1)
+    elif any(not m.ok for m in mappings):
+        raise typer.Exit(1)
+
+
+@principal_app.command("kerberos", help=f"""Map Kerberos principals as sasl.kerberos.principal.to.local.rules does.
+
+Rules: --rules (repeatable, one rule each, as Kafka's list), --rules-config (the one-string config
+value, split on commas as Kafka's ConfigDef does), else --broker-config (listener.name.<listener>. first),
+else Kafka's default [DEFAULT]. --realm is the broker's default realm (what DEFAULT maps).
+
+Exactly as KerberosShortNamer: RULE:[n:format](regex)s/pattern/replacement/g with /L or /U, $0 the realm,
+$1.. the components; DEFAULT maps service@DEFAULTREALM and service/host@DEFAULTREALM to `service`; a name
+without a realm is used as is (no rule applies); a result containing '/' or '@' is refused.
+
+{CHECK_HELP}
+
+{FORMAT_HELP}
+
+Exit codes: 0 every name mapped (with --check: no finding at or above --fail-level); 1 a name the broker
+would refuse, or findings; 2 usage or input error, or a rule set the broker refuses (Kafka's message).""",
+                         short_help="Map Kerberos principals as sasl.kerberos.principal.to.local.rules does.")
+def kerberos(
+    principals: Optional[list[str]] = typer.Argument(None, help="Kerberos principals (user@REALM, "
+                                                    "service/host@REALM).", show_default=False),
+    rules: Optional[list[str]] = typer.Option(None, "--rules", help="One rule; repeat for a list."),
+    rules_config: Optional[str] = typer.Option(None, "--rules-config", help="The comma-separated config value."),
+    realm: Optional[str] = typer.Option(None, "--realm", help="The broker's default Kerberos realm."),
+    broker_config: Optional[Path] = typer.Option(None, "--broker-config", help="Read the rules (and "
+                                                 "super.users) from a server.properties."),
+    listener: Optional[str] = typer.Option(None, "--listener", help="Listener name for listener-prefixed keys."),
+    names: Optional[list[Path]] = typer.Option(None, "--names", help="File of principals, one per line "
+                                               "('-' = stdin)."),
+    check: bool = typer.Option(False, "--check", help="Lint the rule set against the names."),
+    fail_level: Severity = typer.Option(Severity.warning, "--fail-level"),
+    super_users: Optional[str] = typer.Option(None, "--super-users", help='With --check: "User:a;User:b".'),
+    fmt: TableFormat = typer.Option(TableFormat.table, "--format", "-f"),
+) -> None:
+    resolved = kerberos_namer(rules, rules_config, broker_config, listener, realm)
+    inputs = _inputs(principals, names)
+    namer: KerberosShortNamer = resolved.mapper  # type: ignore[assignment]
+    report = None
+    if check:
+        report = check_kerberos(namer, inputs, _super_users(super_users, broker_config))
+        mappings = [m for _, m in report.results]
+    else:
+        mappings = [namer.map(n.text) for n in inputs]
+    _emit("kerberos", resolved, inputs, mappings, [None] * len(inputs), fmt, report)
+    if check:
+        if report.failing(fail_level.value):
+            raise typer.Exit(1)
+    elif any(not m.ok for m in mappings):
+        raise typer.Exit(1)
+
+
+# -- the mapping step of `authz simulate` ------------------------------------------------------------
+
+
+def map_connection(tls_dn: Optional[str], kerberos_principal: Optional[str], ssl_rules: Optional[str],
+                   kerberos_rules: Optional[list[str]], realm: Optional[str], broker_config: Optional[Path],
+                   listener: Optional[str]) -> Optional[dict]:
+    """The principal a TLS DN or a Kerberos name becomes on the broker, as a mapping record for
+    `authz simulate` (None when neither is given). A failed mapping is an AuthzError-free result
+    with ``ok`` false: the caller reports that the connection never gets to authorization."""
+    if tls_dn is None and kerberos_principal is None:
+        if ssl_rules is not None or kerberos_rules:
+            raise typer.BadParameter("mapping rules need --tls-dn or --kerberos-principal", param_hint="--tls-dn")
+        return None
+    if tls_dn is not None and kerberos_principal is not None:
+        raise typer.BadParameter("give --tls-dn or --kerberos-principal, not both", param_hint="--tls-dn")
+    if tls_dn is not None:
+        resolved = tls_mapper(ssl_rules, broker_config, listener, "--ssl-mapping-rules")
+        mapping = resolved.mapper.map(tls_dn)  # type: ignore[attr-defined]
+        kind, key = "tls", SSL_RULES_CONFIG
+    else:
+        resolved = kerberos_namer(kerberos_rules, None, broker_config, listener, realm, "--kerberos-rules")
+        mapping = resolved.mapper.map(kerberos_principal)  # type: ignore[attr-defined]
+        kind, key = "kerberos", KERBEROS_RULES_CONFIG
+    row = mapping_row(kind, mapping)
+    row.update({"kind": kind, "config": key, "rules_source": resolved.source, "rules": str(resolved.mapper)})
+    return row
+
+
+def print_mapping_step(info: dict) -> None:
+    what = "TLS DN" if info["kind"] == "tls" else "Kerberos name"
+    if info["ok"]:
+        rule = ("no realm: used as is" if info["rule_number"] is None
+                else f"rule {info['rule_number']} `{info['rule']}`")
+        console.print(f"{what} [bold]{escape(info['input'])}[/] -> [green]{escape(info['principal'])}[/] "
+                      f"({escape(rule)} of {info['config']} from {escape(info['rules_source'])})", soft_wrap=True)
+    else:
+        err = info["error"]
+        console.print(f"{what} [bold]{escape(info['input'])}[/] -> [red]no principal[/]: "
+                      f"{escape(err['class'].rsplit('.', 1)[-1])}: {escape(err['message'])} "
+                      f"({info['config']} from {escape(info['rules_source'])})", soft_wrap=True)
+        console.print(f"The broker fails authentication ({escape(info['broker'])}): no request from this "
+                      "connection reaches the authorizer.", soft_wrap=True)

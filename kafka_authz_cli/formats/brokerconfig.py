@@ -1,0 +1,131 @@
+"""A broker's configuration sources: server.properties and its dynamic (KIP-226) configs.
+
+Dynamic configs are read from either
+
+* JSON: ``{"cluster_default": {"key": "value"}, "brokers": {"0": {"key": "value"}}}`` (numbers and
+  booleans are taken as their text; ``null`` means deleted), or
+* the text ``kafka-configs.sh --describe --entity-type brokers [--entity-name N | --entity-default]``
+  prints (``Dynamic configs for broker 0 are:`` / ``Default configs for brokers in the cluster are:``
+  followed by ``  key=value sensitive=... synonyms={...}`` lines; sensitive values print as null).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from kafka_authz_cli.dynconfig import BrokerConfigSources, Located
+from kafka_authz_cli.errors import InputError
+from kafka_authz_cli.formats.acls import read_text
+from kafka_authz_cli.formats.properties import parse_properties_with_lines
+
+_HEADER_BROKER = re.compile(r"Dynamic configs for broker (\S+) are:\s*$")
+_HEADER_DEFAULT = re.compile(r"Default configs for brokers in the cluster are:\s*$")
+_ENTRY = re.compile(r"^\s+(?P<key>[^=\s][^=]*)=(?P<value>.*) sensitive=(?P<sensitive>true|false) synonyms=\{.*\}\s*$")
+
+
+def read_static(path: Path | str) -> dict[str, Located]:
+    props = parse_properties_with_lines(read_text(path), str(path))
+    return {k: Located(v, f"{path}:{line}") for k, (v, line) in props.items()}
+
+
+def _text(value, path: str, where: str) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float, str)):
+        return str(value)
+    raise InputError(f"{where}: a config value must be a string, number or boolean", path)
+
+
+def read_dynamic(path: Path | str, broker_id: str | None) -> tuple[dict[str, Located], dict[str, Located], list[str]]:
+    """(cluster default, this broker, broker ids present) from a dynamic-config file."""
+    text = read_text(path)
+    if text.lstrip().startswith(("{", "[")):
+        return _read_json(text, str(path), broker_id)
+    return _read_describe(text, str(path), broker_id)
+
+
+def _read_json(text: str, path: str, broker_id: str | None):
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"invalid JSON: {exc.msg}", path, exc.lineno, exc.colno) from None
+    if not isinstance(doc, dict):
+        raise InputError('expected {"cluster_default": {...}, "brokers": {"<id>": {...}}}', path)
+    unknown = set(doc) - {"cluster_default", "brokers"}
+    if unknown:
+        raise InputError(f"unknown top-level key(s) {sorted(unknown)}; expected cluster_default and brokers", path)
+    for section in ("cluster_default", "brokers"):
+        if section in doc and doc[section] is not None and not isinstance(doc[section], dict):
+            raise InputError(f"{section} must be an object", path)
+    default: dict[str, Located] = {}
+    for k, v in (doc.get("cluster_default") or {}).items():
+        value = _text(v, path, f"cluster_default.{k}")
+        if value is not None:
+            default[k] = Located(value, f"{path} (cluster default)")
+    brokers = doc.get("brokers") or {}
+    if not isinstance(brokers, dict):
+        raise InputError("brokers must map broker ids to configs", path)
+    mine: dict[str, Located] = {}
+    for bid, configs in brokers.items():
+        if configs is not None and not isinstance(configs, dict):
+            raise InputError(f"brokers.{bid} must be an object", path)
+    if broker_id is not None and broker_id in brokers:
+        for k, v in (brokers[broker_id] or {}).items():
+            value = _text(v, path, f"brokers.{broker_id}.{k}")
+            if value is not None:
+                mine[k] = Located(value, f"{path} (broker {broker_id})")
+    return default, mine, sorted(brokers)
+
+
+def _read_describe(text: str, path: str, broker_id: str | None):
+    default: dict[str, Located] = {}
+    per_broker: dict[str, dict[str, Located]] = {}
+    current: dict[str, Located] | None = None
+    for lineno, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        m = _HEADER_BROKER.match(line)
+        if m:
+            current = per_broker.setdefault(m.group(1), {})
+            continue
+        if _HEADER_DEFAULT.match(line):
+            current = default
+            continue
+        m = _ENTRY.match(line)
+        if m and current is not None:
+            value = m.group("value")
+            if m.group("sensitive") == "true" and value == "null":
+                value = "[hidden by kafka-configs]"
+            current[m.group("key")] = Located(value, f"{path}:{lineno}")
+            continue
+        raise InputError("not a kafka-configs --describe line (expected 'Dynamic configs for broker N are:', "
+                         "'Default configs for brokers in the cluster are:' or '  key=value sensitive=... "
+                         "synonyms={...}')", path, lineno)
+    mine = per_broker.get(broker_id, {}) if broker_id is not None else {}
+    return default, mine, sorted(per_broker)
+
+
+def load_sources(broker_config: Path | None, dynamic: Path | None, broker_id: str | None
+                 ) -> tuple[BrokerConfigSources, list[str]]:
+    notes: list[str] = []
+    static = read_static(broker_config) if broker_config is not None else {}
+    if broker_id is None:
+        for key in ("node.id", "broker.id"):
+            if key in static:
+                broker_id = static[key].value.strip()
+                notes.append(f"broker id {broker_id} from {key} ({static[key].where})")
+                break
+    default: dict[str, Located] = {}
+    mine: dict[str, Located] = {}
+    if dynamic is not None:
+        default, mine, ids = read_dynamic(dynamic, broker_id)
+        if broker_id is None and ids:
+            notes.append(f"no broker id (--broker-id, node.id): the per-broker configs of {', '.join(ids)} in "
+                         f"{dynamic} are not applied")
+        elif broker_id is not None and ids and broker_id not in ids:
+            notes.append(f"{dynamic} has no per-broker configs for broker {broker_id} (it has {', '.join(ids)})")
+    return BrokerConfigSources(static, default, mine, broker_id), notes
