@@ -10,7 +10,7 @@ overlapping prefixes shadow each other, and a prefix key of another principal cl
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 
 import re2
@@ -57,19 +57,65 @@ def _key(cls: str, kind: str, operand: str) -> tuple:
     return (_java_order(cls), _KIND_RANK[kind], _java_order(operand))
 
 
+class _RawKeys(dict):
+    """(class, kind, operand) as written, for a principal key; exact-name keys are derived when asked
+    (their operand only ever serves to say that they are not prefixes)."""
+
+    def __init__(self):
+        super().__init__()
+        self.classes: dict[str, str] = {}
+
+    def __missing__(self, key: tuple) -> tuple[str, str, str]:
+        return (self.classes.get(key[0], key[0]), "equals", key[2])
+
+
 class _SortedKeys:
-    """A TreeMap stand-in: keys sorted on first use, ``floor`` by bisection."""
+    """A TreeMap stand-in for the proxy's prefix lookups: ``floor`` of a prefix key.
+
+    Keys sort by (class, kind any < equals < prefix, operand). For a prefix lookup in class C the
+    floor is C's greatest prefix key at or below the name; failing that, any key of C (an equals or
+    any key, which is never a prefix); failing that, the greatest key of the closest class below C,
+    which may be another class's prefix key (the cross-type leak). So only prefix keys need sorting,
+    and they are sorted on first use: a big file's hundreds of thousands of exact-name keys never are.
+    """
 
     def __init__(self, entries: dict[tuple, object], raw: dict[tuple, tuple[str, str, str]]):
         self.entries = entries
         self.raw = raw
-        self._keys: list[tuple] | None = None
+        self._built = False
+
+    def _build(self) -> None:
+        prefixes: dict[str, list[tuple]] = {}
+        others: dict[str, tuple] = {}
+        for key in self.entries:
+            if key[1] == _KIND_RANK["prefix"]:
+                prefixes.setdefault(key[0], []).append(key)
+            else:
+                others.setdefault(key[0], key)
+        self._prefixes = {c: sorted(keys) for c, keys in prefixes.items()}
+        self._operands = {c: [k[2] for k in keys] for c, keys in self._prefixes.items()}
+        self._others = others
+        self._classes = sorted(set(prefixes) | set(others))
+        self._built = True
 
     def floor(self, key: tuple):
-        if self._keys is None:
-            self._keys = sorted(self.entries)
-        i = bisect_right(self._keys, key)
-        return self._keys[i - 1] if i else None
+        if key[1] != _KIND_RANK["prefix"]:
+            raise ValueError("only prefix lookups are floored")
+        if not self._built:
+            self._build()
+        cls = key[0]
+        operands = self._operands.get(cls)
+        if operands:
+            i = bisect_right(operands, key[2])
+            if i:
+                return self._prefixes[cls][i - 1]
+        if cls in self._others:
+            return self._others[cls]
+        i = bisect_left(self._classes, cls)
+        if i == 0:
+            return None
+        below = self._classes[i - 1]
+        return self._prefixes[below][-1] if below in self._prefixes else self._others[below]
 
 
 class _RegexList:
@@ -131,16 +177,29 @@ class _Side:
 
     def __init__(self, rules: list[CheckedRule]):
         by_key: dict[tuple, list[CheckedRule]] = {}
-        raw: dict[tuple, tuple[str, str, str]] = {}
+        raw = _RawKeys()
         cls_key: dict[str, str] = {}
+        get = by_key.get
         for rule in rules:
             pcls = rule.principal_class
             jcls = cls_key.get(pcls)
             if jcls is None:
                 jcls = cls_key[pcls] = _java_order(pcls)
-            for pkind, poperand in _keys_of(rule.principal):
+                raw.classes[jcls] = pcls
+            m = rule.principal
+            if m.kind == "equals":
+                # The hot loop of big files: exact names, whose raw form is derived on demand.
+                for v in m.values:
+                    key = (jcls, 1, v if v.isascii() else _java_order(v))
+                    found = get(key)
+                    if found is None:
+                        by_key[key] = [rule]
+                    else:
+                        found.append(rule)
+                continue
+            for pkind, poperand in _keys_of(m):
                 pkey = (jcls, _KIND_RANK[pkind], _java_order(poperand))
-                found = by_key.get(pkey)
+                found = get(pkey)
                 if found is None:
                     by_key[pkey] = found = []
                     raw[pkey] = (pcls, pkind, poperand)
@@ -278,19 +337,18 @@ class _DocumentedIndex:
         ranked = sorted(enumerate(rules), key=lambda t: (t[1].effect != "deny", t[0]))
         self.rank: dict[int, int] = {id(rule): rank for rank, (_i, rule) in enumerate(ranked)}
         # The proxy's principal maps already file every rule under its keys, in file order, denies
-        # in one and allows in the other: concatenated, they are in rank order.
-        by_principal: dict[tuple, list[CheckedRule]] = {}
+        # in one and allows in the other: one after the other, they are in rank order. Keys are the
+        # proxy's own (class and name in Java order); lists are shared, never changed.
+        deny, allow = sides
+        by_principal: dict[tuple, list[CheckedRule]] = dict(deny.rules_by_key)
+        for key, found in allow.rules_by_key.items():
+            have = by_principal.get(key)
+            by_principal[key] = found if have is None else have + found
         lengths: dict[str, set[int]] = {}
         for side in sides:
-            for key, found in side.rules_by_key.items():
-                raw = side.index.raw[key]
-                have = by_principal.get(raw)
-                if have is None:
-                    by_principal[raw] = list(found)
-                    if raw[1] == "prefix":
-                        lengths.setdefault(raw[0], set()).add(len(raw[2]))
-                else:
-                    have.extend(found)
+            for key, (_cls, kind, operand) in dict.items(side.index.raw):
+                if kind == "prefix":
+                    lengths.setdefault(key[0], set()).add(len(operand))
         self.by_principal = by_principal
         self.principal_prefix_lengths = {c: sorted(v) for c, v in lengths.items()}
 
@@ -329,9 +387,9 @@ class _DocumentedIndex:
         rank = self.rank
         pending_regexes = []
         for principal in action.principals:
-            pcls, pname = principal.cls, principal.name
-            pkeys = [(pcls, "equals", pname), (pcls, "any", "")]
-            pkeys += [(pcls, "prefix", pname[:n]) for n in self.principal_prefix_lengths.get(pcls, ())
+            jcls, pname = _java_order(principal.cls), principal.name
+            pkeys = [(jcls, 1, _java_order(pname)), (jcls, 0, "")]
+            pkeys += [(jcls, 2, _java_order(pname[:n])) for n in self.principal_prefix_lengths.get(jcls, ())
                       if n <= len(pname)]
             for pkey in pkeys:
                 if pkey not in self.by_principal:
@@ -384,7 +442,9 @@ class ProxyAuthorizer:
         self._verbatim: dict[str, object] = {}
         self._documented_index: _DocumentedIndex | None = None
 
-    def decide(self, action: RulesAction) -> RulesDecision:
+    def decide(self, action: RulesAction,
+               documented: tuple[str, CheckedRule | None] | None = None) -> RulesDecision:
+        """The proxy's decision and the documented one (pass ``documented`` if already known)."""
         notes: list[str] = []
         if not action.principals:
             decision, rule = "DENIED", None
@@ -397,7 +457,7 @@ class ProxyAuthorizer:
                 rule, n2 = self.allow.matching_rule(action)
                 notes += n2
                 decision = "ALLOWED" if rule is not None else "DENIED"
-        documented, doc_rule = self.documented(action)
+        documented, doc_rule = documented or self.documented(action)
         quirk = None
         if documented != decision:
             quirk = next((n for n in notes), None) or self._regex_quirk(action)

@@ -257,53 +257,57 @@ def _covers(outer, inner) -> bool:
 
 
 class _KeyIndex:
-    """Rules filed under name keys ((class, "any"|"equals"|"prefix", operand)), found again for a
-    name matcher by the keys that could cover it: `*`, its first name, and the prefixes of that name
-    (only the prefix lengths this index holds for the class are tried)."""
+    """Items filed under name matchers, found again for a name matcher by what could cover it:
+    `*`, its first name, and the stored prefixes of that name (tried by startswith when a class has
+    few prefixes, by slicing at the stored lengths when it has many)."""
 
-    __slots__ = ("entries", "lengths")
+    __slots__ = ("any", "equals", "prefixes", "lengths")
 
     def __init__(self):
-        self.entries: dict[tuple, list] = {}
+        self.any: dict[str, list] = {}
+        self.equals: dict[tuple[str, str], list] = {}
+        self.prefixes: dict[str, dict[str, list]] = {}
         self.lengths: dict[str, list[int]] = {}
 
     def add(self, cls: str, matcher, item) -> None:
-        if matcher.kind == "any":
-            keys = [(cls, "any", "")]
-        elif matcher.kind == "equals":
-            keys = [(cls, "equals", v) for v in matcher.values]
-        elif matcher.kind == "prefix":
-            keys = [(cls, "prefix", matcher.values[0])]
-            n = len(matcher.values[0])
-            lengths = self.lengths.setdefault(cls, [])
-            if n not in lengths:
-                lengths.append(n)
-        else:
-            return  # a regex covers nothing we can prove
-        for k in keys:
-            found = self.entries.get(k)
-            if found is None:
-                self.entries[k] = found = []
-            found.append(item)
+        kind = matcher.kind
+        if kind == "any":
+            self.any.setdefault(cls, []).append(item)
+        elif kind == "equals":
+            for v in matcher.values:
+                self.equals.setdefault((cls, v), []).append(item)
+        elif kind == "prefix":
+            p = matcher.values[0]
+            by_prefix = self.prefixes.setdefault(cls, {})
+            if p not in by_prefix:
+                by_prefix[p] = []
+                lengths = self.lengths.setdefault(cls, [])
+                if len(p) not in lengths:
+                    lengths.append(len(p))
+            by_prefix[p].append(item)
+        # a regex covers nothing we can prove
 
-    def covering(self, cls: str, matcher):
-        entries = self.entries
-        found = entries.get((cls, "any", ""))
-        if found:
-            yield from found
+    def covering(self, cls: str, matcher) -> list:
+        out = list(self.any.get(cls, ()))
         if matcher.kind in ("any", "regex"):
-            return
+            return out
         first = matcher.values[0]
         if matcher.kind == "equals":
-            found = entries.get((cls, "equals", first))
-            if found:
-                yield from found
-        size = len(first)
-        for n in self.lengths.get(cls, ()):
-            if n <= size:
-                found = entries.get((cls, "prefix", first[:n]))
-                if found:
-                    yield from found
+            out += self.equals.get((cls, first), ())
+        by_prefix = self.prefixes.get(cls)
+        if by_prefix:
+            if len(by_prefix) <= 8:
+                for p, items in by_prefix.items():
+                    if first.startswith(p):
+                        out += items
+            else:
+                size = len(first)
+                for n in self.lengths[cls]:
+                    if n <= size:
+                        items = by_prefix.get(first[:n])
+                        if items:
+                            out += items
+        return out
 
 
 def _shadowed(rules: list[CheckedRule], path: str, add) -> None:
@@ -317,14 +321,14 @@ def _shadowed(rules: list[CheckedRule], path: str, add) -> None:
     for d in rules:
         if d.effect == "deny":
             by_principal.add(d.principal_class, d.principal, d)
-    resources: dict[int, _KeyIndex] = {}
-    for key, denies in by_principal.entries.items():
-        index = _KeyIndex()
-        for d in denies:
-            index.add(d.resource_class, d.resource, d)
-        for i in range(len(denies)):
-            denies[i] = index  # each principal key now holds its resource index (once)
-        by_principal.entries[key] = [index]
+    # Each principal key's denies, re-filed by resource: the principal index then holds one
+    # resource index per key.
+    for table in (by_principal.any, by_principal.equals, *by_principal.prefixes.values()):
+        for key, denies in table.items():
+            index = _KeyIndex()
+            for d in denies:
+                index.add(d.resource_class, d.resource, d)
+            table[key] = [index]
     for a in rules:
         if a.effect != "allow":
             continue
@@ -408,9 +412,16 @@ def _floor_findings(rules: list[CheckedRule], checked: CheckedRules, path: str, 
                 if witness is None:
                     continue
                 for op in sorted(broad.effective_operations):
-                    if effect == "deny" and not _allowed_by_proxy(authorizer, principal, rclass, op, witness):
-                        continue  # a shadowed deny changes nothing unless the proxy's allow side grants it
-                    got = authorizer.decide(RulesAction((principal,), rclass, op, witness))
+                    action = RulesAction((principal,), rclass, op, witness)
+                    documented = None
+                    if effect == "deny":
+                        if not _allowed_by_proxy(authorizer, principal, rclass, op, witness):
+                            continue  # a shadowed deny changes nothing unless the proxy's allow side grants it
+                    else:
+                        documented = authorizer.documented(action)
+                        if documented[0] == "DENIED":
+                            continue  # the docs deny it anyway: the shadowed allow changes nothing here
+                    got = authorizer.decide(action, documented)
                     if got.decision != got.documented_decision:
                         reported.add((broad.rule.pos, "r"))
                         pos = broad.rule.resource.pos

@@ -35,9 +35,20 @@ _REGIONS = ["eu", "us", "apac", "eu-west-1", "us-east-2"]
 _ROLES = ["svc", "app", "batch", "stream", "user"]
 
 
+# Sizes of the name pools, set per file: a bigger file belongs to a bigger organisation (more services
+# and topics), so each service keeps about the same number of rules whatever the file's size.
+_POOL = {"principals": 400, "topics": 3000, "units": 1}
+
+
+def _team(rand: random.Random) -> str:
+    # Bigger organisations have more teams (payments, payments-2, ...), not busier ones.
+    unit = rand.randrange(_POOL["units"])
+    return rand.choice(_TEAMS) + (f"-{unit + 1}" if unit else "")
+
+
 def _who(rand: random.Random, team: str) -> str:
-    # Services are reused across many rules (a service has several grants), as in real files.
-    return f"{rand.choice(_ROLES)}-{team}-{rand.randrange(400)}"
+    # Services are reused across several rules (a service has several grants), as in real files.
+    return f"{rand.choice(_ROLES)}-{team}-{rand.randrange(_POOL['principals'])}"
 
 
 def _principal(rand: random.Random, team: str, effect: str) -> tuple[str, str]:
@@ -66,7 +77,7 @@ def _operations(rand: random.Random, rtype: str) -> str:
 
 
 def _topic(rand: random.Random, team: str) -> str:
-    return f"{team}.{rand.choice(_DOMAINS)}.{rand.choice(_REGIONS)}.e{rand.randrange(3000)}"
+    return f"{team}.{rand.choice(_DOMAINS)}.{rand.choice(_REGIONS)}.e{rand.randrange(_POOL['topics'])}"
 
 
 def _resource(rand: random.Random, rtype: str, team: str, effect: str, principal_any: bool) -> str:
@@ -91,7 +102,7 @@ def _resource(rand: random.Random, rtype: str, team: str, effect: str, principal
 
 def _rule(rand: random.Random, effect: str) -> str:
     rtype = rand.choices(["Topic", "Group", "TransactionalId", "Cluster"], [60, 25, 10, 5])[0]
-    team = rand.choice(_TEAMS)
+    team = _team(rand)
     ptype, ppred = _principal(rand, team, effect)
     ops = _operations(rand, rtype)
     rpred = _resource(rand, rtype, team, effect, ppred == "*")
@@ -103,6 +114,9 @@ def _rule(rand: random.Random, effect: str) -> str:
 
 def generate_varied(n: int, seed: int = 7) -> str:
     rand = random.Random(seed)
+    _POOL["principals"] = max(40, n // 200)  # about ten rules name each service
+    _POOL["topics"] = max(300, n // 30)
+    _POOL["units"] = max(1, n // 10_000)
     lines = list(HEADER)
     denies = max(1, n // 12)
     for i in range(n):
