@@ -43,7 +43,7 @@ from re import _parser as sre_parse  # type: ignore[attr-defined]
 from lark import Token
 from lark.exceptions import UnexpectedInput
 
-from kafka_authz_cli.rules.lexer import LexerSpec, _first_chars, _longest, tokenize
+from kafka_authz_cli.rules.lexer import LexerSpec, _first_chars, _longest, accelerated, tokenize
 
 #: Work done per parse that must not grow with the file's variety (see tests/rules/test_parse_scaling.py).
 STATS = {"regex_compiles": 0, "statement_lark_parses": 0, "full_parses": 0, "statements": 0}
@@ -108,30 +108,6 @@ def _gap_regex(patterns: list[str]) -> str:
             if inner.endswith("+") and not inner.endswith("\\+"):
                 return "(?:" + inner[:-1] + "*+)"
     return "(?>(?:" + "|".join(patterns) + ")*)"
-
-
-# A delimited literal with escapes, as the grammar writes STRING and REGEX: Q(?:\\Q|\\\\|.)*?Q.
-_DELIMITED = re.compile(r"\(\?s:(\\?)(.)\(\?:\\\\\1\2\|\\\\\\\\\|\.\)\*\?\1\2\)")
-
-
-def accelerated(pattern: str) -> str:
-    """The same terminal, matched faster where that is easy to prove.
-
-    For a delimited literal ``Q(?:\\\\Q|\\\\\\\\|.)*?Q`` the regex engine's depth-first search first
-    reads the body left to right taking ``\\Q`` and ``\\\\`` as pairs; the first Q not taken by a pair
-    ends the match. So: a body without Q or backslash, then that same scan with pairs (possessive),
-    are complete matches, and the only ones. Only when that scan finds no closing Q (the last Q
-    was escaped) does the grammar's own lazy pattern run, and only if some Q follows at all.
-    tests/rules/test_fastparse.py checks they agree on every input it generates.
-    """
-    m = _DELIMITED.fullmatch(pattern)
-    if m is None:
-        return pattern
-    q = m.group(1) + m.group(2)
-    c = re.escape(m.group(2))
-    return (f"(?:{q}[^{c}\\\\]*{q}"
-            f"|{q}(?:[^{c}\\\\]|\\\\[{c}\\\\]?)*+{q}"
-            f"|(?={q}[^{c}]*{q}){pattern})")
 
 
 class _Counter:

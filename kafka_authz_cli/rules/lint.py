@@ -128,7 +128,7 @@ def _lint_text(text: str, path: str, registry: TypeRegistry | None) -> LintResul
         parsed = parse_rules(text, path)
     except RulesSyntaxError as exc:
         for p in exc.problems:
-            msg = p.message
+            msg = _shortened(p.message)
             token = re.match(r"extraneous input '(/\*.*)'", msg, re.S)
             if token:
                 msg += " (a /* */ comment without '/' inside lexes as a regex; use // comments)"
@@ -151,6 +151,13 @@ def _lint_text(text: str, path: str, registry: TypeRegistry | None) -> LintResul
     _rules(checked, path, add, registry)
     result.findings.sort(key=lambda f: (f.line, f.col, f.code))
     return result
+
+
+def _shortened(message: str, limit: int = 240) -> str:
+    """ANTLR quotes the offending token whole: an unterminated string is the rest of the file."""
+    if len(message) <= limit:
+        return message
+    return f"{message[:limit]}' ... (the quoted text goes on for {len(message) - limit:,} more characters)"
 
 
 def _after_otherwise(parsed, path, add) -> None:

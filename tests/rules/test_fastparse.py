@@ -250,3 +250,15 @@ def test_an_unterminated_10_mb_string_is_a_located_error():
     with deadline(30), pytest.raises(RulesSyntaxError) as info:
         parse_rules(text)
     assert (info.value.problems[0].line, info.value.problems[0].col) == (2, 23)
+
+
+def test_lint_quotes_a_runaway_token_briefly():
+    from kafka_authz_cli.rules.lint import lint_text
+
+    text = HEADER + 'allow User with name = "' + "x" * 1_000_000
+    with deadline(30):
+        findings = lint_text(text, "f.acl").findings
+    first = findings[0]
+    assert (first.code, first.line, first.col) == ("AZ001", 2, 23)
+    assert first.message.startswith("token recognition error at: '\"xxx") and len(first.message) < 400
+    assert "999,7" in first.message  # says how much was left out
