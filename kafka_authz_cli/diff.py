@@ -28,9 +28,11 @@ from kafka_authz_cli.model import (
     CLUSTER_NAME,
     SUPPORTED_OPERATIONS,
     WILDCARD_HOST,
+    WILDCARD_RESOURCE,
     AclBinding,
     AclError,
     KafkaPrincipal,
+    PatternType,
     ResourceType,
     java_host_address,
 )
@@ -258,6 +260,29 @@ def _enumeration(old, new, rtype, name, typed, su_diff, default_differs, super_a
     return _principals(cands, super_all), _hosts(cands)
 
 
+class _Touched:
+    """The resource patterns of changed bindings, by resource type."""
+
+    def __init__(self, changed: list[AclBinding]):
+        self.literal: dict[ResourceType, set[str]] = {}
+        self.prefixed: dict[ResourceType, set[str]] = {}
+        for b in changed:
+            table = self.prefixed if b.pattern_type is PatternType.PREFIXED else self.literal
+            table.setdefault(b.resource_type, set()).add(b.resource_name)
+        self.lengths = {t: sorted({len(p) for p in names}) for t, names in self.prefixed.items()}
+
+    def touches(self, rtype: ResourceType, name: str) -> bool:
+        literal = self.literal.get(rtype)
+        if literal and (name in literal or WILDCARD_RESOURCE in literal):
+            return True
+        prefixed = self.prefixed.get(rtype)
+        if prefixed:
+            for n in self.lengths[rtype]:
+                if n <= len(name) and name[:n] in prefixed:
+                    return True
+        return False
+
+
 def _label(decision) -> str:
     return decision.decision or decision.outcome.value
 
@@ -273,15 +298,32 @@ def diff(old_acls: list[AclBinding], new_acls: list[AclBinding], old_settings: d
     all_acls = old.bindings + new.bindings
     super_all = old.super_users | new.super_users
     spaces: dict[ResourceType, _NameSpace] = {}
+    bindings = binding_diff(old_acls, new_acls)
+    # With the same settings on both sides, a name can decide differently only if a binding that
+    # was added or removed is one Kafka looks at for it (its literal name, a prefix of it, or `*`).
+    # Skipping the rest is exact and spares comparing big candidate sets for every class.
+    touched = None if su_diff or default_differs else _Touched(bindings.added + bindings.removed)
+    # And when no side allows everyone on resources without ACLs, only the principals the changed
+    # bindings name can be decided differently (unless one of them is User:*, which names everyone).
+    only_principals = None
+    if touched is not None and not old.allow_everyone_if_no_acl_found and not new.allow_everyone_if_no_acl_found:
+        named = {b.principal for b in bindings.added + bindings.removed}
+        if "User:*" not in named:
+            only_principals = named
     for rtype in ResourceType.concrete():
         typed = [a for a in all_acls if a.resource_type is rtype]
         space = spaces[rtype] = _NameSpace({a.resource_name for a in typed})
         reps = [(CLUSTER_NAME, space.classify(CLUSTER_NAME))] if rtype is ResourceType.CLUSTER else space.representatives()
         for name, name_class in reps:
+            if touched is not None and not touched.touches(rtype, name) \
+                    and not old.walk_needed(rtype, name) and not new.walk_needed(rtype, name):
+                continue
             enumeration = _enumeration(old, new, rtype, name, typed, su_diff, default_differs, super_all)
             if enumeration is None:
                 continue
             principals, hosts = enumeration
+            if only_principals is not None:
+                principals = [p for p in principals if p in only_principals]
             for principal, host, op in product(principals, hosts, SUPPORTED_OPERATIONS[rtype]):
                 examined += 1
                 request = Request(principal, host, op, rtype, name)
@@ -289,7 +331,7 @@ def diff(old_acls: list[AclBinding], new_acls: list[AclBinding], old_settings: d
                 if _label(a) != _label(b):
                     changes.append(Change(rtype, name_class, principal, host, op.name, _label(a), _label(b),
                                           request, a.rule or a.error, b.rule or b.error, tuple(hosts)))
-    result = DiffResult(binding_diff(old_acls, new_acls), changes, classes_examined=examined)
+    result = DiffResult(bindings, changes, classes_examined=examined)
     result.findings = merge(changes)
     for f in result.findings:
         if f.name_class.prefix is not None and not f.name_class.exact:

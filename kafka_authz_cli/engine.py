@@ -449,6 +449,11 @@ class StandardAuthorizer:
             return None
         return frozenset(acl for bucket in plan[0] for acl in bucket.acls)
 
+    def walk_needed(self, resource_type: ResourceType, resource_name: str) -> bool:
+        """Only Kafka's own walk can tell which ACLs apply to this name (candidate_acls is None)."""
+        index = self._types.get(resource_type)
+        return index is not None and self._plan(index, resource_type, resource_name) is None
+
     def notes(self, decision: Decision) -> list[str]:
         """Where Kafka's answer is not what a reader of the ACLs would expect, say why."""
         notes: list[str] = []

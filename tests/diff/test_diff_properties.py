@@ -59,3 +59,17 @@ def test_request_differs_iff_its_class_is_reported(old, new, old_s, new_s, reqs)
 def test_a_set_is_equivalent_to_itself_and_its_shuffle(acls):
     s = {"super_users": "", "allow_everyone_if_no_acl_found": False}
     assert diff(acls, list(reversed(acls)), s, s).verdict == "equivalent"
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(base=st.lists(bindings, max_size=10), removed=st.lists(st.integers(0, 9), max_size=2),
+       added=st.lists(bindings, max_size=2), settings_=side, reqs=st.lists(requests(), min_size=1, max_size=20))
+def test_small_changes_with_the_same_settings_are_reported_exactly(base, removed, added, settings_, reqs):
+    """The skips for untouched names and unnamed principals (same settings on both sides) stay exact."""
+    new = [b for i, b in enumerate(base) if i not in removed] + added
+    result = diff(base, new, settings_, settings_)
+    reported = change_keys(result)
+    a, b = StandardAuthorizer(base, **settings_), StandardAuthorizer(new, **settings_)
+    for r in reqs:
+        differs = a.authorize(r).outcome != b.authorize(r).outcome
+        assert differs == (request_class(r, base, new, settings_, settings_) in reported), (r, result.changes)
