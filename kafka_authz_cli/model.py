@@ -12,6 +12,12 @@ from dataclasses import dataclass
 from typing import Iterable
 
 
+def _brief(value, limit: int = 60) -> str:
+    """A value for an error message, cut (saying so) when long: a 10 MB name must not become a 10 MB line."""
+    if isinstance(value, str) and len(value) > limit:
+        return repr(value[:limit]) + f"... ({len(value):,} characters)"
+    return repr(value)
+
 class AclError(ValueError):
     """A binding, principal or name that Kafka would reject; the message is one line."""
 
@@ -38,7 +44,7 @@ class _KafkaEnum(enum.Enum):
         are refused here; callers that want filters use :meth:`parse_filter`."""
         member = cls._lookup(text)
         if member is None or member.name in ("UNKNOWN",) or member.name in cls._filter_only():
-            raise AclError(f"unknown {what or cls._label()} {text!r}; expected one of "
+            raise AclError(f"unknown {what or cls._label()} {_brief(text)}; expected one of "
                            + ", ".join(m.name for m in cls.concrete()))
         return member
 
@@ -46,7 +52,7 @@ class _KafkaEnum(enum.Enum):
     def parse_filter(cls, text: str):
         member = cls._lookup(text)
         if member is None or member.name == "UNKNOWN":
-            raise AclError(f"unknown {cls._label()} {text!r}")
+            raise AclError(f"unknown {cls._label()} {_brief(text)}")
         return member
 
     @classmethod
@@ -179,7 +185,8 @@ class KafkaPrincipal:
     @classmethod
     def parse(cls, text: str) -> "KafkaPrincipal":
         if text is None or ":" not in text:
-            raise AclError(f"expected a string in format principalType:principalName but got {text}")
+            raise AclError("expected a string in format principalType:principalName but got "
+                           + (text if isinstance(text, str) and len(text) <= 200 else _brief(text)))
         ptype, _, name = text.partition(":")
         return cls(ptype, name)
 
@@ -269,9 +276,9 @@ def validation_errors(binding: AclBinding) -> list[str]:
     if binding.resource_name == "":
         errors.append("resource name must not be empty")
     if binding.resource_type is ResourceType.CLUSTER and binding.resource_name != CLUSTER_NAME:
-        errors.append(f"the CLUSTER resource must be named {CLUSTER_NAME!r}, not {binding.resource_name!r}")
+        errors.append(f"the CLUSTER resource must be named {CLUSTER_NAME!r}, not {_brief(binding.resource_name)}")
     if ":" not in binding.principal:
-        errors.append(f"principal {binding.principal!r} has no ':' (expected principalType:principalName)")
+        errors.append(f"principal {_brief(binding.principal)} has no ':' (expected principalType:principalName)")
     if binding.operation in (AclOperation.ANY, AclOperation.UNKNOWN):
         errors.append(f"operation {binding.operation.name} is not valid for an ACL")
     elif binding.resource_type in SUPPORTED_OPERATIONS and binding.operation not in operations_for(binding.resource_type):
@@ -316,7 +323,7 @@ def java_host_address(host: str) -> str:
     try:
         addr = ipaddress.ip_address(text)
     except ValueError:
-        raise AclError(f"client host {host!r} is not an IP address (the broker compares ACL hosts "
+        raise AclError(f"client host {_brief(host)} is not an IP address (the broker compares ACL hosts "
                        "with the client's IP address text)") from None
     if isinstance(addr, ipaddress.IPv6Address):
         if addr.ipv4_mapped is not None:
