@@ -105,6 +105,21 @@ def load_source(path: Path | str, fmt: Optional[AclFormat] = None, quiet: bool =
     return acl_set
 
 
+def load_registry(types: Optional[Path]):
+    """The rules language's class registry, with a --types file's classes when one is given."""
+    from kafka_authz_cli.rules.types import TypeRegistry
+
+    if types is None:
+        return TypeRegistry()
+    from kafka_authz_cli.formats.types_file import load_types
+
+    registry, ignored = load_types(types)
+    if ignored:
+        warn(f"{types}: ignored top-level key(s) {', '.join(k[:60] for k in ignored)} (a types file has "
+             "principal_types, resource_types and default_imports)")
+    return registry
+
+
 def emit_rows(rows: list[dict], fmt: TableFormat) -> None:
     """Machine-readable output of a list of flat records."""
     if fmt is TableFormat.json:
@@ -124,17 +139,69 @@ def emit_rows(rows: list[dict], fmt: TableFormat) -> None:
 
 
 def write_output(text: str, out: Optional[Path], secret: bool = False) -> None:
+    """``text`` to stdout (``out`` None or ``-``) or to a file.
+
+    A secret goes only into a file authz creates itself, 0600, or into an existing regular file of
+    the user's that nobody else can read: never through a symbolic link (which could point at
+    another file), never into a file with a second hard link, a FIFO or a device, and authz never
+    chmods a file it did not create.
+    """
     if out is None or str(out) == "-":
         typer.echo(text, nl=False)
         return
     import os
 
-    mode = 0o600 if secret else 0o644
-    try:
-        fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
-    except OSError as exc:
-        raise InputError(exc.strerror or str(exc), str(out)) from None
     if secret:
-        os.fchmod(fd, 0o600)  # also when the file already existed with wider permissions
+        fd = _open_secret(str(out))
+    else:
+        try:
+            fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        except OSError as exc:
+            raise InputError(exc.strerror or str(exc), str(out)) from None
     with os.fdopen(fd, "w", encoding="utf-8") as fh:
         fh.write(text)
+
+
+def _open_secret(path: str) -> int:
+    import errno
+    import os
+    import stat
+
+    nofollow = getattr(os, "O_NOFOLLOW", 0)
+    try:
+        # O_EXCL: created here, or not at all (a symbolic link, even a dangling one, counts as existing).
+        return os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | nofollow | os.O_CLOEXEC, 0o600)
+    except FileExistsError:
+        pass
+    except OSError as exc:
+        raise InputError(exc.strerror or str(exc), path) from None
+    try:
+        fd = os.open(path, os.O_WRONLY | nofollow | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise InputError("is a symbolic link: authz does not follow links when writing credentials "
+                             "(it could point at another file); give the real path", path) from None
+        if exc.errno == errno.ENXIO:
+            raise InputError("is a FIFO without a reader: credentials go only to regular files", path) from None
+        raise InputError(exc.strerror or str(exc), path) from None
+    try:
+        st = os.fstat(fd)
+        problem = None
+        if not stat.S_ISREG(st.st_mode):
+            problem = "is not a regular file: credentials go only to regular files"
+        elif st.st_nlink > 1:
+            problem = (f"has {st.st_nlink} hard links: writing credentials here would also write them into "
+                       "another name; remove it first")
+        elif hasattr(os, "geteuid") and st.st_uid != os.geteuid():
+            problem = "belongs to another user: authz writes credentials only into files it creates or you own"
+        elif st.st_mode & 0o077:
+            problem = (f"exists with mode {stat.S_IMODE(st.st_mode):04o}: others could read the credentials, and "
+                       "authz does not chmod a file it did not create; remove it or chmod 600 it first")
+        if problem is not None:
+            raise InputError(problem, path)
+        os.ftruncate(fd, 0)
+        os.set_blocking(fd, True)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd

@@ -10,7 +10,7 @@ import typer
 from rich.table import Table
 
 from kafka_authz_cli.cli.app import app
-from kafka_authz_cli.cli.common import AclFormat, console, err_console, load_source, write_output
+from kafka_authz_cli.cli.common import AclFormat, console, err_console, load_registry, load_source, write_output
 from kafka_authz_cli.errors import AuthzError, InputError
 from kafka_authz_cli.formats import dump_acls, read_text
 from kafka_authz_cli.formats import findings as finding_formats
@@ -36,7 +36,7 @@ class Severity(str, Enum):
 
 
 def _registry(types: Optional[Path]) -> TypeRegistry:
-    return TypeRegistry.from_file(str(types)) if types else TypeRegistry()
+    return load_registry(types)
 
 
 def _files(paths: list[Path]) -> list[Path]:

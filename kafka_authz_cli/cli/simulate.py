@@ -245,9 +245,9 @@ def _print_authorized_operations(authorizer, request: Request, fmt: TableFormat)
 def _simulate_rules(rules: Path, types: Optional[Path], specs: list[RequestSpec], fmt: TableFormat) -> None:
     from kafka_authz_cli.rules.compile import load_checked
     from kafka_authz_cli.rules.simulate import decide_requests
-    from kafka_authz_cli.rules.types import TypeRegistry
+    from kafka_authz_cli.cli.common import load_registry
 
-    registry = TypeRegistry.from_file(str(types)) if types else TypeRegistry()
+    registry = load_registry(types)
     checked = load_checked(read_text(rules), str(rules), registry)
     results = decide_requests(checked, [s.request for s in specs])
     rows = []
