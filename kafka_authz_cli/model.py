@@ -7,6 +7,7 @@ Pure data and validation, no I/O. Names, codes and messages follow Apache Kafka 
 from __future__ import annotations
 
 import enum
+import functools
 import ipaddress
 from dataclasses import dataclass
 from typing import Iterable
@@ -306,6 +307,7 @@ def validate_all(bindings: Iterable[AclBinding]) -> list[tuple[int, AclBinding, 
 # ---------------------------------------------------------------------------------------------
 # Client addresses: Kafka compares ACL hosts with InetAddress.getHostAddress() text.
 
+@functools.lru_cache(maxsize=65536)
 def java_host_address(host: str) -> str:
     """The text Java's ``InetAddress.getByName(host).getHostAddress()`` gives for an IP literal.
 

@@ -87,7 +87,37 @@ def broker_settings(super_users: Optional[str], allow_everyone: Optional[bool],
 
 
 def warn(message: str) -> None:
-    err_console.print(f"[yellow]warning:[/yellow] {message}", markup=True, highlight=False)
+    from rich.markup import escape
+
+    # The message carries names from the input: never let them read as rich markup.
+    err_console.print(f"[yellow]warning:[/yellow] {escape(message)}", markup=True, highlight=False)
+
+
+#: Tables for people show at most this many rows, then say how many are not shown and how to get them.
+MAX_TABLE_ROWS = 200
+#: Longer texts are cut in table cells (saying how long they are): rich lays out a cell in time
+#: proportional to its length, and a 10 MB resource name would hang the table.
+MAX_CELL_CHARS = 1000
+
+
+def cell(text: str | None, limit: int = MAX_CELL_CHARS) -> str:
+    """User data for a rich table cell or markup string: markup escaped, very long texts cut, saying so."""
+    from rich.markup import escape
+
+    if text is None:
+        return ""
+    text = str(text)
+    if len(text) > limit:
+        return escape(text[:limit]) + f"[dim]... ({len(text):,} characters; the json format has it whole)[/]"
+    return escape(text)
+
+
+def rows_not_shown(total: int, shown: int, how: str = "--format json, jsonl or csv") -> Optional[str]:
+    """The line under a table cut at ``shown`` rows (None when nothing was cut)."""
+    if total <= shown:
+        return None
+    return (f"{total - shown:,} more row(s) not shown (the table shows the first {shown:,} of {total:,}); "
+            f"{how} lists every row")
 
 
 def load_source(path: Path | str, fmt: Optional[AclFormat] = None, quiet: bool = False) -> AclSet:
@@ -125,8 +155,7 @@ def emit_rows(rows: list[dict], fmt: TableFormat) -> None:
     if fmt is TableFormat.json:
         typer.echo(json.dumps(rows, ensure_ascii=False, indent=2))
     elif fmt is TableFormat.jsonl:
-        for row in rows:
-            typer.echo(json.dumps(row, ensure_ascii=False))
+        typer.echo("".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows), nl=False)
     elif fmt is TableFormat.csv:
         buf = io.StringIO()
         if rows:

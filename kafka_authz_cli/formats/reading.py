@@ -275,11 +275,22 @@ def loads(text: str, label: str, first_line: int = 1) -> Any:
 
 def json_lines(text: str, label: str, comments: bool = True) -> Iterator[tuple[int, Any]]:
     """``(line number, value)`` for every non-blank line (``#`` comments skipped when ``comments``)."""
+    # Fast path per line; any doubt (an error, a surrogate escape, a BOM) goes through loads(),
+    # which either raises the located error or returns the same value.
+    suspicious = bool(_SURROGATE_ESCAPE.search(text))
+    decode = _DECODER.decode
     for lineno, line in enumerate(text.split("\n"), 1):
         stripped = line.strip()
-        if not stripped or (comments and stripped.startswith("#")):
+        if not stripped or (comments and stripped[0] == "#"):
             continue
-        yield lineno, loads(line, label, lineno)
+        if suspicious:
+            yield lineno, loads(line, label, lineno)
+            continue
+        try:
+            value = decode(stripped)
+        except (ValueError, RecursionError, _Duplicate, _BadNumber):
+            value = loads(line, label, lineno)
+        yield lineno, value
 
 
 def array_element_offsets(text: str, array_start: int) -> list[int]:
