@@ -335,6 +335,34 @@ def java_host_address(host: str) -> str:
     return str(addr)
 
 
+@functools.lru_cache(maxsize=4096)
+def unmatchable_host_reason(host: str) -> str | None:
+    """Why an ACL host can never match a client, or None when it can.
+
+    Kafka matches an ACL host only when it is ``*`` or the exact text of the client's
+    ``InetAddress.getHostAddress()``: IPv6 in full uncompressed form, no names, no ranges.
+    """
+    if host in (WILDCARD_HOST, ""):
+        return None  # '' is refused by CreateAcls (see validation_errors)
+    try:
+        canonical = java_host_address(host)
+    except AclError:
+        canonical = None
+    if canonical == host:
+        return None
+    shown = _brief(host)
+    if canonical is not None:
+        return (f"ACL host {shown} never matches: Kafka compares ACL hosts as text with the client's address, "
+                f"which it writes {canonical!r}; write the host as {canonical!r}")
+    if "/" in host:
+        return (f"ACL host {shown} never matches: Kafka has no CIDR ranges, an ACL host is one IP address "
+                "(or '*' for every host)")
+    if "*" in host:
+        return (f"ACL host {shown} never matches: Kafka has no host patterns, only '*' alone for every host")
+    return (f"ACL host {shown} never matches: it is not an IP address, and the broker compares ACL hosts with "
+            "the client's IP address (it never resolves names)")
+
+
 def utf16_key(text: str) -> bytes:
     """Sort key equal to Java's ``String.compareTo`` (UTF-16 code units)."""
     return text.encode("utf-16-be", "surrogatepass")

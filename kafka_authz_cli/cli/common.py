@@ -17,7 +17,7 @@ from kafka_authz_cli.engine import AuthorizerConfigError, StandardAuthorizer, pa
 from kafka_authz_cli.errors import AuthzError, InputError
 from kafka_authz_cli.formats import AclSet, load_acl_set, read_text
 from kafka_authz_cli.formats.properties import parse_properties
-from kafka_authz_cli.model import validation_errors
+from kafka_authz_cli.model import unmatchable_host_reason, validation_errors
 
 console = Console(highlight=False, soft_wrap=False)
 err_console = Console(stderr=True, highlight=False)
@@ -125,6 +125,7 @@ def load_source(path: Path | str, fmt: Optional[AclFormat] = None, quiet: bool =
     acl_set = load_acl_set(path, fmt.value if fmt else None)
     if not quiet:
         seen = set()
+        odd_hosts: dict[str, list[str]] = {}
         for binding, origin in zip(acl_set.bindings, acl_set.origins):
             if binding in seen:
                 warn(f"{origin}: duplicate ACL {binding.standard_acl_str()} (Kafka stores it once)")
@@ -132,6 +133,11 @@ def load_source(path: Path | str, fmt: Optional[AclFormat] = None, quiet: bool =
             errors = validation_errors(binding)
             if errors:
                 warn(f"{origin}: the broker's CreateAcls would refuse this ACL: {'; '.join(errors)}")
+            if binding.host != "*" and unmatchable_host_reason(binding.host):
+                odd_hosts.setdefault(binding.host, []).append(origin)
+        for host, origins in odd_hosts.items():
+            where = origins[0] + (f" and {len(origins) - 1} more ACL(s)" if len(origins) > 1 else "")
+            warn(f"{where}: {unmatchable_host_reason(host)}")
     return acl_set
 
 
