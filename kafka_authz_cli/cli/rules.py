@@ -88,7 +88,9 @@ def lint(
     else:
         render = {"json": finding_formats.to_json, "sarif": finding_formats.to_sarif,
                   "github": finding_formats.to_github, "junit": finding_formats.to_junit}[fmt.value]
-        write_output(render(results, CODES).rstrip("\n") + "\n", out)
+        text = (finding_formats.to_junit(results, CODES, fail_level.value) if fmt is LintFormat.junit
+                else render(results, CODES))
+        write_output(text.rstrip("\n") + "\n", out)
     threshold = SEVERITIES.index(fail_level.value)
     if any(SEVERITIES.index(f.severity) >= threshold for r in results for f in r.findings):
         raise typer.Exit(1)
