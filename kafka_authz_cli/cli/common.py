@@ -54,6 +54,8 @@ class BrokerSettings:
             return StandardAuthorizer(acl_set.bindings, super_users=self.super_users,
                                       allow_everyone_if_no_acl_found=self.allow_everyone_if_no_acl_found)
         except AuthorizerConfigError as exc:
+            if self.source not in ("flags", "--super-users"):
+                raise InputError(f"super.users: {exc}", self.source) from None
             raise AuthzError(f"super.users ({self.source}): {exc}") from None
 
 
@@ -82,6 +84,8 @@ def broker_settings(super_users: Optional[str], allow_everyone: Optional[bool],
     try:
         parse_super_users(su)
     except AuthorizerConfigError as exc:
+        if source != "--super-users" and source != "flags":
+            raise InputError(f"super.users: {exc}; the broker would not start", source) from None
         raise AuthzError(f"super.users ({source}): {exc}; the broker would not start") from None
     return BrokerSettings(su, allow, source)
 

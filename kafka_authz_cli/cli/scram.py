@@ -90,6 +90,8 @@ def read_password(password_stdin: bool, password_file: Optional[Path], password:
             raise typer.Exit(130) from None
     if not value:
         # Kafka's HMAC refuses an empty key: the broker could never use this credential.
+        if password_file is not None:
+            raise InputError("empty password: Kafka refuses it ('Empty key')", str(password_file), 1)
         raise AuthzError("empty password: Kafka refuses it ('Empty key')")
     return value
 
