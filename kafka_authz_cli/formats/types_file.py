@@ -99,12 +99,10 @@ def check_types_doc(doc: Any, text: str, label: str) -> list[str]:
     return [k for k in doc if k not in TOP_LEVEL]
 
 
-def load_types(path: str | Path):
-    """A :class:`~kafka_authz_cli.rules.types.TypeRegistry` from a types file, and the ignored keys."""
+def parse_types(text: str, label: str):
+    """A :class:`~kafka_authz_cli.rules.types.TypeRegistry` from a types file's text, and the ignored keys."""
     from kafka_authz_cli.rules.types import TypeRegistry
 
-    label = source_label(path)
-    text = read_text(path)
     if not text.strip():
         raise InputError("empty file: expected a types file (JSON object with "
                          f"{', '.join(TOP_LEVEL)})", label)
@@ -114,3 +112,8 @@ def load_types(path: str | Path):
     doc = loads(text, label)
     ignored = check_types_doc(doc, text, label)
     return TypeRegistry().load(doc, label), ignored
+
+
+def load_types(path: str | Path):
+    """A :class:`~kafka_authz_cli.rules.types.TypeRegistry` from a types file, and the ignored keys."""
+    return parse_types(read_text(path), source_label(path))
