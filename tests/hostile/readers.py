@@ -7,6 +7,8 @@ errors; any other exception is a bug.
 
 from __future__ import annotations
 
+import json
+
 from kafka_authz_cli.errors import InputError
 from kafka_authz_cli.formats.acls import parse_acls
 from kafka_authz_cli.formats.properties import parse_properties
@@ -46,6 +48,54 @@ def _server_first(text: str):
     return server.client_first(text)
 
 
+def _fields(build, keys):
+    """A reader of a valid document with one field replaced, both chosen by the input: the first
+    character picks the field, the rest is the new value (as JSON when it parses, else a string).
+    Reaches the field checks that random text rarely gets to."""
+
+    def reader(text: str):
+        if not text:
+            return None
+        key = keys[ord(text[0]) % len(keys)]
+        rest = text[1:]
+        try:
+            value = json.loads(rest)
+        except (ValueError, RecursionError):
+            value = rest
+        try:
+            doc = build(key, value)
+        except (ValueError, RecursionError):
+            return None  # not representable as JSON text (a lone surrogate, a huge integer)
+        return doc
+
+    return reader
+
+
+def _acl_doc(key, value):
+    from tests_hostile_inputs import ACL
+
+    return parse_acls(json.dumps({"version": 1, "acls": [dict(ACL, **{key: value})]}, indent=1), LABEL)
+
+
+def _request_doc(key, value):
+    from tests_hostile_inputs import REQUEST
+
+    return parse_requests(json.dumps(dict(REQUEST, **{key: value})), LABEL)
+
+
+def _record_doc(key, value):
+    from tests_hostile_inputs import _record
+
+    return parse_records(json.dumps(dict(_record(), **{key: value}), indent=2), LABEL)
+
+
+def _types_doc(key, value):
+    doc = {"principal_types": [{"short": "A", "class": "a.A", key: value}],
+           "resource_types": [{"short": "T", "class": "a.T", "operations": ["READ"], key: value}],
+           "default_imports": {key: value}}
+    return parse_types(json.dumps(doc), LABEL)
+
+
 #: name -> (reader, exceptions it may raise besides returning)
 READERS = {
     "json": (lambda t: loads(t, LABEL), (InputError,)),
@@ -65,6 +115,15 @@ READERS = {
                           (ScramError,)),
     "scram-client-first": (_server_first, (ScramError,)),
     "rules-lint": (_rules_lint, (InputError,)),
+    "acls-json-fields": (_fields(_acl_doc, ["resource_type", "resource_name", "pattern_type", "principal", "host",
+                                            "operation", "permission", "comment", "x"]), (InputError,)),
+    "requests-fields": (_fields(_request_doc, ["principal", "host", "operation", "resource_type", "resource_name",
+                                               "api_key", "request", "resource_ref_count", "log_if_allowed",
+                                               "log_if_denied", "expect", "x"]), (InputError,)),
+    "scram-records-fields": (_fields(_record_doc, ["name", "mechanism", "salt", "storedKey", "serverKey",
+                                                   "iterations", "x"]), (InputError,)),
+    "types-fields": (_fields(_types_doc, ["short", "class", "operations", "implies", "kafka_type", "x"]),
+                     (InputError,)),
 }
 
 #: Readers whose code lives in kafka_authz_cli/rules/ (the rules language).

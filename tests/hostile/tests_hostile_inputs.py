@@ -30,11 +30,16 @@ def _acl_json(**changes) -> str:
     return json.dumps({"version": 1, "acls": [dict(ACL, **changes)]}, indent=2) + "\n"
 
 
-def _record() -> dict:
+@functools.lru_cache(maxsize=None)
+def _record_cached() -> str:
     from kafka_authz_cli.scram import ScramCredential, ScramMechanism
 
-    return ScramCredential.from_password(ScramMechanism.SCRAM_SHA_256, "alice-secret", b"salt-of-alice",
-                                         4096).record("alice")
+    return json.dumps(ScramCredential.from_password(ScramMechanism.SCRAM_SHA_256, "alice-secret", b"salt-of-alice",
+                                                    4096).record("alice"))
+
+
+def _record() -> dict:
+    return json.loads(_record_cached())
 
 
 def _invalid_utf8(text: str) -> bytes:
