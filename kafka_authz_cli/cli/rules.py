@@ -150,6 +150,11 @@ def compile_cmd(
         try:
             expand = ExpansionNames.parse(read_text(expand_against))
         except ValueError as exc:
+            import re
+
+            located = re.match(r"line (\d+): (.*)", str(exc), re.S)
+            if located:
+                raise InputError(located.group(2), str(expand_against), int(located.group(1))) from None
             raise InputError(str(exc), str(expand_against)) from None
     bindings = compile_rules_text(read_text(rules), str(rules), _registry(types), expand)
     write_output(dump_acls(bindings, to.value), out)

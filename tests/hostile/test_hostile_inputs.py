@@ -37,7 +37,17 @@ GENERIC_TEXT = ("nul-bytes", "10mb-line", "deep-nesting", "deep-objects")
 LENIENT = {"properties": "ok", "passwordfile": 1, "rules": "rules-refused"}
 
 
+# Where a format's own rules make a generic garbage input valid.
+OVERRIDES = {
+    # An --expand-against line "X:Y" without a space is a principal (the `User:alice` form): the
+    # one-line `{"a":{"a":...` reads as principal type `{"a"`. Lenient, but not a crash.
+    ("names", "deep-objects"): "ok",
+}
+
+
 def _expected(slot: str, variant: str):
+    if (slot, variant) in OVERRIDES:
+        return OVERRIDES[(slot, variant)]
     specific = slot_variants()[slot]
     if variant in specific:
         return specific[variant][1]

@@ -140,6 +140,11 @@ def slot_variants() -> dict[str, dict[str, tuple[bytes, str | int]]]:
             "valid": (RULES.encode(), "ok"),
             "empty": (b"", "rules-refused"),
         },
+        "names": {
+            "valid": (b"topic orders\ngroup g1\nuser alice\n", "ok"),
+            "empty": (b"", "ok"),  # nothing to expand against: the rules need no expansion here
+            "bad-line": (b"topic orders\nqueue q1\n", "error"),
+        },
         "passwordfile": {
             "valid": (b"alice-secret\n", 0),
             "empty": (b"", "error"),
@@ -223,6 +228,7 @@ def commands(base: dict[str, Path]) -> dict[str, dict]:
         "lint --types": {"slot": "types", "argv": lambda p: ["lint", rules, "--types", p]},
         "compile": {"slot": "rules", "argv": lambda p: ["compile", p, "--to", "json"]},
         "compile --types": {"slot": "types", "argv": lambda p: ["compile", rules, "--types", p]},
+        "compile --expand-against": {"slot": "names", "argv": lambda p: ["compile", rules, "--expand-against", p]},
         "decompile": {"slot": "acls", "argv": lambda p: ["decompile", p]},
         "diff OLD": {"slot": "acls", "argv": lambda p: ["diff", p, acls]},
         "diff NEW": {"slot": "acls", "argv": lambda p: ["diff", acls, p, "--format", "json"]},
