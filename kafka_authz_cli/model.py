@@ -19,8 +19,14 @@ def _brief(value, limit: int = 60) -> str:
         return repr(value[:limit]) + f"... ({len(value):,} characters)"
     return repr(value)
 
+
 class AclError(ValueError):
     """A binding, principal or name that Kafka would reject; the message is one line."""
+
+
+#: Memos: a member's PascalCase name, and what parse() made of a spelling it accepted.
+_PASCAL: dict = {}
+_PARSED: dict = {}
 
 
 class _KafkaEnum(enum.Enum):
@@ -36,17 +42,25 @@ class _KafkaEnum(enum.Enum):
 
     @property
     def pascal(self) -> str:
-        return "".join(part.capitalize() for part in self.name.split("_"))
+        text = _PASCAL.get(self)
+        if text is None:
+            text = _PASCAL[self] = "".join(part.capitalize() for part in self.name.split("_"))
+        return text
 
     @classmethod
     def parse(cls, text: str, what: str | None = None):
         """Accept Kafka's spellings case-insensitively: ``READ``, ``Read``, ``IdempotentWrite``,
         ``IDEMPOTENT_WRITE``, ``idempotent-write``. Filter-only values (ANY, MATCH) and UNKNOWN
         are refused here; callers that want filters use :meth:`parse_filter`."""
+        member = _PARSED.get((cls, text)) if isinstance(text, str) else None
+        if member is not None:
+            return member
         member = cls._lookup(text)
         if member is None or member.name in ("UNKNOWN",) or member.name in cls._filter_only():
             raise AclError(f"unknown {what or cls._label()} {_brief(text)}; expected one of "
                            + ", ".join(m.name for m in cls.concrete()))
+        if isinstance(text, str) and len(_PARSED) < 4096:
+            _PARSED[(cls, text)] = member  # files spell the same few names again and again
         return member
 
     @classmethod

@@ -15,7 +15,17 @@ from pathlib import Path
 from typing import Iterable
 
 from kafka_authz_cli.errors import InputError
-from kafka_authz_cli.formats.reading import array_element_offsets, brief, csv_table, json_type, line_col, loads, locate, read_text, source_label
+from kafka_authz_cli.formats.reading import (
+    LineIndex,
+    array_element_offsets,
+    brief,
+    csv_table,
+    json_type,
+    loads,
+    locate,
+    read_text,
+    source_label,
+)
 from kafka_authz_cli.model import (
     AclBinding,
     AclError,
@@ -119,8 +129,9 @@ def read_json(text: str, path: str) -> AclSet:
     except (json.JSONDecodeError, ValueError):  # pragma: no cover - the text decoded above
         offsets = []
     bindings, origins = [], []
+    index = LineIndex(text)
     for i, item in enumerate(items):
-        line, col = line_col(text, offsets[i]) if i < len(offsets) else (None, None)
+        line, col = index.line_col(offsets[i]) if i < len(offsets) else (None, None)
 
         def where(reason, line=line, col=col, i=i):
             return InputError(f"acls[{i}]: {reason}", path, line, col)

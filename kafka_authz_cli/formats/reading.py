@@ -106,10 +106,23 @@ def read_stdin_line(label: str = "--password-stdin") -> str:
 
 
 def line_col(text: str, offset: int) -> tuple[int, int]:
-    """1-based line and column of ``offset`` in ``text``."""
+    """1-based line and column of ``offset`` in ``text`` (for many offsets, use :class:`LineIndex`)."""
     line = text.count("\n", 0, offset) + 1
     col = offset - (text.rfind("\n", 0, offset) + 1) + 1
     return line, col
+
+
+class LineIndex:
+    """Line and column of many offsets in one text, each in O(log lines)."""
+
+    def __init__(self, text: str):
+        self._starts = [0] + [m.end() for m in re.finditer("\n", text)]
+
+    def line_col(self, offset: int) -> tuple[int, int]:
+        import bisect
+
+        i = bisect.bisect_right(self._starts, offset) - 1
+        return i + 1, offset - self._starts[i] + 1
 
 
 # ---------------------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from kafka_authz_cli.apikeys import parse_api_key
 from kafka_authz_cli.engine import Request
 from kafka_authz_cli.errors import InputError
-from kafka_authz_cli.formats.reading import array_element_offsets, brief, csv_table, json_lines, json_type, line_col, loads
+from kafka_authz_cli.formats.reading import LineIndex, array_element_offsets, brief, csv_table, json_lines, json_type, loads
 from kafka_authz_cli.model import AclError, AclOperation, KafkaPrincipal, ResourceType, java_host_address
 
 REQUIRED = ("principal", "host", "operation", "resource_type", "resource_name")
@@ -121,7 +121,8 @@ def _parse_jsonl(text: str, path: str) -> list[RequestSpec]:
         if not isinstance(items, list):  # pragma: no cover - it starts with '['
             raise InputError("expected a JSON list of requests", path, 1)
         offsets = array_element_offsets(text, text.index("["))
-        lines = [(line_col(text, offsets[i])[0] if i < len(offsets) else None, i, item)
+        index = LineIndex(text)
+        lines = [(index.line_col(offsets[i])[0] if i < len(offsets) else None, i, item)
                  for i, item in enumerate(items)]
     else:
         lines = [(lineno, None, value) for lineno, value in json_lines(text, path)]

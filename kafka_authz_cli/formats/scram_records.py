@@ -14,11 +14,11 @@ from typing import Any
 
 from kafka_authz_cli.errors import InputError
 from kafka_authz_cli.formats.reading import (
+    LineIndex,
     array_element_offsets,
     brief,
     json_lines,
     json_type,
-    line_col,
     loads,
     read_text,
     source_label,
@@ -122,7 +122,8 @@ def parse_records(text: str, label: str) -> list[StoredRecord]:
         doc = loads(text, label)
         if isinstance(doc, list):
             offsets = array_element_offsets(text, text.index("["))
-            values = [(line_col(text, offsets[i])[0] if i < len(offsets) else None, item)
+            index = LineIndex(text)
+            values = [(index.line_col(offsets[i])[0] if i < len(offsets) else None, item)
                       for i, item in enumerate(doc)]
         else:
             values = [(text.count("\n", 0, text.index("{")) + 1, doc)]
