@@ -10,7 +10,16 @@ import typer
 from rich.table import Table
 
 from kafka_authz_cli.cli.app import app
-from kafka_authz_cli.cli.common import AclFormat, console, err_console, load_registry, load_source, write_output
+from kafka_authz_cli.cli.common import (
+    MAX_TABLE_ROWS,
+    AclFormat,
+    cell,
+    console,
+    err_console,
+    load_registry,
+    load_source,
+    write_output,
+)
 from kafka_authz_cli.errors import AuthzError, InputError
 from kafka_authz_cli.formats import dump_acls, read_text
 from kafka_authz_cli.formats import findings as finding_formats
@@ -186,8 +195,12 @@ def decompile_cmd(
         table.add_column("where")
         table.add_column("binding", overflow="fold")
         table.add_column("why", overflow="fold")
-        for p in exc.problems:
-            table.add_row(origins.get(p.binding, ""), p.binding.standard_acl_str(), p.reason)
+        for p in exc.problems[:MAX_TABLE_ROWS]:
+            table.add_row(cell(origins.get(p.binding, "")), cell(p.binding.standard_acl_str()), cell(p.reason))
         err_console.print(table)
+        if len(exc.problems) > MAX_TABLE_ROWS:
+            err_console.print(f"{len(exc.problems) - MAX_TABLE_ROWS:,} more binding(s) not shown (the table shows "
+                              f"the first {MAX_TABLE_ROWS}); the run after fixing these lists the rest",
+                              markup=False, highlight=False)
         raise AuthzError(f"{len(exc.problems)} binding(s) cannot be written as rules (listed above); nothing written")
     write_output(text, out)
