@@ -93,6 +93,15 @@ class Finding:
     new_rule: str | None
     #: ACL names that extend the class's prefix (names excluded from it), for the description.
     excluded: tuple[str, ...] = ()
+    #: Every host class tried (ACL hosts and FRESH_HOST), to name the hosts "any other host" leaves out.
+    host_classes: tuple[str, ...] = ()
+
+    @property
+    def excluded_hosts(self) -> list[str]:
+        """The ACL hosts this finding does not hold for, when it holds for hosts no ACL names."""
+        if FRESH_HOST not in self.hosts:
+            return []
+        return sorted(set(self.host_classes) - set(self.hosts) - {FRESH_HOST})
 
     def describe(self) -> str:
         who = "anyone without an ACL of their own" if self.principal == FRESH_PRINCIPAL else self.principal
@@ -101,9 +110,23 @@ class Finding:
         what = describe_names(self.resource_type, self.name_class, self.excluded)
         where = ""
         if self.hosts and set(self.hosts) != {"*"}:
-            shown = ["any other host" if h == FRESH_HOST else h for h in self.hosts]
-            where = " from " + ", ".join(shown)
+            if FRESH_HOST in self.hosts:
+                # Never "any other host" without saying other than what: name the hosts left out.
+                where = " from " + describe_host(FRESH_HOST, self.host_classes, self.hosts)
+            else:
+                where = " from " + ", ".join(self.hosts)
         return f"{who} {verb} {ops} {what}{where}"
+
+
+def describe_host(host: str, host_classes: tuple[str, ...] | list[str], included: list[str] | tuple = ()) -> str:
+    """A host class in words: an ACL host as itself, FRESH_HOST as every host but the named ones."""
+    if host != FRESH_HOST:
+        return host
+    excluded = sorted(set(host_classes) - set(included) - {FRESH_HOST})
+    if not excluded:
+        return "any host"
+    shown = ", ".join(excluded[:5]) + (f" and {len(excluded) - 5} more" if len(excluded) > 5 else "")
+    return f"any host except {shown}"
 
 
 def describe_names(rtype: ResourceType, nc: NameClass, excluded: tuple[str, ...] = ()) -> str:
@@ -340,17 +363,26 @@ def diff(old_acls: list[AclBinding], new_acls: list[AclBinding], old_settings: d
 
 
 def merge(changes: list[Change]) -> list[Finding]:
-    groups: dict[tuple, list[Change]] = {}
+    """Changes merged for reading: operations go together when they change from the same hosts
+    (an ALLOW from every host with a DENY READ from one host gains DESCRIBE everywhere but READ
+    only from the other hosts: two findings, never one that claims READ from the denied host)."""
+    per_op: dict[tuple, list[Change]] = {}
     for c in changes:
-        groups.setdefault((c.direction, c.principal, c.resource_type, c.name_class), []).append(c)
+        per_op.setdefault((c.direction, c.principal, c.resource_type, c.name_class, c.operation), []).append(c)
+    groups: dict[tuple, list[list[Change]]] = {}
+    for (direction, principal, rtype, nc, _op), items in per_op.items():
+        hosts = tuple(sorted({c.host for c in items}))
+        if set(hosts) >= set(items[0].host_classes):
+            hosts = ("*",)
+        groups.setdefault((direction, principal, rtype, nc, hosts), []).append(items)
     findings = []
-    for (direction, principal, rtype, nc), items in groups.items():
-        ops = list(dict.fromkeys(c.operation for c in items))
-        hosts = sorted({c.host for c in items})
-        all_hosts = set(hosts) >= set(items[0].host_classes)
-        findings.append(Finding(direction, principal, rtype, nc, ops, ["*"] if all_hosts else hosts,
-                                items[0].witness, items[0].old_rule, items[0].new_rule))
-    findings.sort(key=lambda f: (f.direction != "lost", f.principal, f.resource_type.value, str(f.name_class.prefix)))
+    for (direction, principal, rtype, nc, hosts), op_items in groups.items():
+        first = op_items[0][0]
+        findings.append(Finding(direction, principal, rtype, nc, [items[0].operation for items in op_items],
+                                list(hosts), first.witness, first.old_rule, first.new_rule,
+                                host_classes=first.host_classes))
+    findings.sort(key=lambda f: (f.direction != "lost", f.principal, f.resource_type.value, str(f.name_class.prefix),
+                                 f.hosts != ["*"]))
     return findings
 
 

@@ -36,6 +36,7 @@ from kafka_authz_cli.model import (
     PatternType,
     ResourceType,
     java_host_address,
+    unmatchable_host_reason,
     utf16_key,
 )
 
@@ -226,10 +227,12 @@ _MATCHED_OPS = {(o, p): _ops_matched_by(o, p) for o in AclOperation for p in Acl
 class _Bucket:
     """All ACLs of one resource pattern, indexed by (principal type, name, host) for O(1) matching."""
 
-    __slots__ = ("acls", "entries", "bad")
+    __slots__ = ("acls", "entries", "bad", "odd_hosts")
 
     def __init__(self) -> None:
         self.acls: list[AclBinding] = []
+        #: ACLs whose host no client address can ever equal (``::1``, a CIDR, a host name), for notes.
+        self.odd_hosts: tuple[AclBinding, ...] = ()
         #: (principal type, principal name, host) -> ((acl, request ops it matches), ...) in Kafka order.
         self.entries: dict[tuple[str, str, str], tuple[tuple[AclBinding, frozenset], ...]] = {}
         self.bad: AclBinding | None = None  # first ACL (in Kafka order) whose principal has no ':'
@@ -249,6 +252,7 @@ class _Bucket:
             grouped.setdefault((key[0], key[1], acl.host), []).append(
                 (acl, _MATCHED_OPS[(acl.operation, acl.permission)]))
         self.entries = {k: tuple(v) for k, v in grouped.items()}
+        self.odd_hosts = tuple(acl for acl in self.acls if unmatchable_host_reason(acl.host))
 
     def matches(self, keys: tuple[tuple[str, str, str], ...], op: AclOperation) -> list[AclBinding]:
         """Matching ACLs of this bucket in Kafka's order; ``keys`` are the request's lookup keys."""
@@ -474,8 +478,15 @@ class StandardAuthorizer:
                     f"Kafka quirk: the LITERAL '*' ACL ({skipped[0].permission.name} {skipped[0].operation.name} for "
                     f"{skipped[0].principal}) does not apply to names starting with '*': the broker mistakes the "
                     "wildcard for a literal prefix and skips it")
+        plan = self._plan(index, r.resource_type, r.resource_name)
+        if plan:
+            for bucket in plan[0]:
+                for acl in bucket.odd_hosts:
+                    if (_acl_principal_key(acl.principal) in (pkey, _WILDCARD_PRINCIPAL_KEY)
+                            and r.operation in _MATCHED_OPS[(acl.operation, acl.permission)]):
+                        notes.append(f"{unmatchable_host_reason(acl.host)} (the {acl.permission.name} "
+                                     f"{acl.operation.name} ACL for {acl.principal} on this resource does not apply)")
         if decision.outcome is Outcome.ALLOWED and r.operation in (AclOperation.DESCRIBE, AclOperation.DESCRIBE_CONFIGS):
-            plan = self._plan(index, r.resource_type, r.resource_name)
             if plan:
                 implying = IMPLIES_DESCRIBE if r.operation is AclOperation.DESCRIBE else IMPLIES_DESCRIBE_CONFIGS
                 for bucket in plan[0]:

@@ -7,13 +7,26 @@ Pure data and validation, no I/O. Names, codes and messages follow Apache Kafka 
 from __future__ import annotations
 
 import enum
+import functools
 import ipaddress
 from dataclasses import dataclass
 from typing import Iterable
 
 
+def _brief(value, limit: int = 60) -> str:
+    """A value for an error message, cut (saying so) when long: a 10 MB name must not become a 10 MB line."""
+    if isinstance(value, str) and len(value) > limit:
+        return repr(value[:limit]) + f"... ({len(value):,} characters)"
+    return repr(value)
+
+
 class AclError(ValueError):
     """A binding, principal or name that Kafka would reject; the message is one line."""
+
+
+#: Memos: a member's PascalCase name, and what parse() made of a spelling it accepted.
+_PASCAL: dict = {}
+_PARSED: dict = {}
 
 
 class _KafkaEnum(enum.Enum):
@@ -29,24 +42,32 @@ class _KafkaEnum(enum.Enum):
 
     @property
     def pascal(self) -> str:
-        return "".join(part.capitalize() for part in self.name.split("_"))
+        text = _PASCAL.get(self)
+        if text is None:
+            text = _PASCAL[self] = "".join(part.capitalize() for part in self.name.split("_"))
+        return text
 
     @classmethod
     def parse(cls, text: str, what: str | None = None):
         """Accept Kafka's spellings case-insensitively: ``READ``, ``Read``, ``IdempotentWrite``,
         ``IDEMPOTENT_WRITE``, ``idempotent-write``. Filter-only values (ANY, MATCH) and UNKNOWN
         are refused here; callers that want filters use :meth:`parse_filter`."""
+        member = _PARSED.get((cls, text)) if isinstance(text, str) else None
+        if member is not None:
+            return member
         member = cls._lookup(text)
         if member is None or member.name in ("UNKNOWN",) or member.name in cls._filter_only():
-            raise AclError(f"unknown {what or cls._label()} {text!r}; expected one of "
+            raise AclError(f"unknown {what or cls._label()} {_brief(text)}; expected one of "
                            + ", ".join(m.name for m in cls.concrete()))
+        if isinstance(text, str) and len(_PARSED) < 4096:
+            _PARSED[(cls, text)] = member  # files spell the same few names again and again
         return member
 
     @classmethod
     def parse_filter(cls, text: str):
         member = cls._lookup(text)
         if member is None or member.name == "UNKNOWN":
-            raise AclError(f"unknown {cls._label()} {text!r}")
+            raise AclError(f"unknown {cls._label()} {_brief(text)}")
         return member
 
     @classmethod
@@ -179,7 +200,8 @@ class KafkaPrincipal:
     @classmethod
     def parse(cls, text: str) -> "KafkaPrincipal":
         if text is None or ":" not in text:
-            raise AclError(f"expected a string in format principalType:principalName but got {text}")
+            raise AclError("expected a string in format principalType:principalName but got "
+                           + (text if isinstance(text, str) and len(text) <= 200 else _brief(text)))
         ptype, _, name = text.partition(":")
         return cls(ptype, name)
 
@@ -269,9 +291,9 @@ def validation_errors(binding: AclBinding) -> list[str]:
     if binding.resource_name == "":
         errors.append("resource name must not be empty")
     if binding.resource_type is ResourceType.CLUSTER and binding.resource_name != CLUSTER_NAME:
-        errors.append(f"the CLUSTER resource must be named {CLUSTER_NAME!r}, not {binding.resource_name!r}")
+        errors.append(f"the CLUSTER resource must be named {CLUSTER_NAME!r}, not {_brief(binding.resource_name)}")
     if ":" not in binding.principal:
-        errors.append(f"principal {binding.principal!r} has no ':' (expected principalType:principalName)")
+        errors.append(f"principal {_brief(binding.principal)} has no ':' (expected principalType:principalName)")
     if binding.operation in (AclOperation.ANY, AclOperation.UNKNOWN):
         errors.append(f"operation {binding.operation.name} is not valid for an ACL")
     elif binding.resource_type in SUPPORTED_OPERATIONS and binding.operation not in operations_for(binding.resource_type):
@@ -299,6 +321,7 @@ def validate_all(bindings: Iterable[AclBinding]) -> list[tuple[int, AclBinding, 
 # ---------------------------------------------------------------------------------------------
 # Client addresses: Kafka compares ACL hosts with InetAddress.getHostAddress() text.
 
+@functools.lru_cache(maxsize=65536)
 def java_host_address(host: str) -> str:
     """The text Java's ``InetAddress.getByName(host).getHostAddress()`` gives for an IP literal.
 
@@ -316,7 +339,7 @@ def java_host_address(host: str) -> str:
     try:
         addr = ipaddress.ip_address(text)
     except ValueError:
-        raise AclError(f"client host {host!r} is not an IP address (the broker compares ACL hosts "
+        raise AclError(f"client host {_brief(host)} is not an IP address (the broker compares ACL hosts "
                        "with the client's IP address text)") from None
     if isinstance(addr, ipaddress.IPv6Address):
         if addr.ipv4_mapped is not None:
@@ -324,6 +347,34 @@ def java_host_address(host: str) -> str:
         groups = addr.exploded.split(":")
         return ":".join(format(int(g, 16), "x") for g in groups) + scope
     return str(addr)
+
+
+@functools.lru_cache(maxsize=4096)
+def unmatchable_host_reason(host: str) -> str | None:
+    """Why an ACL host can never match a client, or None when it can.
+
+    Kafka matches an ACL host only when it is ``*`` or the exact text of the client's
+    ``InetAddress.getHostAddress()``: IPv6 in full uncompressed form, no names, no ranges.
+    """
+    if host in (WILDCARD_HOST, ""):
+        return None  # '' is refused by CreateAcls (see validation_errors)
+    try:
+        canonical = java_host_address(host)
+    except AclError:
+        canonical = None
+    if canonical == host:
+        return None
+    shown = _brief(host)
+    if canonical is not None:
+        return (f"ACL host {shown} never matches: Kafka compares ACL hosts as text with the client's address, "
+                f"which it writes {canonical!r}; write the host as {canonical!r}")
+    if "/" in host:
+        return (f"ACL host {shown} never matches: Kafka has no CIDR ranges, an ACL host is one IP address "
+                "(or '*' for every host)")
+    if "*" in host:
+        return (f"ACL host {shown} never matches: Kafka has no host patterns, only '*' alone for every host")
+    return (f"ACL host {shown} never matches: it is not an IP address, and the broker compares ACL hosts with "
+            "the client's IP address (it never resolves names)")
 
 
 def utf16_key(text: str) -> bytes:

@@ -11,13 +11,27 @@ from kafka_authz_cli import __version__
 from kafka_authz_cli.errors import AuthzError
 
 
+#: An error line longer than this is cut in the middle (a parser quoting a 10 MB token must not
+#: print 10 MB): the location at its start and the reason at its end stay.
+MAX_ERROR_CHARS = 1000
+
+
+def one_line(message: str) -> str:
+    """An error message as one line of reasonable length."""
+    message = message.replace("\r\n", " ").replace("\n", " ").replace("\r", " ")
+    if len(message) <= MAX_ERROR_CHARS:
+        return message
+    keep = MAX_ERROR_CHARS // 2
+    return f"{message[:keep]}... [{len(message) - 2 * keep:,} characters cut] ...{message[-keep:]}"
+
+
 class _AuthzGroup(TyperGroup):
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
         except AuthzError as exc:
             # One line, the error's exit code, no traceback; the same path under CliRunner and main().
-            typer.echo(f"authz: error: {exc}", err=True)
+            typer.echo(f"authz: error: {one_line(str(exc))}", err=True)
             raise typer.Exit(exc.exit_code) from None
 
 
@@ -64,7 +78,7 @@ def main() -> None:
     try:
         app(standalone_mode=True)
     except AuthzError as exc:
-        typer.echo(f"authz: error: {exc}", err=True)
+        typer.echo(f"authz: error: {one_line(str(exc))}", err=True)
         sys.exit(exc.exit_code)
     except KeyboardInterrupt:
         typer.echo("authz: interrupted", err=True)

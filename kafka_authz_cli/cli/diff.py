@@ -11,8 +11,17 @@ import typer
 from rich.table import Table
 
 from kafka_authz_cli.cli.app import app
-from kafka_authz_cli.cli.common import AclFormat, broker_settings, console, load_source, write_output
-from kafka_authz_cli.diff import FRESH_HOST, DiffResult, describe_names, diff
+from kafka_authz_cli.cli.common import (
+    MAX_TABLE_ROWS,
+    AclFormat,
+    broker_settings,
+    cell,
+    console,
+    load_source,
+    rows_not_shown,
+    write_output,
+)
+from kafka_authz_cli.diff import DiffResult, describe_host, describe_names, diff
 from kafka_authz_cli.formats.sources import cluster_acl_set
 
 
@@ -105,7 +114,8 @@ def to_json(result: DiffResult) -> dict:
                      "removed": [b.as_dict() for b in result.bindings.removed]},
         "changes": [{"direction": f.direction, "description": f.describe(), "principal": f.principal,
                      "resource_type": f.resource_type.name, "resources": describe_names(f.resource_type, f.name_class, f.excluded),
-                     "operations": f.operations, "hosts": f.hosts, "witness": _witness(f),
+                     "operations": f.operations, "hosts": f.hosts, "excluded_hosts": f.excluded_hosts,
+                     "witness": _witness(f),
                      "old_rule": f.old_rule, "new_rule": f.new_rule} for f in result.findings],
     }
 
@@ -119,9 +129,9 @@ def to_markdown(result: DiffResult) -> str:
         for f in result.findings:
             mark = {"gained": "➕", "lost": "➖"}.get(f.direction, "≠")
             w = f.witness
-            host = "any other host" if w.host == FRESH_HOST else w.host
-            lines.append(f"| {mark} | {f.describe()} | `{w.principal}` {w.operation.name} "
-                         f"{w.resource_type.name}:`{w.resource_name}` from {host} |")
+            host = _witness_host(f)
+            lines.append(f"| {mark} | {_md_cell(f.describe())} | `{_md_cell(w.principal)}` {w.operation.name} "
+                         f"{w.resource_type.name}:`{_md_cell(w.resource_name)}` from {host} |")
         lines.append("")
     for title, items in (("Added bindings", result.bindings.added), ("Removed bindings", result.bindings.removed)):
         if items:
@@ -133,23 +143,37 @@ def to_markdown(result: DiffResult) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _md_cell(text: str) -> str:
+    """Text inside a markdown table cell: a '|' or a line break in a name must not end the cell."""
+    return text.replace("|", "\\|").replace("\r", " ").replace("\n", " ")
+
+
+def _witness_host(f) -> str:
+    host = describe_host(f.witness.host, f.host_classes, [f.witness.host])
+    return host if host == f.witness.host else f"{f.witness.host} ({host})"
+
+
 def _print(result: DiffResult) -> None:
     colour = {"equivalent": "green", "more permissive": "yellow", "less permissive": "cyan", "both": "magenta"}
     console.print(f"verdict: [bold {colour[result.verdict]}]{result.verdict}[/] "
                   f"({result.gained} class(es) gained, {result.lost} lost; "
                   f"{len(result.bindings.added)} binding(s) added, {len(result.bindings.removed)} removed)")
+    how = "--format json or markdown"
     if result.findings:
         table = Table(header_style="bold", show_lines=True, title="decisions that change")
         table.add_column("")
         table.add_column("who can do what now", overflow="fold", ratio=3)
         table.add_column("witness request", overflow="fold", ratio=2)
-        for f in result.findings:
+        for f in result.findings[:MAX_TABLE_ROWS]:
             mark = {"gained": "[green]+[/]", "lost": "[red]-[/]"}.get(f.direction, "~")
             w = f.witness
-            host = "any other host" if w.host == FRESH_HOST else w.host
-            table.add_row(mark, f.describe(), f"{w.principal} {w.operation.name} {w.resource_type.name}:"
-                                              f"{w.resource_name!r} from {host}")
+            table.add_row(mark, cell(f.describe(), 4000),
+                          cell(f"{w.principal} {w.operation.name} {w.resource_type.name}:{w.resource_name!r} "
+                               f"from {_witness_host(f)}", 4000))
         console.print(table)
+        more = rows_not_shown(len(result.findings), MAX_TABLE_ROWS, how)
+        if more:
+            console.print(more, markup=False, highlight=False)
     groups: dict[tuple, list] = {}
     for sign, items in (("+", result.bindings.added), ("-", result.bindings.removed)):
         for b in items:
@@ -159,9 +183,17 @@ def _print(result: DiffResult) -> None:
         table = Table(header_style="bold", title="bindings")
         for col in ("", "resource", "principal", "host", "operation", "permission"):
             table.add_column(col, overflow="fold")
+        total = sum(len(items) for items in groups.values())
+        shown = 0
         for (rtype, pattern, name, principal), items in groups.items():
             for sign, b in items:
+                if shown == MAX_TABLE_ROWS:
+                    break
+                shown += 1
                 style = "green" if sign == "+" else "red"
-                table.add_row(f"[{style}]{sign}[/]", f"{rtype}:{pattern}:{name}", principal, b.host, b.operation.name,
-                              b.permission.name)
+                table.add_row(f"[{style}]{sign}[/]", cell(f"{rtype}:{pattern}:{name}"), cell(principal), cell(b.host),
+                              b.operation.name, b.permission.name)
         console.print(table)
+        more = rows_not_shown(total, shown, how)
+        if more:
+            console.print(more, markup=False, highlight=False)

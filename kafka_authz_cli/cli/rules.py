@@ -10,7 +10,16 @@ import typer
 from rich.table import Table
 
 from kafka_authz_cli.cli.app import app
-from kafka_authz_cli.cli.common import AclFormat, console, err_console, load_source, write_output
+from kafka_authz_cli.cli.common import (
+    MAX_TABLE_ROWS,
+    AclFormat,
+    cell,
+    console,
+    err_console,
+    load_registry,
+    load_source,
+    write_output,
+)
 from kafka_authz_cli.errors import AuthzError, InputError
 from kafka_authz_cli.formats import dump_acls, read_text
 from kafka_authz_cli.formats import findings as finding_formats
@@ -36,7 +45,7 @@ class Severity(str, Enum):
 
 
 def _registry(types: Optional[Path]) -> TypeRegistry:
-    return TypeRegistry.from_file(str(types)) if types else TypeRegistry()
+    return load_registry(types)
 
 
 def _files(paths: list[Path]) -> list[Path]:
@@ -88,7 +97,9 @@ def lint(
     else:
         render = {"json": finding_formats.to_json, "sarif": finding_formats.to_sarif,
                   "github": finding_formats.to_github, "junit": finding_formats.to_junit}[fmt.value]
-        write_output(render(results, CODES).rstrip("\n") + "\n", out)
+        text = (finding_formats.to_junit(results, CODES, fail_level.value) if fmt is LintFormat.junit
+                else render(results, CODES))
+        write_output(text.rstrip("\n") + "\n", out)
     threshold = SEVERITIES.index(fail_level.value)
     if any(SEVERITIES.index(f.severity) >= threshold for r in results for f in r.findings):
         raise typer.Exit(1)
@@ -148,6 +159,11 @@ def compile_cmd(
         try:
             expand = ExpansionNames.parse(read_text(expand_against))
         except ValueError as exc:
+            import re
+
+            located = re.match(r"line (\d+): (.*)", str(exc), re.S)
+            if located:
+                raise InputError(located.group(2), str(expand_against), int(located.group(1))) from None
             raise InputError(str(exc), str(expand_against)) from None
     bindings = compile_rules_text(read_text(rules), str(rules), _registry(types), expand)
     write_output(dump_acls(bindings, to.value), out)
@@ -179,8 +195,12 @@ def decompile_cmd(
         table.add_column("where")
         table.add_column("binding", overflow="fold")
         table.add_column("why", overflow="fold")
-        for p in exc.problems:
-            table.add_row(origins.get(p.binding, ""), p.binding.standard_acl_str(), p.reason)
+        for p in exc.problems[:MAX_TABLE_ROWS]:
+            table.add_row(cell(origins.get(p.binding, "")), cell(p.binding.standard_acl_str()), cell(p.reason))
         err_console.print(table)
+        if len(exc.problems) > MAX_TABLE_ROWS:
+            err_console.print(f"{len(exc.problems) - MAX_TABLE_ROWS:,} more binding(s) not shown (the table shows "
+                              f"the first {MAX_TABLE_ROWS}); the run after fixing these lists the rest",
+                              markup=False, highlight=False)
         raise AuthzError(f"{len(exc.problems)} binding(s) cannot be written as rules (listed above); nothing written")
     write_output(text, out)

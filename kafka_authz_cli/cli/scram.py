@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import base64
-import csv
 import json
 import os
 import secrets
@@ -21,6 +20,8 @@ from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.cli.common import console, err_console, warn, write_output
 from kafka_authz_cli.errors import AuthzError, InputError
 from kafka_authz_cli.formats import read_text
+from kafka_authz_cli.formats.reading import brief, csv_table, read_bytes, read_stdin_line
+from kafka_authz_cli.formats.scram_records import MAX_ITERATIONS, StoredRecord, load_records
 from kafka_authz_cli.scram import (
     ScramCredential,
     ScramError,
@@ -75,22 +76,45 @@ def read_password(password_stdin: bool, password_file: Optional[Path], password:
                                      "--password-argv-i-understand)", param_hint="--password")
         value = password
     elif password_stdin:
-        value = sys.stdin.readline().rstrip("\r\n")
+        value = read_stdin_line("--password-stdin")
     elif password_file is not None:
-        text = read_text(password_file)
-        value = text.splitlines()[0] if text else ""
-        mode = password_file.stat().st_mode & 0o077
-        if mode:
-            warn(f"{password_file} is readable by others (mode {oct(password_file.stat().st_mode & 0o777)}); "
-                 "chmod 600 it")
+        value = _first_line_secret(password_file)
     else:
         if not sys.stdin.isatty() and os.environ.get("AUTHZ_ALLOW_PIPE_PROMPT") != "1":
             raise AuthzError("no password source: stdin is not a terminal; use --password-stdin or --password-file")
-        value = typer.prompt(prompt, hide_input=True, confirmation_prompt=confirm)
+        try:
+            value = typer.prompt(prompt, hide_input=True, confirmation_prompt=confirm)
+        except typer.Abort:
+            # Ctrl-C (or end of input) at the prompt: click turns it into Abort, which would exit 1.
+            typer.echo("authz: interrupted", err=True)
+            raise typer.Exit(130) from None
     if not value:
         # Kafka's HMAC refuses an empty key: the broker could never use this credential.
+        if password_file is not None:
+            raise InputError("empty password: Kafka refuses it ('Empty key')", str(password_file), 1)
         raise AuthzError("empty password: Kafka refuses it ('Empty key')")
     return value
+
+
+def _first_line_secret(path: Path) -> str:
+    """The first line of a password file, exactly (a byte-order mark is kept: it is part of the bytes)."""
+    label = str(path)
+    data = read_bytes(path, label)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"not UTF-8 text (byte 0x{data[exc.start]:02x}); Kafka hashes the UTF-8 bytes of the "
+                         "password", label, data.count(b"\n", 0, exc.start) + 1) from None
+    if text.startswith("\ufeff"):
+        warn(f"{label} starts with a byte-order mark, which is part of the password as read")
+    if str(path) != "-":
+        try:
+            mode = os.stat(path).st_mode
+        except OSError:
+            mode = 0
+        if mode & 0o077:
+            warn(f"{label} is readable by others (mode {oct(mode & 0o777)}); chmod 600 it")
+    return text.split("\n", 1)[0].rstrip("\r")
 
 
 def _check_iterations(mechanism: ScramMechanism, iterations: int) -> None:
@@ -120,7 +144,27 @@ def _decode_salt(salt: Optional[str]) -> Optional[bytes]:
     return value
 
 
+def kafka_storage_name_problem(user: str) -> Optional[str]:
+    """Why Kafka's ScramParser cannot carry ``user`` in an --add-scram argument (None: it can).
+
+    The parser splits the whole ``[...]`` at every comma (quotes do not protect one) and strips one
+    pair of double quotes around a value; ``=`` and ``]`` inside the name are read back intact.
+    """
+    if "," in user:
+        return ("Kafka's ScramParser splits --add-scram at every ',' (quotes do not protect it), so this "
+                "name cannot be written; create the user with kafka-configs --alter --add-config or the "
+                "AlterUserScramCredentials API instead")
+    if len(user) >= 2 and user.startswith('"') and user.endswith('"'):
+        return ("Kafka's ScramParser strips the double quotes around a value, so the credential would be "
+                f"stored for {user[1:-1]!r}; create the user with kafka-configs or the AlterUserScramCredentials "
+                "API instead")
+    return None
+
+
 def kafka_storage_argument(user: str, mechanism: ScramMechanism, salted: bytes, salt: bytes, iterations: int) -> str:
+    problem = kafka_storage_name_problem(user)
+    if problem is not None:
+        raise AuthzError(f"user name {brief(user)}: {problem}")
     return (f"{mechanism.mechanism_name}=[name={user},iterations={iterations},salt=\"{b64(salt)}\","
             f"saltedpassword=\"{b64(salted)}\"]")
 
@@ -160,6 +204,8 @@ def create_user(
     mech = _mechanism(mechanism)
     _check_username(user)
     _check_iterations(mech, iterations)
+    if fmt is CreateFormat.kafka_storage and (problem := kafka_storage_name_problem(user)) is not None:
+        raise typer.BadParameter(problem, param_hint="--user")
     salt_bytes = _decode_salt(salt)
     secret = read_password(password_stdin, password_file, password, argv_ok)
     if bootstrap_server is not None:  # live: see cli/scram_live.py
@@ -208,39 +254,63 @@ def _utf16(c: str) -> list[int]:
     return [int.from_bytes(data[i:i + 2], "big") for i in range(0, len(data), 2)]
 
 
-def _load_stored(credential: Optional[str], record: Optional[Path], mechanism: Optional[str]) -> ScramCredential:
+def _load_stored(credential: Optional[str], record: Optional[Path], mechanism: Optional[str]) -> list[StoredRecord]:
+    """The broker's side: records from --record (with their names), or one --credential string."""
     if (credential is None) == (record is None):
         raise typer.BadParameter("give exactly one of --credential STRING or --record FILE", param_hint="--credential")
+    if record is not None:
+        return load_records(record)
+    if mechanism is None:
+        raise typer.BadParameter("a credential string does not say its mechanism: add --mechanism",
+                                 param_hint="--mechanism")
     try:
-        if record is not None:
-            data = json.loads(read_text(record))
-            return ScramCredential.from_record(data)
-        if mechanism is None:
-            raise typer.BadParameter("a credential string does not say its mechanism: add --mechanism",
-                                     param_hint="--mechanism")
-        return ScramCredential.from_credential_string(credential, _mechanism(mechanism))
-    except json.JSONDecodeError as exc:
-        raise InputError(f"invalid JSON: {exc.msg}", str(record), exc.lineno, exc.colno) from None
+        cred = ScramCredential.from_credential_string(credential, _mechanism(mechanism))
     except ScramError as exc:
-        raise InputError(str(exc), str(record) if record is not None else "--credential") from None
+        raise InputError(str(exc), "--credential") from None
+    if cred.iterations > MAX_ITERATIONS:
+        raise InputError(f"iterations {cred.iterations} above {MAX_ITERATIONS}: Kafka refuses to store such a "
+                         "credential ('Too many iterations')", "--credential")
+    # A credential string carries no name: it is the one stored for the user being checked.
+    return [StoredRecord("", cred, "--credential")]
+
+
+def _one_record(records: list[StoredRecord], user: Optional[str], source: str) -> StoredRecord:
+    if user is not None:
+        named = [r for r in records if r.name == user or r.origin == "--credential"]
+        if not named:
+            raise InputError(f"no credential for user {brief(user)} (the file holds "
+                             f"{', '.join(sorted({brief(r.name) for r in records})[:10])})", source)
+        records = named
+    if len(records) > 1:
+        raise InputError(f"{len(records)} credentials in the file ("
+                         + ", ".join(f"{r.name} {r.credential.mechanism.mechanism_name}" for r in records[:5])
+                         + (", ..." if len(records) > 5 else "")
+                         + "): say which with --user" + (" and --mechanism" if user is not None else ""), source)
+    return records[0]
 
 
 @scram_app.command("verify", help=f"""Check a password against a stored credential (constant-time).
 
 The credential is a UserScramCredentialRecord JSON file (--record, as `create-user --format json`
-writes) or Kafka's credential string (--credential with --mechanism). {PASSWORD_HELP}
+writes; a file of several records, as `create-users` writes, needs --user) or Kafka's credential
+string (--credential with --mechanism). {PASSWORD_HELP}
 
 Exit codes: 0 the password matches; 1 it does not; 2 usage or input error.""")
 def verify(
     credential: Optional[str] = typer.Option(None, "--credential", help="salt=...,stored_key=...,server_key=...,iterations=..."),
-    record: Optional[Path] = typer.Option(None, "--record", help="JSON UserScramCredentialRecord."),
+    record: Optional[Path] = typer.Option(None, "--record", help="JSON UserScramCredentialRecord(s)."),
+    user: Optional[str] = typer.Option(None, "--user", help="Which user's record, when --record holds several."),
     mechanism: Optional[str] = typer.Option(None, "--mechanism"),
     password_stdin: bool = typer.Option(False, "--password-stdin"),
     password_file: Optional[Path] = typer.Option(None, "--password-file"),
     password: Optional[str] = typer.Option(None, "--password", hidden=True),
     argv_ok: bool = typer.Option(False, "--password-argv-i-understand", hidden=True),
 ) -> None:
-    cred = _load_stored(credential, record, mechanism)
+    records = _load_stored(credential, record, mechanism)
+    if record is not None and mechanism is not None:
+        mech = _mechanism(mechanism)
+        records = [r for r in records if r.credential.mechanism is mech] or records
+    cred = _one_record(records, user, str(record) if record is not None else "--credential").credential
     secret = read_password(password_stdin, password_file, password, argv_ok, confirm=False)
     if cred.verify(secret):
         console.print("[green]match[/]: the password produces this credential")
@@ -250,36 +320,58 @@ def verify(
     raise typer.Exit(1)
 
 
+class ExchangeFormat(str, Enum):
+    text = "text"
+    json = "json"
+
+
 @scram_app.command("exchange", help=f"""Run a full client/server SCRAM conversation locally and print the transcript.
 
-The server side holds the stored credential (--credential/--record); the client side uses the
-password ({PASSWORD_HELP.split(';')[0]}). --client-mechanism makes the client speak another
-mechanism, --client-nonce/--server-nonce make the transcript reproducible. The last lines say why
-a login fails (wrong password, mechanism, iterations, non-ASCII user name).
+The server side holds the stored credentials (--credential/--record; a record file may hold many
+users, as `create-users` writes) and, as the broker does, looks the client's --user up among them
+under the client's mechanism: a record for another user does not authenticate --user. The client
+side uses the password ({PASSWORD_HELP.split(';')[0]}). --client-mechanism makes the client speak
+another mechanism, --client-nonce/--server-nonce make the transcript reproducible. The last lines
+say why a login fails (wrong password, unknown user, mechanism, iterations, non-ASCII user name).
 
 Exit codes: 0 authenticated; 1 authentication failed; 2 usage or input error.""")
 def exchange_cmd(
-    user: str = typer.Option(..., "--user"),
-    credential: Optional[str] = typer.Option(None, "--credential"),
-    record: Optional[Path] = typer.Option(None, "--record"),
+    user: str = typer.Option(..., "--user", help="The user name the client logs in with."),
+    credential: Optional[str] = typer.Option(None, "--credential", help="A credential string stored for --user."),
+    record: Optional[Path] = typer.Option(None, "--record", help="JSON UserScramCredentialRecord(s): what the "
+                                                                 "broker stores."),
     mechanism: Optional[str] = typer.Option(None, "--mechanism", help="Mechanism of --credential."),
     client_mechanism: Optional[str] = typer.Option(None, "--client-mechanism"),
     client_nonce: Optional[str] = typer.Option(None, "--client-nonce"),
     server_nonce: Optional[str] = typer.Option(None, "--server-nonce"),
     show_keys: bool = typer.Option(False, "--show-derived", help="Also print the derived keys and signatures "
                                                                   "(secret-equivalent material)."),
-    fmt: str = typer.Option("text", "--format", help="text or json."),
+    fmt: ExchangeFormat = typer.Option(ExchangeFormat.text, "--format", "-f", help="Output format."),
     password_stdin: bool = typer.Option(False, "--password-stdin"),
     password_file: Optional[Path] = typer.Option(None, "--password-file"),
     password: Optional[str] = typer.Option(None, "--password", hidden=True),
     argv_ok: bool = typer.Option(False, "--password-argv-i-understand", hidden=True),
 ) -> None:
-    cred = _load_stored(credential, record, mechanism)
+    records = _load_stored(credential, record, mechanism)
+    if record is None:
+        records = [StoredRecord(user, records[0].credential, "--credential")]
+    # The broker's credential store: (user, mechanism) -> credential, as ScramCredentialCache holds it.
+    store = {(r.name, r.credential.mechanism): r.credential for r in records}
+    if client_mechanism:
+        client_mech = _mechanism(client_mechanism)
+    else:
+        mine = [r for r in records if r.name == user]
+        client_mech = (mine or records)[0].credential.mechanism
     secret = read_password(password_stdin, password_file, password, argv_ok, confirm=False)
-    client_mech = _mechanism(client_mechanism) if client_mechanism else cred.mechanism
-    result = exchange(cred.mechanism, user, secret, cred, client_nonce=client_nonce or new_nonce(),
+    server_cred = store.get((user, client_mech))
+    result = exchange(client_mech, user, secret, server_cred, client_nonce=client_nonce or new_nonce(),
                       server_nonce=server_nonce or new_nonce(), client_mechanism=client_mech)
-    if fmt == "json":
+    if not result.ok and server_cred is None:
+        others = sorted({f"{r.name} ({r.credential.mechanism.mechanism_name})" for r in records})
+        if record is not None:
+            result.diagnosis = (f"{result.diagnosis}; {record} holds credentials for " + ", ".join(others[:5])
+                                + (", ..." if len(others) > 5 else ""))
+    if fmt is ExchangeFormat.json:
         doc = {"ok": result.ok, "transcript": [{"from": s.sender, "step": s.step, "message": s.message}
                                                for s in result.transcript],
                "failed_at_step": result.failed_at_step, "error": result.error, "diagnosis": result.diagnosis}
@@ -287,17 +379,19 @@ def exchange_cmd(
             doc["derived"] = result.derived
         typer.echo(json.dumps(doc, indent=2))
     else:
+        from rich.markup import escape
+
         for s in result.transcript:
             arrow = "C -> S" if s.sender == "client" else "S -> C"
-            console.print(f"{arrow}  [bold]{s.step:<13}[/] {s.message}", markup=True, highlight=False)
+            console.print(f"{arrow}  [bold]{s.step:<13}[/] {escape(s.message)}", markup=True, highlight=False)
         if show_keys:
             for k, v in result.derived.items():
                 console.print(f"        {k}: {v}", markup=False)
         if result.ok:
             console.print("[green]authenticated[/]")
         else:
-            console.print(f"[red]failed at step {result.failed_at_step}[/]: {result.error}")
-            console.print(f"why: {result.diagnosis}")
+            console.print(f"[red]failed at step {result.failed_at_step}[/]: {escape(result.error or '')}")
+            console.print(f"why: {escape(result.diagnosis or '')}")
     if not result.ok:
         raise typer.Exit(1)
 
@@ -383,42 +477,48 @@ def create_users(
                                  param_hint="--generated-passwords")
     default_mech = _mechanism(mechanism)
     text = read_text(input_csv)
-    reader = csv.DictReader(text.splitlines())
-    if reader.fieldnames is None or "user" not in [f.strip() for f in reader.fieldnames]:
-        raise InputError("CSV needs a `user` column", str(input_csv), 1)
-    if password_column is not None and password_column not in reader.fieldnames:
-        raise InputError(f"CSV has no column {password_column!r}", str(input_csv), 1)
+    label = str(input_csv)
+    optional = ["mechanism", "iterations"] + ([password_column] if password_column is not None else [])
+    if password_column is not None and password_column in ("user", "mechanism", "iterations"):
+        raise typer.BadParameter(f"{password_column!r} is not a password column", param_hint="--password-column")
     jobs, generated = [], []
     seen = set()
-    for lineno, row in enumerate(reader, 2):
-        user = (row.get("user") or "").strip()
+    rows = csv_table(text, label, ["user"], optional, normalise=str.strip)
+    for lineno, row in rows:
+        user = row["user"].strip()
         if not user:
-            raise InputError("empty user name", str(input_csv), lineno)
+            raise InputError("empty user name", label, lineno)
+        if password_column is not None and password_column not in row:
+            raise InputError(f"CSV has no column {password_column!r} (--password-column)", label, 1)
         try:
             mech = ScramMechanism.parse(row["mechanism"]) if row.get("mechanism") else default_mech
             iters = int(row["iterations"]) if row.get("iterations") else iterations
         except (ScramError, ValueError) as exc:
-            raise InputError(str(exc), str(input_csv), lineno) from None
+            raise InputError(str(exc)[:200], label, lineno) from None
         if not mech.min_iterations <= iters <= mech.max_iterations:
             raise InputError(f"iterations {iters} outside {mech.min_iterations}..{mech.max_iterations}",
-                             str(input_csv), lineno)
+                             label, lineno)
         if (user, mech) in seen:
-            raise InputError(f"user {user!r} appears twice for {mech.mechanism_name}", str(input_csv), lineno)
+            raise InputError(f"user {brief(user)} appears twice for {mech.mechanism_name}", label, lineno)
         seen.add((user, mech))
+        if fmt is BulkFormat.kafka_storage and (problem := kafka_storage_name_problem(user)) is not None:
+            raise InputError(f"user name {brief(user)}: {problem}", label, lineno)
         if not user.isascii():
-            warn(f"{input_csv}:{lineno}: user name {user!r} is not ASCII: the broker refuses it at login")
+            warn(f"{input_csv}:{lineno}: user name {brief(user)} is not ASCII: the broker refuses it at login")
         if password_column is not None:
             secret = row.get(password_column) or ""
         elif password_dir is not None:
+            if "/" in user or "\0" in user or user in (".", ".."):
+                raise InputError(f"user name {brief(user)} cannot name a file in --password-dir", label, lineno)
             path = password_dir / user
             if not path.is_file():
-                raise InputError(f"no password file for user {user!r}", str(path))
-            secret = path.read_text(encoding="utf-8").splitlines()[0] if path.stat().st_size else ""
+                raise InputError(f"no password file for user {brief(user)}", str(path))
+            secret = _first_line_secret(path)
         else:
             secret = _generated_password()
             generated.append((user, mech.mechanism_name, secret))
         if not secret:
-            raise InputError(f"empty password for {user!r} (Kafka refuses it: 'Empty key')", str(input_csv), lineno)
+            raise InputError(f"empty password for {brief(user)} (Kafka refuses it: 'Empty key')", label, lineno)
         from kafka_authz_cli.scram import new_salt
 
         jobs.append((user, mech.mechanism_name, secret.encode("utf-8"), new_salt(), iters))
@@ -436,7 +536,14 @@ def create_users(
             lines.append(kafka_storage_argument(user, mech, salted, salt, iters))
     write_output("\n".join(lines) + ("\n" if lines else ""), out, secret=True)
     if generated:
-        buf = "user,mechanism,password\n" + "".join(f"{u},{m},{p}\n" for u, m, p in generated)
+        import csv
+        import io
+
+        out_buf = io.StringIO()
+        writer = csv.writer(out_buf, lineterminator="\n")
+        writer.writerow(["user", "mechanism", "password"])
+        writer.writerows(generated)
+        buf = out_buf.getvalue()
         write_output(buf, generated_passwords, secret=True)
     err_console.print(f"{len(results)} credential(s) written to {out}"
                       + (f"; generated passwords in {generated_passwords} (0600)" if generated else ""))

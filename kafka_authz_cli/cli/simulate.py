@@ -11,12 +11,15 @@ from rich.table import Table
 from kafka_authz_cli.apikeys import parse_api_key
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.cli.common import (
+    MAX_TABLE_ROWS,
     AclFormat,
     TableFormat,
     broker_settings,
+    cell,
     console,
     emit_rows,
     load_source,
+    rows_not_shown,
 )
 from kafka_authz_cli.engine import Decision, Outcome, Request
 from kafka_authz_cli.errors import AuthzError, InputError
@@ -31,9 +34,17 @@ many from --requests FILE (JSON lines or CSV: principal,host,operation,resource_
 and optionally api_key|request, resource_ref_count, log_if_allowed, log_if_denied, expect). A file
 with an `expect` column is an ACL test suite: every mismatch is listed and the exit code is 1.
 
+Where Kafka throws or never returns, the outcome is ERROR or NON_TERMINATING instead of a
+decision; a request file may expect that (`expect` ERROR / NON_TERMINATING). The table shows the
+first 200 requests and says how many more there are; --format json, jsonl or csv lists all.
+
 Exit codes: 0 every decision made (and every expectation met); 1 an expectation failed;
-2 usage or input error.
+2 usage or input error; 3 a request the file does not expect to fail ended in ERROR or
+NON_TERMINATING (the broker would throw or never answer).
 """
+
+#: Exit code when a request gets no decision (ERROR / NON_TERMINATING) and the file did not expect it.
+EXIT_NO_DECISION = 3
 
 
 def _single_resource(topic, group, transactional_id, cluster, delegation_token, user_principal):
@@ -71,8 +82,12 @@ def _row(spec: RequestSpec, d: Decision, notes: list[str], origins: dict) -> dic
     }
     if spec.expect is not None:
         row["expect"] = spec.expect
-        row["ok"] = d.decision == spec.expect
+        row["ok"] = _met(spec, d)
     return row
+
+
+def _met(spec: RequestSpec, d: Decision) -> bool:
+    return (d.decision or d.outcome.value) == spec.expect
 
 
 @app.command("simulate", help=HELP, short_help="Decide requests exactly as Kafka's StandardAuthorizer does, with the deciding rule.")
@@ -183,29 +198,55 @@ def simulate(
     origins = {}
     for binding, origin in zip(acl_set.bindings, acl_set.origins):
         origins.setdefault(binding, origin)
-    rows = [_row(s, d, authorizer.notes(d), origins) for s, d in zip(specs, decisions)]
-    if mapping is not None:
-        for r in rows:
+    expected = sum(1 for s in specs if s.expect is not None)
+    failed = [i for i, (s, d) in enumerate(zip(specs, decisions)) if s.expect is not None and not _met(s, d)]
+    no_decision = [i for i, (s, d) in enumerate(zip(specs, decisions)) if d.decision is None and s.expect is None]
+
+    def row(i: int) -> dict:
+        r = _row(specs[i], decisions[i], authorizer.notes(decisions[i]), origins)
+        if mapping is not None:
             r["mapping"] = mapping
-    failures = [r for r in rows if r.get("ok") is False]
+        return r
+
     if fmt is TableFormat.table:
         if mapping is not None:
             print_mapping_step(mapping)
-        _print_table(rows)
-        if any(s.expect for s in specs):
-            if failures:
-                console.print(f"[bold red]{len(failures)} of {sum(1 for s in specs if s.expect)} "
-                              "expectations failed[/]")
-                for r in failures:
-                    console.print(f"  {r['origin']}: {r['principal']} {r['operation']} "
-                                  f"{r['resource_type']}:{r['resource_name']} expected {r['expect']}, "
-                                  f"got {r['decision'] or r['outcome']}: {r['explanation']}")
+        # Rows are built only for what is shown: 100,000 requests print in seconds.
+        _print_table([(i + 1, row(i)) for i in range(min(len(specs), MAX_TABLE_ROWS))])
+        more = rows_not_shown(len(specs), MAX_TABLE_ROWS)
+        if more:
+            console.print(more, markup=False, highlight=False)
+            console.print(_outcome_counts(decisions), markup=False, highlight=False)
+        if expected:
+            if failed:
+                console.print(f"[bold red]{len(failed):,} of {expected:,} expectations failed[/]")
+                for i in failed[:MAX_TABLE_ROWS]:
+                    r = row(i)
+                    console.print(cell(f"  {r['origin']}: {r['principal']} {r['operation']} "
+                                       f"{r['resource_type']}:{r['resource_name']} expected {r['expect']}, "
+                                       f"got {r['decision'] or r['outcome']}: {r['explanation']}", 4000))
+                if len(failed) > MAX_TABLE_ROWS:
+                    console.print(f"  ... and {len(failed) - MAX_TABLE_ROWS:,} more; --format jsonl lists every "
+                                  "row with its `ok` field", markup=False, highlight=False)
             else:
-                console.print(f"[green]all {sum(1 for s in specs if s.expect)} expectations met[/]")
+                console.print(f"[green]all {expected:,} expectations met[/]")
+        if no_decision:
+            console.print(f"[bold magenta]{len(no_decision):,} request(s) got no decision[/] (ERROR or "
+                          "NON_TERMINATING: the broker would throw or never answer), first at "
+                          f"{cell(specs[no_decision[0]].origin)}; exit code {EXIT_NO_DECISION}")
     else:
-        emit_rows(rows, fmt)
-    if failures:
+        emit_rows([row(i) for i in range(len(specs))], fmt)
+    if failed:
         raise typer.Exit(1)
+    if no_decision:
+        raise typer.Exit(EXIT_NO_DECISION)
+
+
+def _outcome_counts(decisions: list[Decision]) -> str:
+    counts: dict[str, int] = {}
+    for d in decisions:
+        counts[d.outcome.value] = counts.get(d.outcome.value, 0) + 1
+    return f"{len(decisions):,} requests: " + ", ".join(f"{n:,} {k}" for k, n in counts.items())
 
 
 def _decide(authorizer, specs: list[RequestSpec]) -> list[Decision]:
@@ -261,26 +302,26 @@ def _explain_style(row: dict) -> str:
     return {"ALLOWED": "green", "DENIED": "red"}.get(row["decision"] or "", "magenta")
 
 
-def _print_table(rows: list[dict]) -> None:
+def _print_table(rows: list[tuple[int, dict]]) -> None:
     table = Table(show_lines=True, header_style="bold")
-    has_expect = any("expect" in r for r in rows)
+    has_expect = any("expect" in r for _, r in rows)
     for col in ("#", "principal", "host", "operation", "resource", "decision"):
         table.add_column(col, overflow="fold", no_wrap=col in ("#", "decision"))
     table.add_column("why", overflow="fold", ratio=3)
     if has_expect:
         table.add_column("expect")
-    for i, r in enumerate(rows, 1):
+    for i, r in rows:
         style = _explain_style(r)
         decision = r["decision"] or r["outcome"]
-        why = r["explanation"]
+        why = cell(r["explanation"], 4000)
         if r["acl_origin"]:
-            why += f" [dim]({r['acl_origin']})[/]"
+            why += f" [dim]({cell(r['acl_origin'])})[/]"
         elif r["rule"]:
-            why += f" [dim]({r['rule']})[/]"
+            why += f" [dim]({cell(r['rule'])})[/]"
         for note in r["notes"]:
-            why += f"\n[yellow]note:[/] {note}"
-        cells = [str(i), r["principal"], r["client_address"], r["operation"],
-                 f"{r['resource_type']}:{r['resource_name']}", f"[{style}]{decision}[/]", why]
+            why += f"\n[yellow]note:[/] {cell(note, 4000)}"
+        cells = [str(i), cell(r["principal"]), cell(r["client_address"]), r["operation"],
+                 cell(f"{r['resource_type']}:{r['resource_name']}"), f"[{style}]{decision}[/]", why]
         if has_expect:
             cells.append("" if "expect" not in r else ("[green]ok[/]" if r["ok"] else f"[red]expected {r['expect']}[/]"))
         table.add_row(*cells)
@@ -294,9 +335,10 @@ def _print_authorized_operations(authorizer, request: Request, fmt: TableFormat)
         what = f"{request.resource_type.name}:{request.resource_name}"
         if ops:
             console.print(f"{request.principal} from {request.host} may on {what}: "
-                          + ", ".join(o.name for o in ops))
+                          + ", ".join(o.name for o in ops), markup=False, highlight=False)
         else:
-            console.print(f"{request.principal} from {request.host} may do nothing on {what}")
+            console.print(f"{request.principal} from {request.host} may do nothing on {what}", markup=False,
+                          highlight=False)
     else:
         emit_rows([{"principal": request.principal, "host": request.host,
                     "resource_type": request.resource_type.name, "resource_name": request.resource_name,
@@ -306,9 +348,9 @@ def _print_authorized_operations(authorizer, request: Request, fmt: TableFormat)
 def _simulate_rules(rules: Path, types: Optional[Path], specs: list[RequestSpec], fmt: TableFormat) -> None:
     from kafka_authz_cli.rules.compile import load_checked
     from kafka_authz_cli.rules.simulate import decide_requests
-    from kafka_authz_cli.rules.types import TypeRegistry
+    from kafka_authz_cli.cli.common import load_registry
 
-    registry = TypeRegistry.from_file(str(types)) if types else TypeRegistry()
+    registry = load_registry(types)
     checked = load_checked(read_text(rules), str(rules), registry)
     results = decide_requests(checked, [s.request for s in specs])
     rows = []
@@ -326,17 +368,20 @@ def _simulate_rules(rules: Path, types: Optional[Path], specs: list[RequestSpec]
         table = Table(header_style="bold", show_lines=True)
         for col in ("#", "principal", "operation", "resource", "proxy decides", "rule", "note"):
             table.add_column(col, overflow="fold")
-        for i, row in enumerate(rows, 1):
+        for i, row in enumerate(rows[:MAX_TABLE_ROWS], 1):
             style = "green" if row["decision"] == "ALLOWED" else "red"
-            note = f"[yellow]{row['quirk']}[/]" if row["quirk"] else ""
+            note = f"[yellow]{cell(row['quirk'], 4000)}[/]" if row["quirk"] else ""
             if row.get("ok") is False:
                 note = f"[red]expected {row['expect']}[/] {note}"
             elif row.get("ok"):
                 note = f"[green]ok[/] {note}"
-            table.add_row(str(i), row["principal"], row["operation"],
-                          f"{row['resource_type']}:{row['resource_name']}", f"[{style}]{row['decision']}[/]",
-                          row["rule"] or "", note)
+            table.add_row(str(i), cell(row["principal"]), row["operation"],
+                          cell(f"{row['resource_type']}:{row['resource_name']}"), f"[{style}]{row['decision']}[/]",
+                          cell(row["rule"]), note)
         console.print(table)
+        more = rows_not_shown(len(rows), MAX_TABLE_ROWS)
+        if more:
+            console.print(more, markup=False, highlight=False)
         if any(s.expect for s in specs):
             n = sum(1 for s in specs if s.expect)
             console.print(f"[bold red]{len(failures)} of {n} expectations failed[/]" if failures

@@ -15,6 +15,17 @@ from pathlib import Path
 from typing import Iterable
 
 from kafka_authz_cli.errors import InputError
+from kafka_authz_cli.formats.reading import (
+    LineIndex,
+    array_element_offsets,
+    brief,
+    csv_table,
+    json_type,
+    loads,
+    locate,
+    read_text,
+    source_label,
+)
 from kafka_authz_cli.model import (
     AclBinding,
     AclError,
@@ -69,10 +80,10 @@ def _binding_from_fields(fields: dict, where) -> AclBinding:
         raise where(f"ACL is missing field(s) {', '.join(missing)}")
     for f in JSON_FIELDS:
         if not isinstance(fields[f], str):
-            raise where(f"field {f!r} must be a string, got {json.dumps(fields[f])}")
+            raise where(f"field {f!r} must be a string, got {json_type(fields[f])}")
     unknown = sorted(set(fields) - set(JSON_FIELDS) - {"comment", "id"})
     if unknown:
-        raise where(f"unknown field(s) {', '.join(unknown)} (expected {', '.join(JSON_FIELDS)})")
+        raise where(f"unknown field(s) {', '.join(brief(u) for u in unknown)} (expected {', '.join(JSON_FIELDS)})")
     try:
         return AclBinding.of(fields["resource_type"], fields["resource_name"], fields["pattern_type"],
                              fields["principal"], fields["host"], fields["operation"], fields["permission"])
@@ -80,64 +91,53 @@ def _binding_from_fields(fields: dict, where) -> AclBinding:
         raise where(str(exc)) from None
 
 
-def _line_col(text: str, offset: int) -> tuple[int, int]:
-    line = text.count("\n", 0, offset) + 1
-    col = offset - (text.rfind("\n", 0, offset) + 1) + 1
-    return line, col
-
-
-def _element_offsets(text: str, array_start: int) -> list[int]:
-    """Offsets of the elements of the JSON array starting at ``array_start`` (its '[')."""
-    decoder = json.JSONDecoder()
-    offsets = []
-    i = array_start + 1
-    ws = " \t\r\n"
-    while True:
-        while i < len(text) and text[i] in ws:
-            i += 1
-        if i >= len(text) or text[i] == "]":
-            return offsets
-        offsets.append(i)
-        _, i = decoder.raw_decode(text, i)
-        while i < len(text) and text[i] in ws:
-            i += 1
-        if i < len(text) and text[i] == ",":
-            i += 1
-
-
 def read_json(text: str, path: str) -> AclSet:
-    try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"invalid JSON: {exc.msg}", path, exc.lineno, exc.colno) from None
+    doc = loads(text, path)
+
+    def at(where, reason):
+        line_col_ = locate(text, where)
+        return InputError(reason, path, *(line_col_ or (None, None)))
+
     if isinstance(doc, list):
         items, array_at = doc, text.index("[")
     elif isinstance(doc, dict):
         if "acls" not in doc:
-            raise InputError('expected an object with an "acls" list (canonical ACL JSON)', path, 1)
+            hint = ""
+            if "principal_types" in doc or "resource_types" in doc:
+                hint = " (this looks like a rules-language types file)"
+            elif {"storedKey", "serverKey"} & set(doc):
+                hint = " (this looks like a SCRAM credential record)"
+            raise InputError('expected an object with an "acls" list (canonical ACL JSON)' + hint, path, 1)
         version = doc.get("version", JSON_VERSION)
+        if isinstance(version, bool) or not isinstance(version, int):
+            raise at(["version"], f'"version" must be a number, got {json_type(version)}')
         if version != JSON_VERSION:
-            raise InputError(f"unsupported ACL JSON version {version!r} (this authz reads version {JSON_VERSION})", path, 1)
+            raise at(["version"], f"unsupported ACL JSON version {version} (this authz reads version {JSON_VERSION})")
+        unknown = sorted(set(doc) - {"version", "acls", "comment"})
+        if unknown:
+            raise at([unknown[0]], f"unknown top-level field(s) {', '.join(brief(k) for k in unknown)} "
+                                   '(expected "version" and "acls")')
         items = doc["acls"]
         if not isinstance(items, list):
-            raise InputError('"acls" must be a list', path, 1)
+            raise at(["acls"], f'"acls" must be a list, got {json_type(items)}')
         match = re.search(r'"acls"\s*:\s*\[', text)
         array_at = match.end() - 1 if match else 0
     else:
-        raise InputError("expected a JSON object or list of ACLs", path, 1)
+        raise InputError(f"expected a JSON object or list of ACLs, got {json_type(doc)}", path, 1)
     try:
-        offsets = _element_offsets(text, array_at)
-    except (json.JSONDecodeError, ValueError):
+        offsets = array_element_offsets(text, array_at)
+    except (json.JSONDecodeError, ValueError):  # pragma: no cover - the text decoded above
         offsets = []
     bindings, origins = [], []
+    index = LineIndex(text)
     for i, item in enumerate(items):
-        line, col = _line_col(text, offsets[i]) if i < len(offsets) else (None, None)
+        line, col = index.line_col(offsets[i]) if i < len(offsets) else (None, None)
 
         def where(reason, line=line, col=col, i=i):
             return InputError(f"acls[{i}]: {reason}", path, line, col)
 
         if not isinstance(item, dict):
-            raise where("each ACL must be a JSON object")
+            raise where(f"each ACL must be a JSON object, got {json_type(item)}")
         bindings.append(_binding_from_fields(item, where))
         origins.append(f"{path}:{line}" if line else f"{path}:acls[{i}]")
     return AclSet(bindings, origins, path, "json")
@@ -215,23 +215,8 @@ def write_kafka_acls(bindings: Iterable[AclBinding], verb: str = "Current") -> s
 # Kafka Security Manager CSV
 
 def read_csv(text: str, path: str) -> AclSet:
-    reader = csv.reader(io.StringIO(text.lstrip("\ufeff"), newline=""))
     bindings, origins = [], []
-    header = None
-    for row in reader:
-        lineno = reader.line_num
-        if not row or all(not c.strip() for c in row):
-            continue
-        if header is None:
-            header = [c.strip() for c in row]
-            missing = [c for c in KSM_COLUMNS if c not in header]
-            if missing:
-                raise InputError(f"CSV header lacks column(s) {', '.join(missing)} (expected {','.join(KSM_COLUMNS)})",
-                                 path, lineno, 1)
-            continue
-        if len(row) != len(header):
-            raise InputError(f"expected {len(header)} fields, found {len(row)}", path, lineno, 1)
-        rec = dict(zip(header, row))
+    for lineno, rec in csv_table(text, path, KSM_COLUMNS, normalise=str.strip):
         try:
             bindings.append(AclBinding.of(rec["ResourceType"], rec["ResourceName"], rec["PatternType"],
                                           rec["KafkaPrincipal"], rec["Host"], rec["Operation"], rec["PermissionType"]))
@@ -273,34 +258,13 @@ def parse_acls(text: str, path: str = "<input>", fmt: str | None = None) -> AclS
     return READERS[fmt](text, path)
 
 
-def read_text(path: str | Path) -> str:
-    p = Path(path)
-    try:
-        data = p.read_bytes()
-    except FileNotFoundError:
-        raise InputError("no such file", str(path)) from None
-    except IsADirectoryError:
-        raise InputError("is a directory, expected a file", str(path)) from None
-    except OSError as exc:
-        raise InputError(exc.strerror or str(exc), str(path)) from None
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        raise InputError(f"not UTF-8 text (byte 0x{data[exc.start]:02x})", str(path), line) from None
-
-
 def load_acls(path: str | Path, fmt: str | None = None) -> list[AclBinding]:
     """Bindings from a file in any ACL format authz reads (detected by content unless ``fmt``)."""
     return load_acl_set(path, fmt).bindings
 
 
 def load_acl_set(path: str | Path, fmt: str | None = None) -> AclSet:
-    if str(path) == "-":
-        import sys
-
-        return parse_acls(sys.stdin.read(), "<stdin>", fmt)
-    return parse_acls(read_text(path), str(path), fmt)
+    return parse_acls(read_text(path), source_label(path), fmt)
 
 
 def dump_acls(bindings: Iterable[AclBinding], fmt: str) -> str:

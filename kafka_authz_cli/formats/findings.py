@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from xml.sax.saxutils import escape, quoteattr
 
 from kafka_authz_cli import __version__
@@ -51,20 +52,37 @@ def to_github(results, codes) -> str:
     return "\n".join(lines) + ("\n" if lines else "")
 
 
-def to_junit(results, codes) -> str:
+_SEVERITY_ORDER = ("info", "warning", "error")
+#: Characters XML 1.0 cannot hold even escaped (a control character quoted from a rules file).
+_NOT_XML = re.compile("[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def _x(text: str) -> str:
+    return _NOT_XML.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
+def to_junit(results, codes, fail_level: str = "error") -> str:
+    """One testcase per file; findings at or above ``fail_level`` are failures (as the exit code
+    counts them), the others go to the testcase's system-out."""
+    threshold = _SEVERITY_ORDER.index(fail_level)
+
+    def fails(f) -> bool:
+        return _SEVERITY_ORDER.index(f.severity) >= threshold
+
     out = ['<?xml version="1.0" encoding="UTF-8"?>']
-    failures = sum(1 for r in results if any(f.severity == "error" for f in r.findings))
+    failures = sum(1 for r in results if any(fails(f) for f in r.findings))
     out.append(f'<testsuite name="authz lint" tests="{len(results)}" failures="{failures}">')
     for r in results:
-        out.append(f'  <testcase classname="authz.lint" name={quoteattr(r.path)}>')
+        out.append(f'  <testcase classname="authz.lint" name={quoteattr(_x(r.path))}>')
         for f in r.findings:
-            if f.severity == "error":
-                out.append(f'    <failure type={quoteattr(f.code)} message={quoteattr(f.message)}>'
-                           f'{escape(f"{r.path}:{f.line}:{f.col + 1}: {f.code} {f.message}")}</failure>')
-        others = [f for f in r.findings if f.severity != "error"]
+            if fails(f):
+                text = f"{r.path}:{f.line}:{f.col + 1}: {f.severity} {f.code} {f.message}"
+                out.append(f'    <failure type={quoteattr(f.code)} message={quoteattr(_x(f.message))}>'
+                           f'{escape(_x(text))}</failure>')
+        others = [f for f in r.findings if not fails(f)]
         if others:
             body = "\n".join(f"{r.path}:{f.line}:{f.col + 1}: {f.severity} {f.code} {f.message}" for f in others)
-            out.append(f"    <system-out>{escape(body)}</system-out>")
+            out.append(f"    <system-out>{escape(_x(body))}</system-out>")
         out.append("  </testcase>")
     out.append("</testsuite>")
     return "\n".join(out) + "\n"

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import csv
-import io
-import json
 from dataclasses import dataclass
 
 from kafka_authz_cli.apikeys import parse_api_key
 from kafka_authz_cli.engine import Request
 from kafka_authz_cli.errors import InputError
+from kafka_authz_cli.formats.reading import LineIndex, array_element_offsets, brief, csv_table, json_lines, json_type, loads
 from kafka_authz_cli.model import AclError, AclOperation, KafkaPrincipal, ResourceType, java_host_address
 
 REQUIRED = ("principal", "host", "operation", "resource_type", "resource_name")
@@ -21,7 +19,8 @@ _FALSE = {"false", "0", "no", "n", ""}
 @dataclass(frozen=True)
 class RequestSpec:
     request: Request
-    #: "ALLOWED" / "DENIED" when the file states what must happen, else None.
+    #: "ALLOWED" / "DENIED" (or "ERROR" / "NON_TERMINATING", where Kafka throws or never returns)
+    #: when the file states what must happen, else None.
     expect: str | None
     origin: str
 
@@ -34,7 +33,9 @@ def parse_expect(value) -> str | None:
         return "ALLOWED"
     if text in ("DENIED", "DENY", "FALSE"):
         return "DENIED"
-    raise ValueError(f"expect must be ALLOWED or DENIED, got {value!r}")
+    if text in ("ERROR", "NON_TERMINATING"):
+        return text
+    raise ValueError(f"expect must be ALLOWED, DENIED, ERROR or NON_TERMINATING, got {brief(value)}")
 
 
 def _bool(value, name: str) -> bool:
@@ -45,30 +46,61 @@ def _bool(value, name: str) -> bool:
         return True
     if text in _FALSE:
         return False
-    raise ValueError(f"{name} must be true or false, got {value!r}")
+    raise ValueError(f"{name} must be true or false, got {brief(value)}")
+
+
+_STRING_FIELDS = ("principal", "host", "operation", "resource_type", "resource_name", "request", "expect", "comment")
+
+
+def _check_types(rec: dict) -> None:
+    """JSON requests: strings where strings go (a number or null is a mistake, not a name)."""
+    for key in _STRING_FIELDS:
+        if key in rec and not isinstance(rec[key], str) and not (key in ("expect", "comment") and rec[key] is None):
+            raise ValueError(f"field {key!r} must be a string, got {json_type(rec[key])}")
+    for key in ("log_if_allowed", "log_if_denied"):
+        if key in rec and not isinstance(rec[key], (bool, str)):
+            raise ValueError(f"field {key!r} must be true or false, got {json_type(rec[key])}")
+    for key in ("api_key", "resource_ref_count"):
+        value = rec.get(key)
+        if key in rec and value is not None and (isinstance(value, bool) or not isinstance(value, (int, str))):
+            raise ValueError(f"field {key!r} must be a number or a string, got {json_type(value)}")
+
+
+def _java_int(value, name: str) -> int:
+    try:
+        number = int(str(value).strip()) if not isinstance(value, int) else value
+    except ValueError:
+        raise ValueError(f"{name} must be an integer, got {brief(value)}") from None
+    if not 0 <= number < 2**31:
+        raise ValueError(f"{name} must be within 0..2147483647 (a Java int), got {brief(value)}")
+    return number
 
 
 def request_from_fields(rec: dict, where: str) -> RequestSpec:
-    missing = [k for k in REQUIRED if rec.get(k) in (None,) or (k != "resource_name" and rec.get(k) == "")]
+    missing = [k for k in REQUIRED if rec.get(k) is None or (k != "resource_name" and rec.get(k) == "")]
     if missing:
         raise ValueError(f"missing field(s) {', '.join(missing)}")
     unknown = sorted(set(rec) - set(REQUIRED) - set(OPTIONAL))
     if unknown:
-        raise ValueError(f"unknown field(s) {', '.join(unknown)}")
-    KafkaPrincipal.parse(str(rec["principal"]))
-    java_host_address(str(rec["host"]))
+        raise ValueError(f"unknown field(s) {', '.join(u[:80] for u in unknown)}")
+    _check_types(rec)
+    KafkaPrincipal.parse(rec["principal"])
+    java_host_address(rec["host"])
     api = rec.get("api_key")
     if api in (None, ""):
         api = rec.get("request")
     ref = rec.get("resource_ref_count")
+    api_key = parse_api_key(api)
+    if api_key is not None and not -(2**15) <= api_key < 2**15:
+        raise ValueError(f"api_key must be a Java short, got {api_key}")
     request = Request(
-        principal=str(rec["principal"]),
-        host=str(rec["host"]),
-        operation=AclOperation.parse(str(rec["operation"])),
-        resource_type=ResourceType.parse(str(rec["resource_type"])),
-        resource_name=str(rec["resource_name"]),
-        api_key=parse_api_key(api),
-        resource_ref_count=int(ref) if ref not in (None, "") else 1,
+        principal=rec["principal"],
+        host=rec["host"],
+        operation=AclOperation.parse(rec["operation"]),
+        resource_type=ResourceType.parse(rec["resource_type"]),
+        resource_name=rec["resource_name"],
+        api_key=api_key,
+        resource_ref_count=_java_int(ref, "resource_ref_count") if ref not in (None, "") else 1,
         log_if_allowed=_bool(rec.get("log_if_allowed", True), "log_if_allowed"),
         log_if_denied=_bool(rec.get("log_if_denied", True), "log_if_denied"),
     )
@@ -84,57 +116,34 @@ def parse_requests(text: str, path: str) -> list[RequestSpec]:
 
 def _parse_jsonl(text: str, path: str) -> list[RequestSpec]:
     specs = []
-    stripped = text.lstrip("\ufeff \t\r\n")
-    if stripped.startswith("["):
-        try:
-            items = json.loads(stripped)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"invalid JSON: {exc.msg}", path, exc.lineno, exc.colno) from None
-        lines = [(i + 1, item) for i, item in enumerate(items)]
-        label = "item"
+    if text.lstrip("\ufeff \t\r\n").startswith("["):
+        items = loads(text, path)
+        if not isinstance(items, list):  # pragma: no cover - it starts with '['
+            raise InputError("expected a JSON list of requests", path, 1)
+        offsets = array_element_offsets(text, text.index("["))
+        index = LineIndex(text)
+        lines = [(index.line_col(offsets[i])[0] if i < len(offsets) else None, i, item)
+                 for i, item in enumerate(items)]
     else:
-        lines = []
-        for lineno, line in enumerate(text.splitlines(), 1):
-            if not line.strip() or line.lstrip().startswith("#"):
-                continue
-            try:
-                lines.append((lineno, json.loads(line)))
-            except json.JSONDecodeError as exc:
-                raise InputError(f"invalid JSON: {exc.msg}", path, lineno, exc.colno) from None
-        label = "line"
-    for lineno, rec in lines:
+        lines = [(lineno, None, value) for lineno, value in json_lines(text, path)]
+    for lineno, index, rec in lines:
+        label = f"{path}:{lineno}" if lineno else f"{path}:[{index}]"
+        prefix = "" if index is None else f"[{index}]: "
         if not isinstance(rec, dict):
-            raise InputError("each request must be a JSON object", path, lineno if label == "line" else None)
+            raise InputError(f"{prefix}each request must be a JSON object, got {json_type(rec)}", path, lineno)
         try:
-            specs.append(request_from_fields(rec, f"{path}:{lineno}"))
+            specs.append(request_from_fields(rec, label))
         except (ValueError, AclError) as exc:
-            raise InputError(str(exc), path, lineno if label == "line" else None) from None
+            raise InputError(prefix + str(exc), path, lineno) from None
     return specs
 
 
 def _parse_csv(text: str, path: str) -> list[RequestSpec]:
-    reader = csv.reader(io.StringIO(text.lstrip("\ufeff"), newline=""))
-    header = None
     specs = []
-    for row in reader:
-        lineno = reader.line_num
-        if not row or all(not c.strip() for c in row) or row[0].lstrip().startswith("#"):
-            continue
-        if header is None:
-            header = [c.strip().lower() for c in row]
-            missing = [c for c in REQUIRED if c not in header]
-            if missing:
-                raise InputError(f"requests CSV header lacks column(s) {', '.join(missing)} "
-                                 f"(expected {','.join(REQUIRED)} and optionally {','.join(OPTIONAL[:-2])})",
-                                 path, lineno, 1)
-            continue
-        if len(row) != len(header):
-            raise InputError(f"expected {len(header)} fields, found {len(row)}", path, lineno, 1)
-        rec = {k: v for k, v in zip(header, row) if not (k in OPTIONAL and v == "")}
+    for lineno, row in csv_table(text, path, REQUIRED, OPTIONAL, comments=True):
+        rec = {k: v for k, v in row.items() if not (k in OPTIONAL and v == "")}
         try:
             specs.append(request_from_fields(rec, f"{path}:{lineno}"))
         except (ValueError, AclError) as exc:
             raise InputError(str(exc), path, lineno) from None
-    if header is None:
-        raise InputError("empty requests file", path)
     return specs

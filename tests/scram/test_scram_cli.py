@@ -48,13 +48,54 @@ def test_kafka_storage_format_is_accepted_by_kafkas_parser():
 
 def test_credential_string_and_output_file_mode(tmp_path):
     out = tmp_path / "cred.txt"
-    out.write_text("old")
-    out.chmod(0o644)
     res = run("scram", "create-user", "--user", "c", "--password-stdin", "--format", "credential", "-o", out,
               input=SECRET + "\n")
     assert res.exit_code == 0
     assert stat.S_IMODE(out.stat().st_mode) == 0o600
     assert out.read_text().startswith("salt=") and ",iterations=4096" in out.read_text()
+    # Overwriting the user's own 0600 file is fine.
+    res = run("scram", "create-user", "--user", "d", "--password-stdin", "--format", "credential", "-o", out,
+              input=SECRET + "\n")
+    assert res.exit_code == 0 and stat.S_IMODE(out.stat().st_mode) == 0o600
+
+
+def test_an_existing_readable_file_is_refused_not_chmodded(tmp_path):
+    out = tmp_path / "cred.txt"
+    out.write_text("old")
+    out.chmod(0o644)
+    res = run("scram", "create-user", "--user", "c", "--password-stdin", "--format", "credential", "-o", out,
+              input=SECRET + "\n")
+    assert res.exit_code == 2
+    assert "mode 0644" in res.stderr and "does not chmod" in res.stderr
+    assert stat.S_IMODE(out.stat().st_mode) == 0o644 and out.read_text() == "old"
+
+
+def test_output_does_not_follow_a_symlink_onto_another_file(tmp_path):
+    victim = tmp_path / "victim"
+    victim.write_text("precious")
+    victim.chmod(0o600)
+    link = tmp_path / "cred.txt"
+    link.symlink_to(victim)
+    res = run("scram", "create-user", "--user", "c", "--password-stdin", "--format", "credential", "-o", link,
+              input=SECRET + "\n")
+    assert res.exit_code == 2 and "symbolic link" in res.stderr
+    assert victim.read_text() == "precious"
+    dangling = tmp_path / "dangling"
+    dangling.symlink_to(tmp_path / "would-be-created")
+    res = run("scram", "create-user", "--user", "c", "--password-stdin", "--format", "credential", "-o", dangling,
+              input=SECRET + "\n")
+    assert res.exit_code == 2 and not (tmp_path / "would-be-created").exists()
+
+
+def test_output_refuses_a_hard_linked_file(tmp_path):
+    other = tmp_path / "other"
+    other.write_text("x")
+    other.chmod(0o600)
+    out = tmp_path / "cred.txt"
+    out.hardlink_to(other)
+    res = run("scram", "create-user", "--user", "c", "--password-stdin", "--format", "credential", "-o", out,
+              input=SECRET + "\n")
+    assert res.exit_code == 2 and "hard links" in res.stderr and other.read_text() == "x"
 
 
 def test_iterations_outside_kraft_limits_are_refused():

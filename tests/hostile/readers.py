@@ -1,0 +1,130 @@
+"""Every reader of untrusted text in authz, as ``name -> function(text)``, with the errors it may raise.
+
+Shared by the property tests (test_reader_properties.py) and the fuzz harness
+(tests/bench/fuzz_readers.py): a reader may return anything or raise one of its documented
+errors; any other exception is a bug.
+"""
+
+from __future__ import annotations
+
+import json
+
+from kafka_authz_cli.errors import InputError
+from kafka_authz_cli.formats.acls import parse_acls
+from kafka_authz_cli.formats.properties import parse_properties
+from kafka_authz_cli.formats.reading import csv_table, json_lines, loads
+from kafka_authz_cli.formats.requests import parse_requests
+from kafka_authz_cli.formats.scram_records import parse_records
+from kafka_authz_cli.formats.types_file import parse_types
+from kafka_authz_cli.scram import (
+    KafkaScramServer,
+    ScramCredential,
+    ScramError,
+    ScramMechanism,
+    parse_add_scram,
+)
+
+LABEL = "fuzz"
+_CRED = ScramCredential.from_password(ScramMechanism.SCRAM_SHA_256, "pw", b"salt", 4096)
+
+
+def _acls_auto(text: str):
+    from kafka_authz_cli.formats.acls import detect_format
+
+    if detect_format(text) == "rules":
+        return None  # the rules language has its own target
+    return parse_acls(text, LABEL)
+
+
+def _rules_lint(text: str):
+    from kafka_authz_cli.rules.lint import lint_text
+    from kafka_authz_cli.rules.types import TypeRegistry
+
+    return lint_text(text, LABEL, TypeRegistry())
+
+
+def _server_first(text: str):
+    server = KafkaScramServer(ScramMechanism.SCRAM_SHA_256, {"alice": _CRED}, "nonce")
+    return server.client_first(text)
+
+
+def _fields(build, keys):
+    """A reader of a valid document with one field replaced, both chosen by the input: the first
+    character picks the field, the rest is the new value (as JSON when it parses, else a string).
+    Reaches the field checks that random text rarely gets to."""
+
+    def reader(text: str):
+        if not text:
+            return None
+        key = keys[ord(text[0]) % len(keys)]
+        rest = text[1:]
+        try:
+            value = json.loads(rest)
+        except (ValueError, RecursionError):
+            value = rest
+        try:
+            doc = build(key, value)
+        except (ValueError, RecursionError):
+            return None  # not representable as JSON text (a lone surrogate, a huge integer)
+        return doc
+
+    return reader
+
+
+def _acl_doc(key, value):
+    from tests_hostile_inputs import ACL
+
+    return parse_acls(json.dumps({"version": 1, "acls": [dict(ACL, **{key: value})]}, indent=1), LABEL)
+
+
+def _request_doc(key, value):
+    from tests_hostile_inputs import REQUEST
+
+    return parse_requests(json.dumps(dict(REQUEST, **{key: value})), LABEL)
+
+
+def _record_doc(key, value):
+    from tests_hostile_inputs import _record
+
+    return parse_records(json.dumps(dict(_record(), **{key: value}), indent=2), LABEL)
+
+
+def _types_doc(key, value):
+    doc = {"principal_types": [{"short": "A", "class": "a.A", key: value}],
+           "resource_types": [{"short": "T", "class": "a.T", "operations": ["READ"], key: value}],
+           "default_imports": {key: value}}
+    return parse_types(json.dumps(doc), LABEL)
+
+
+#: name -> (reader, exceptions it may raise besides returning)
+READERS = {
+    "json": (lambda t: loads(t, LABEL), (InputError,)),
+    "json-lines": (lambda t: list(json_lines(t, LABEL)), (InputError,)),
+    "acls-json": (lambda t: parse_acls(t, LABEL, "json"), (InputError,)),
+    "acls-kafka-acls": (lambda t: parse_acls(t, LABEL, "kafka-acls"), (InputError,)),
+    "acls-csv": (lambda t: parse_acls(t, LABEL, "csv"), (InputError,)),
+    "acls-detected": (_acls_auto, (InputError,)),
+    "requests": (lambda t: parse_requests(t, LABEL), (InputError,)),
+    "scram-records": (lambda t: parse_records(t, LABEL), (InputError,)),
+    "types": (lambda t: parse_types(t, LABEL), (InputError,)),
+    "users-csv": (lambda t: list(csv_table(t, LABEL, ["user"], ["mechanism", "iterations"], normalise=str.strip)),
+                  (InputError,)),
+    "properties": (lambda t: parse_properties(t, LABEL), (InputError,)),
+    "add-scram": (parse_add_scram, (ScramError,)),
+    "credential-string": (lambda t: ScramCredential.from_credential_string(t, ScramMechanism.SCRAM_SHA_256),
+                          (ScramError,)),
+    "scram-client-first": (_server_first, (ScramError,)),
+    "rules-lint": (_rules_lint, (InputError,)),
+    "acls-json-fields": (_fields(_acl_doc, ["resource_type", "resource_name", "pattern_type", "principal", "host",
+                                            "operation", "permission", "comment", "x"]), (InputError,)),
+    "requests-fields": (_fields(_request_doc, ["principal", "host", "operation", "resource_type", "resource_name",
+                                               "api_key", "request", "resource_ref_count", "log_if_allowed",
+                                               "log_if_denied", "expect", "x"]), (InputError,)),
+    "scram-records-fields": (_fields(_record_doc, ["name", "mechanism", "salt", "storedKey", "serverKey",
+                                                   "iterations", "x"]), (InputError,)),
+    "types-fields": (_fields(_types_doc, ["short", "class", "operations", "implies", "kafka_type", "x"]),
+                     (InputError,)),
+}
+
+#: Readers whose code lives in kafka_authz_cli/rules/ (the rules language).
+RULES_READERS = ("rules-lint",)
