@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 
 from kafka_authz_cli.model import (
     CLUSTER_NAME,
+    IMPLIES_DESCRIBE,
+    IMPLIES_DESCRIBE_CONFIGS,
     AclBinding,
     AclOperation,
     AclPermissionType,
@@ -252,6 +254,10 @@ def decompile(bindings: list[AclBinding]) -> str:
     unique = list(dict.fromkeys(bindings))
     by_key = {(b.resource_type, b.resource_name, b.pattern_type, b.principal, b.operation, b.permission) for b in unique}
     grants: dict[tuple, set[str]] = {}
+    allows: dict[tuple, list[AclBinding]] = {}
+    for b in unique:
+        if b.permission is AclPermissionType.ALLOW:
+            allows.setdefault((b.resource_type, b.principal), []).append(b)
     for b in unique:
         if b.host != "*":
             problems.append(DecompileProblem(b, f"host {b.host}: the rules language has no hosts"))
@@ -270,6 +276,9 @@ def decompile(bindings: list[AclBinding]) -> str:
             ops = {"*"}
         else:
             ops = {b.operation.name}
+        if b.permission is AclPermissionType.DENY and (leak := _deny_implication_leak(b, allows, by_key)):
+            problems.append(DecompileProblem(b, leak))
+            continue
         if b.resource_type is ResourceType.CLUSTER:
             if b.resource_name != CLUSTER_NAME:
                 continue  # no request ever names another cluster
@@ -296,6 +305,42 @@ def decompile(bindings: list[AclBinding]) -> str:
     if problems:
         raise DecompileError(problems)
     return _render(grants, unique)
+
+
+_BUILTIN_TYPES = TypeRegistry()
+
+
+def _deny_implication_leak(deny: AclBinding, allows: dict[tuple, list[AclBinding]], by_key: set) -> str | None:
+    """Why a DENY cannot become a rules-language deny, or None.
+
+    The proxy applies implies() to deny rules too (deny READ also denies DESCRIBE); Kafka's DENY
+    does not. The two agree only if the implied operations are denied anyway: explicitly, for the
+    same principal and pattern, or because nothing in the set can allow them to whom the DENY covers.
+    ``allows``: ALLOW bindings by (resource type, principal).
+    """
+    resource = _BUILTIN_TYPES.resource_for_kafka(deny.resource_type)
+    if resource is None:
+        return None
+    for name in resource.implies.get(deny.operation.name, ()):
+        op = AclOperation[name]
+        if any((deny.resource_type, deny.resource_name, deny.pattern_type, deny.principal, o,
+                AclPermissionType.DENY) in by_key for o in (op, AclOperation.ALL)):
+            continue
+        granting = IMPLIES_DESCRIBE if op is AclOperation.DESCRIBE else \
+            IMPLIES_DESCRIBE_CONFIGS if op is AclOperation.DESCRIBE_CONFIGS else frozenset({op})
+        granting = granting | {AclOperation.ALL}
+        if deny.principal == "User:*":
+            candidates = [b for (t, _p), bs in allows.items() if t is deny.resource_type for b in bs]
+        else:
+            candidates = allows.get((deny.resource_type, deny.principal), []) + \
+                allows.get((deny.resource_type, "User:*"), [])
+        allow = next((b for b in candidates if b.operation in granting), None)
+        if allow is not None:
+            return (f"the rules language's deny {deny.operation.name} also denies {op.name} (implied), which "
+                    f"Kafka's DENY does not, and this set allows {op.name} through {allow.operation.name} for "
+                    f"{allow.principal} on {allow.pattern_type.name} '{allow.resource_name}' (add a DENY "
+                    f"{op.name} binding if that is meant)")
+    return None
 
 
 def _render(grants: dict, bindings: list[AclBinding]) -> str:
