@@ -113,19 +113,18 @@ class _AstBuilder(Transformer):
 def _fast_parser():
     from kafka_authz_cli.rules.fastparse import FastParser
 
-    _lark, spec = _parser()
-    statement_lark = Lark(grammar_text(), parser="lalr", lexer=ProxyLexer, transformer=_AstBuilder(),
-                          start=["start", "import_stmt", "deny_rule", "allow_rule", "end_rule"],
-                          maybe_placeholders=False)
-    return FastParser(statement_lark, spec, _AstBuilder)
+    lark, spec = _parser()
+    return FastParser(lark, spec, _AstBuilder)
 
 
 @functools.lru_cache(maxsize=1)
 def _parser() -> tuple[Lark, LexerSpec]:
-    spec = LexerSpec(Lark(grammar_text(), parser="lalr", lexer="basic"))
+    """One LALR parser for the whole file and for single statements, and the lexer tables from its
+    terminals (building the grammar is most of a small file's parse time: do it once)."""
     lark = Lark(grammar_text(), parser="lalr", lexer=ProxyLexer, transformer=_AstBuilder(),
+                start=["start", "import_stmt", "deny_rule", "allow_rule", "end_rule"],
                 maybe_placeholders=False, propagate_positions=False, cache=False)
-    return lark, spec
+    return lark, LexerSpec(lark)
 
 
 def _display(terminal: str, value: str | None = None) -> str:
@@ -231,7 +230,7 @@ def _parse_rules(text: str, path: str, fast: bool) -> RulesFile:
     problems = [SyntaxProblem(e.line, e.col, e.message, e.offset) for e in lexed.errors]
     result = None
     try:
-        result = lark.parse(lexed)
+        result = lark.parse(lexed, start="start")
     except (UnexpectedToken, UnexpectedEOF) as exc:
         problems.append(_describe(exc, lexed))
     except UnexpectedCharacters as exc:  # pragma: no cover - the lexer reports these itself
