@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from itertools import product
 
-from kafka_authz_cli.engine import Outcome, Request, StandardAuthorizer
+from kafka_authz_cli.engine import Request, StandardAuthorizer
 from kafka_authz_cli.model import (
     CLUSTER_NAME,
     SUPPORTED_OPERATIONS,

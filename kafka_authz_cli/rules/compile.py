@@ -33,7 +33,6 @@ from kafka_authz_cli.model import (
 )
 from kafka_authz_cli.rules.ast import Pos
 from kafka_authz_cli.rules.check import CheckedRule, CheckedRules
-from kafka_authz_cli.rules.lexer import unquote
 from kafka_authz_cli.rules.types import USER_CLASS, TypeRegistry
 
 LITERAL, PREFIXED = PatternType.LITERAL, PatternType.PREFIXED
@@ -75,10 +74,17 @@ class ExpansionNames:
             if not line or line.startswith("#"):
                 continue
             kind, _, value = line.partition(" ")
+            value = value.strip()
             if ":" in kind and not value:
                 p = KafkaPrincipal.parse(kind)
+                if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", p.principal_type):
+                    raise ValueError(f"line {lineno}: {kind[:60]!r} is not a principal (TYPE:NAME) nor "
+                                     "'<topic|group|transactional-id|user> NAME'")
                 names.principals.setdefault(p.principal_type, []).append(p.name)
                 continue
+            if not value:
+                raise ValueError(f"line {lineno}: expected '<topic|group|transactional-id|user> NAME' "
+                                 f"(no name after {kind[:60]!r})")
             if kind.lower() == "user":
                 names.principals.setdefault("User", []).append(value)
                 continue

@@ -11,7 +11,6 @@ import re
 from dataclasses import dataclass, field
 
 from kafka_authz_cli.model import AclOperation
-from kafka_authz_cli.rules.ast import Pos
 from kafka_authz_cli.rules.check import (
     CheckedRule,
     CheckedRules,
@@ -354,8 +353,6 @@ def _shadowed(rules: list[CheckedRule], path: str, add) -> None:
 def _nested_pairs(prefixes) -> list[tuple[str, str]]:
     """(p, q) for each distinct prefix p and the closest longer prefix q that extends it (sorted, then
     bisected): the key the proxy's floor lookup lands on for names just after q."""
-    from bisect import bisect_left
-
     keys = sorted(set(prefixes))
     out = []
     for i, p in enumerate(keys):

@@ -8,7 +8,6 @@ enums with their operations and ``implies()``); more can be declared in a types 
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 
 from kafka_authz_cli.errors import InputError
@@ -96,10 +95,7 @@ class TypeRegistry:
 
     @classmethod
     def from_file(cls, path: str) -> "TypeRegistry":
-        from kafka_authz_cli.formats import read_text
+        """The strict types-file reader (formats/types_file.py): located errors for any bad input."""
+        from kafka_authz_cli.formats.types_file import load_types
 
-        try:
-            doc = json.loads(read_text(path))
-        except json.JSONDecodeError as exc:
-            raise InputError(f"invalid JSON: {exc.msg}", str(path), exc.lineno, exc.colno) from None
-        return cls().load(doc, str(path))
+        return load_types(path)[0]

@@ -96,7 +96,7 @@ def hypothesis_run(target: str, runs: int) -> dict:
 # -- driver ---------------------------------------------------------------------------------------------
 
 def seed_corpus(target: str) -> Path:
-    from tests_hostile_inputs import REQUEST, RULES, TYPES, _record, slot_variants
+    from hostile_catalogue import REQUEST, RULES, TYPES, _record, slot_variants
 
     corpus = WORK / "corpus" / target
     corpus.mkdir(parents=True, exist_ok=True)

@@ -16,7 +16,7 @@ from readers import READERS
 from kafka_authz_cli.errors import InputError
 from kafka_authz_cli.formats.reading import decode_utf8
 
-from tests_hostile_inputs import ACL, REQUEST, TYPES, _record
+from hostile_catalogue import ACL, REQUEST, TYPES, _record
 
 NAMES = sorted(READERS)
 json_values = st.recursive(

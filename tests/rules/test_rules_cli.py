@@ -113,3 +113,15 @@ def test_rules_file_is_an_acl_source_for_simulate():
     res = run("simulate", EXAMPLES / "multi-team.acl", "--principal", "User:analytics", "--operation", "READ",
               "--topic", "payments-audit-1", "--format", "json")
     assert json.loads(res.stdout)[0]["decision"] == "DENIED"
+
+
+def test_expansion_names_refuse_what_is_neither_a_name_line_nor_a_principal():
+    import pytest
+
+    from kafka_authz_cli.rules.compile import ExpansionNames
+
+    names = ExpansionNames.parse("topic orders\nUser:alice\nuser bob\n")
+    assert names.principals == {"User": ["alice", "bob"]}
+    for bad in ('{"a":{"a":1}}', "topic", "group   "):
+        with pytest.raises(ValueError, match="line 1"):
+            ExpansionNames.parse(bad + "\n")
