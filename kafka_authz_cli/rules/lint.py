@@ -126,12 +126,18 @@ def _lint_text(text: str, path: str, registry: TypeRegistry | None) -> LintResul
     try:
         parsed = parse_rules(text, path)
     except RulesSyntaxError as exc:
-        for p in exc.problems:
+        # Like the proxy's own message, the first 100 syntax errors; then how many more there are.
+        for p in exc.problems[:_MAX_SYNTAX_ERRORS]:
             msg = _shortened(p.message)
             token = re.match(r"extraneous input '(/\*.*)'", msg, re.S)
             if token:
                 msg += " (a /* */ comment without '/' inside lexes as a regex; use // comments)"
             add(Finding("AZ001", path, p.line, p.col, msg))
+        if len(exc.problems) > _MAX_SYNTAX_ERRORS:
+            last = exc.problems[-1]
+            add(Finding("AZ001", path, last.line, last.col,
+                        f"... and {len(exc.problems) - _MAX_SYNTAX_ERRORS:,} more syntax errors up to here "
+                        f"(the proxy, too, lists the first {_MAX_SYNTAX_ERRORS})"))
         _block_comments(text, path, add, broken_only=True)
         return result
     try:
@@ -150,6 +156,9 @@ def _lint_text(text: str, path: str, registry: TypeRegistry | None) -> LintResul
     _rules(checked, path, add, registry)
     result.findings.sort(key=lambda f: (f.line, f.col, f.code))
     return result
+
+
+_MAX_SYNTAX_ERRORS = 100
 
 
 def _shortened(message: str, limit: int = 240) -> str:

@@ -262,3 +262,11 @@ def test_lint_quotes_a_runaway_token_briefly():
     assert (first.code, first.line, first.col) == ("AZ001", 2, 23)
     assert first.message.startswith("token recognition error at: '\"xxx") and len(first.message) < 400
     assert "999,7" in first.message  # says how much was left out
+
+
+def test_lint_lists_the_first_100_syntax_errors_and_counts_the_rest():
+    from kafka_authz_cli.rules.lint import lint_text
+
+    findings = lint_text(HEADER + "(" * 500 + "\notherwise deny;\n", "f.acl").findings
+    assert len(findings) == 101 and all(f.code == "AZ001" for f in findings)
+    assert findings[-1].message.startswith("... and 400 more syntax errors")
