@@ -197,9 +197,11 @@ def _block_comments(text: str, path: str, add, broken_only: bool, end: int | Non
 def _backslashes(parsed, path, add) -> None:
     from kafka_authz_cli.rules.lexer import unquote
 
+    if "\\" not in parsed.source:
+        return  # nothing escaped anywhere: the common case, decided in one scan
     for rule in parsed.rules:
         for pred in (rule.principal, rule.resource):
-            if pred.kind in ("equals", "in", "matching"):
+            if pred.kind in ("equals", "in", "matching") and "\\" in "".join(pred.raw):
                 for raw, pos in zip(pred.raw, pred.literal_pos):
                     if "\\" not in raw:
                         continue
