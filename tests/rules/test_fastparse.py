@@ -270,3 +270,63 @@ def test_lint_lists_the_first_100_syntax_errors_and_counts_the_rest():
     findings = lint_text(HEADER + "(" * 500 + "\notherwise deny;\n", "f.acl").findings
     assert len(findings) == 101 and all(f.code == "AZ001" for f in findings)
     assert findings[-1].message.startswith("... and 400 more syntax errors")
+
+
+# -- derived from the grammar, not a second grammar -------------------------------------------------
+
+def _variant_parsers(grammar: str):
+    from lark import Lark, v_args
+
+    from kafka_authz_cli.rules.fastparse import FastParser
+    from kafka_authz_cli.rules.lexer import LexerSpec, ProxyLexer
+    from kafka_authz_cli.rules.parser import _AstBuilder
+
+    @v_args(inline=True)
+    class Builder(_AstBuilder):
+        def name_ends(self, string):
+            return ("ends", str(string))
+
+    lark = Lark(grammar, parser="lalr", lexer=ProxyLexer, transformer=Builder(),
+                start=["start", "import_stmt", "deny_rule", "allow_rule", "end_rule"], maybe_placeholders=False)
+    spec = LexerSpec(lark)
+    return lark, spec, FastParser(lark, spec, Builder)
+
+
+def test_a_changed_grammar_changes_the_fast_parser_with_it(monkeypatch):
+    """Add a resource predicate and a keyword to the grammar text: the statement compiler picks both
+    up, and parses exactly as lark does with the new grammar."""
+    from kafka_authz_cli.rules import grammar as grammar_module
+    from kafka_authz_cli.rules.lexer import tokenize
+
+    text = grammar_module.grammar_text()
+    variant = text.replace("| name_matching\n", "| name_matching | name_ends\n")
+    variant = variant.replace('name_matching: MATCHING REGEX\n',
+                              'name_matching: MATCHING REGEX\nname_ends: "endswith" STRING\n')
+    variant = variant.replace('WITH: "with"\n', 'WITH: "with"\nENDSWITH: "endswith"\n')
+    variant = variant.replace("| NAME | WITH\n", "| NAME | WITH | ENDSWITH\n")
+    assert variant.count("endswith") == 2 and "name_ends" in variant
+    grammar_module.grammar_text.cache_clear()
+    grammar_module.terminal_order.cache_clear()
+    monkeypatch.setattr(grammar_module, "grammar_text", lambda: variant)
+    monkeypatch.setattr(grammar_module, "terminal_order",
+                        lambda: tuple(re.findall(r"^([A-Z_]+)\s*:", variant, re.M)))
+    import kafka_authz_cli.rules.lexer as lexer_module
+    monkeypatch.setattr(lexer_module, "terminal_order", grammar_module.terminal_order)
+    lark, spec, fast = _variant_parsers(variant)
+    source = (HEADER + 'allow User with name = "a" to READ Topic with name endswith "-dlq";\n'
+              'allow endswith with name = "b" to {READ, endswith} Topic with name *;\notherwise deny;\n')
+    (imports, rules, end), _offset = fast.parse(source)
+    assert rules[0].resource == ("ends", '"-dlq"')
+    assert rules[1].principal_type.text == "endswith"
+    assert [op.text for op in rules[1].operations] == ["READ", "endswith"]
+    assert (imports, rules, end) == lark.parse(tokenize(source, spec), start="start")
+
+
+def test_a_recursive_rule_is_refused_rather_than_approximated():
+    from kafka_authz_cli.rules import grammar as grammar_module
+    from kafka_authz_cli.rules.fastparse import GrammarNotRegular
+
+    variant = grammar_module.grammar_text().replace(
+        'name_equals: "=" STRING\n', 'name_equals: "=" STRING | "=" "{" name_equals "}"\n')
+    with pytest.raises(GrammarNotRegular, match="recursive"):
+        _variant_parsers(variant)
