@@ -7,14 +7,11 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-from rich.table import Table
 
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.cli.common import AclFormat, console, err_console, load_source, write_output
 from kafka_authz_cli.errors import AuthzError, InputError
 from kafka_authz_cli.formats import dump_acls, read_text
-from kafka_authz_cli.formats import findings as finding_formats
-from kafka_authz_cli.rules.compile import DecompileError, ExpansionNames, compile_rules_text, decompile
 from kafka_authz_cli.rules.lint import CODES, SEVERITIES, explain, lint_text
 from kafka_authz_cli.rules.types import TypeRegistry
 
@@ -86,6 +83,8 @@ def lint(
     if fmt is LintFormat.text:
         _print_text(results, out)
     else:
+        from kafka_authz_cli.formats import findings as finding_formats
+
         render = {"json": finding_formats.to_json, "sarif": finding_formats.to_sarif,
                   "github": finding_formats.to_github, "junit": finding_formats.to_junit}[fmt.value]
         write_output(render(results, CODES).rstrip("\n") + "\n", out)
@@ -143,6 +142,8 @@ def compile_cmd(
                                                                                    "regexes and prefixes against."),
     out: Optional[Path] = typer.Option(None, "-o", "--output"),
 ) -> None:
+    from kafka_authz_cli.rules.compile import ExpansionNames, compile_rules_text
+
     expand = None
     if expand_against is not None:
         try:
@@ -170,10 +171,14 @@ def decompile_cmd(
     acls_format: Optional[AclFormat] = typer.Option(None, "--acls-format"),
     out: Optional[Path] = typer.Option(None, "-o", "--output"),
 ) -> None:
+    from kafka_authz_cli.rules.compile import DecompileError, decompile
+
     acl_set = load_source(acls, acls_format, quiet=True)
     try:
         text = decompile(acl_set.bindings)
     except DecompileError as exc:
+        from rich.table import Table
+
         origins = {b: o for b, o in zip(acl_set.bindings, acl_set.origins)}
         table = Table(title=f"{len(exc.problems)} binding(s) the rules language cannot hold", header_style="bold")
         table.add_column("where")
