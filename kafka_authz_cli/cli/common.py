@@ -11,16 +11,16 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-from rich.console import Console
 
-from kafka_authz_cli.engine import AuthorizerConfigError, StandardAuthorizer, parse_super_users
+from kafka_authz_cli.cli.output import AuthzConsole
 from kafka_authz_cli.errors import AuthzError, InputError
 from kafka_authz_cli.formats import AclSet, load_acl_set, read_text
 from kafka_authz_cli.formats.properties import parse_properties
 from kafka_authz_cli.model import validation_errors
 
-console = Console(highlight=False, soft_wrap=False)
-err_console = Console(stderr=True, highlight=False)
+# Tables printed through these never break a word or cut a value with `…` (see cli/output.py).
+console = AuthzConsole(highlight=False, soft_wrap=False)
+err_console = AuthzConsole(stderr=True, highlight=False)
 
 EXIT_CODES_HELP = "Exit codes: 0 ok; 1 {one}; 2 usage or input error."
 
@@ -49,7 +49,9 @@ class BrokerSettings:
     allow_everyone_if_no_acl_found: bool
     source: str = "flags"
 
-    def authorizer(self, acl_set: AclSet) -> StandardAuthorizer:
+    def authorizer(self, acl_set: AclSet) -> "StandardAuthorizer":
+        from kafka_authz_cli.engine import AuthorizerConfigError, StandardAuthorizer
+
         try:
             return StandardAuthorizer(acl_set.bindings, super_users=self.super_users,
                                       allow_everyone_if_no_acl_found=self.allow_everyone_if_no_acl_found)
@@ -60,6 +62,8 @@ class BrokerSettings:
 def broker_settings(super_users: Optional[str], allow_everyone: Optional[bool],
                     broker_config: Optional[Path]) -> BrokerSettings:
     """Flags win over ``server.properties`` values, which win over Kafka's defaults."""
+    from kafka_authz_cli.engine import AuthorizerConfigError, parse_super_users
+
     su, allow, source = "", False, "flags"
     if broker_config is not None:
         props = parse_properties(read_text(broker_config), str(broker_config))

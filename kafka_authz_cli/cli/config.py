@@ -345,8 +345,7 @@ def decode_password(
     else:
         table = Table(show_header=False)
         for k, v in fields.items():
-            shown = v if len(v) <= 60 else v[:57] + "..."
-            table.add_row(escape(k), escape(shown))
+            table.add_row(escape(k), escape(v))
         console.print(table)
         if password is None:
             for label, exc in errors:
