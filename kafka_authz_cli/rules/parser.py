@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
+from kafka_authz_cli.cache import lark_cache
 from kafka_authz_cli.rules.ast import Import, ImportItem, Name, NamePredicate, Pos, Rule, RulesFile
 from kafka_authz_cli.rules.grammar import grammar_text
 from kafka_authz_cli.rules.lexer import LexerSpec, LexResult, ProxyLexer, tokenize
@@ -116,15 +117,16 @@ def _fast_parser():
     _lark, spec = _parser()
     statement_lark = Lark(grammar_text(), parser="lalr", lexer=ProxyLexer, transformer=_AstBuilder(),
                           start=["start", "import_stmt", "deny_rule", "allow_rule", "end_rule"],
-                          maybe_placeholders=False)
+                          maybe_placeholders=False, cache=lark_cache("rules-statements"))
     return FastParser(statement_lark, spec, _AstBuilder)
 
 
 @functools.lru_cache(maxsize=1)
 def _parser() -> tuple[Lark, LexerSpec]:
-    spec = LexerSpec(Lark(grammar_text(), parser="lalr", lexer="basic"))
+    # Parser tables are cached per user (kafka_authz_cli/cache.py): building them dominates start-up.
+    spec = LexerSpec(Lark(grammar_text(), parser="lalr", lexer="basic", cache=lark_cache("rules-spec")))
     lark = Lark(grammar_text(), parser="lalr", lexer=ProxyLexer, transformer=_AstBuilder(),
-                maybe_placeholders=False, propagate_positions=False, cache=False)
+                maybe_placeholders=False, propagate_positions=False, cache=lark_cache("rules"))
     return lark, spec
 
 
