@@ -12,15 +12,41 @@ from typing import Optional
 
 import typer
 
-from kafka_authz_cli.cli.output import AuthzConsole
 from kafka_authz_cli.errors import AuthzError, InputError
 from kafka_authz_cli.formats import AclSet, load_acl_set, read_text
 from kafka_authz_cli.formats.properties import parse_properties
 from kafka_authz_cli.model import validation_errors
 
-# Tables printed through these never break a word or cut a value with `…` (see cli/output.py).
-console = AuthzConsole(highlight=False, soft_wrap=False)
-err_console = AuthzConsole(stderr=True, highlight=False)
+
+class _LazyConsole:
+    """rich's console (cli/output.py's AuthzConsole: tables never break a word or cut a value with
+    `…`), created on first use, so a command that prints no rich output (JSON, a lint report into a
+    pipe) never imports rich."""
+
+    def __init__(self, **kwargs) -> None:
+        self._kwargs = kwargs
+        self._console = None
+
+    def real(self):
+        if self._console is None:
+            from kafka_authz_cli.cli.output import AuthzConsole
+
+            self._console = AuthzConsole(**self._kwargs)
+        return self._console
+
+    def __getattr__(self, name: str):
+        return getattr(self.real(), name)
+
+    # rich uses a console as a context manager (Live, Progress): special methods bypass __getattr__.
+    def __enter__(self):
+        return self.real().__enter__()
+
+    def __exit__(self, *exc):
+        return self.real().__exit__(*exc)
+
+
+console = _LazyConsole(highlight=False, soft_wrap=False)
+err_console = _LazyConsole(stderr=True, highlight=False)
 
 EXIT_CODES_HELP = "Exit codes: 0 ok; 1 {one}; 2 usage or input error."
 

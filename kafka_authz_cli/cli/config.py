@@ -12,7 +12,6 @@ from typing import Optional
 
 import typer
 from rich.markup import escape
-from rich.table import Table
 
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.cli.common import TableFormat, console, emit_rows, warn, write_output
@@ -78,6 +77,7 @@ def resolve(
     all_defaults: bool = typer.Option(False, "--all", help="Also every key authz knows Kafka's default of."),
     fmt: TableFormat = typer.Option(TableFormat.table, "--format", "-f"),
 ) -> None:
+    from rich.table import Table
     if broker_config is None and dynamic is None:
         raise typer.BadParameter("give --broker-config and/or --dynamic", param_hint="--broker-config")
     sources, notes = load_sources(broker_config, dynamic, broker_id)
@@ -295,6 +295,7 @@ def decode_password(
     fmt: EncodeFormat = typer.Option(EncodeFormat.text, "--format", "-f"),
     out: Optional[Path] = typer.Option(None, "-o", "--output", help="Write the password to a file (created 0600)."),
 ) -> None:
+    from rich.table import Table
     if (encoded is None) == (encoded_file is None):
         raise typer.BadParameter("give the encoded string or --encoded-file", param_hint="ENCODED")
     if encoded_file is not None:

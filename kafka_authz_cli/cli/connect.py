@@ -11,7 +11,6 @@ from typing import Optional
 
 import typer
 from rich.markup import escape
-from rich.table import Table
 
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.cli.common import broker_settings, console, load_source, write_output
@@ -225,6 +224,7 @@ def _as_json(result, actions, decisions, notes) -> dict:
 
 
 def _print(result, actions, decisions, notes, with_acls: bool) -> None:
+    from rich.table import Table
     console.print(f"Connector [bold]{escape(result.name)}[/]: {result.connector_type} ({escape(result.type_reason)}); "
                   f"policy [bold]{result.policy}[/] ({escape(result.policy_source)})", soft_wrap=True)
     table = Table(header_style="bold")

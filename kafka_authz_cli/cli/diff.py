@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-from rich.table import Table
 
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.cli.common import AclFormat, broker_settings, console, load_source, write_output
@@ -134,6 +133,7 @@ def to_markdown(result: DiffResult) -> str:
 
 
 def _print(result: DiffResult) -> None:
+    from rich.table import Table
     colour = {"equivalent": "green", "more permissive": "yellow", "less permissive": "cyan", "both": "magenta"}
     console.print(f"verdict: [bold {colour[result.verdict]}]{result.verdict}[/] "
                   f"({result.gained} class(es) gained, {result.lost} lost; "

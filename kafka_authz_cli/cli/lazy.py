@@ -173,15 +173,55 @@ def default_metavar(param: Any) -> Optional[str]:
     return _annotation_metavar(desc.annotation, param)
 
 
-def polish(command: Any) -> Any:
-    """Give every value-taking parameter of a command tree a metavar (once)."""
-    if getattr(command, "_authz_polished", False):
-        return command
+class _DeferredRuntimeParam:
+    """Typer's runtime coercion for one parameter, built when a value first needs it.
+
+    Typer builds a pydantic TypeAdapter for every parameter it processes, set or not, so merely
+    having options (the completion options of the root group, say) imports pydantic. An unset
+    parameter (None) coerces to what Typer's RuntimeParam.coerce returns for None without building
+    anything; every other value goes through Typer's own coercion, unchanged."""
+
+    def __init__(self, descriptor: Any) -> None:
+        self._descriptor = descriptor
+        self._real = None
+
+    def _get(self) -> Any:
+        if self._real is None:
+            from typer._coercion import build_runtime_param
+
+            self._real = build_runtime_param(self._descriptor)
+        return self._real
+
+    def coerce(self, value: Any, param: Any, ctx: Any) -> Any:
+        if value is None:
+            return () if (param.multiple or param.nargs == -1) else None
+        return self._get().coerce(value, param=param, ctx=ctx)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._get(), name)
+
+
+def _defer_coercion(param: Any) -> Any:
+    if getattr(param, "_runtime_param", False) is None and getattr(param, "type_descriptor", None) is not None:
+        param._runtime_param = _DeferredRuntimeParam(param.type_descriptor)
+    return param
+
+
+def polish_params(command: Any) -> None:
+    """Metavars for value-taking parameters; coercion built on first use."""
     for param in command.params:
         if param.metavar is None:
             metavar = default_metavar(param)
             if metavar is not None:
                 param.metavar = metavar
+        _defer_coercion(param)
+
+
+def polish(command: Any) -> Any:
+    """polish_params() over a command tree (once)."""
+    if getattr(command, "_authz_polished", False):
+        return command
+    polish_params(command)
     command._authz_polished = True
     for sub in getattr(command, "commands", {}).values():
         polish(sub)
@@ -237,12 +277,20 @@ def first_sentence(command: Any) -> str:
 class AuthzCommand(TyperCommand):
     context_class = AuthzContext
 
+    def get_help_option(self, ctx):
+        option = super().get_help_option(ctx)
+        return _defer_coercion(option) if option is not None else None
+
     def format_options(self, ctx, formatter) -> None:
         format_params(self, ctx, formatter)
 
 
 class AuthzGroup(TyperGroup):
     context_class = AuthzContext
+
+    def get_help_option(self, ctx):
+        option = super().get_help_option(ctx)
+        return _defer_coercion(option) if option is not None else None
 
     def format_options(self, ctx, formatter) -> None:
         format_params(self, ctx, formatter)
@@ -287,6 +335,10 @@ class LazyTyperGroup(AuthzGroup):
 
     lazy_commands: dict[str, LazyCommand] = {}
     typer_app: Callable[[], typer.Typer]
+
+    def parse_args(self, ctx, args):
+        polish_params(self)  # the root's own options (--version, completion)
+        return super().parse_args(ctx, args)
 
     def list_commands(self, ctx) -> list[str]:
         names = list(self.lazy_commands)

@@ -7,7 +7,6 @@ from typing import Optional
 
 import typer
 from rich.markup import escape
-from rich.table import Table
 
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.cli.common import AclFormat, TableFormat, broker_settings, console, emit_rows, load_source
@@ -73,6 +72,7 @@ def check_requests(policy: TopicPolicy, requests: list[PolicyRequest], cluster: 
 
 
 def print_rows(rows: list[dict], with_acls: bool) -> None:
+    from rich.table import Table
     table = Table(header_style="bold", show_lines=True)
     for col in ("#", "request", "principal", "topic", "verdict", "why"):
         table.add_column(col, overflow="fold", no_wrap=col == "#")

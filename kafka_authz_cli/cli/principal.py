@@ -9,7 +9,6 @@ from typing import Optional
 
 import typer
 from rich.markup import escape
-from rich.table import Table
 
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.cli.common import TableFormat, console, emit_rows, warn
@@ -165,6 +164,7 @@ def _super_users(super_users: Optional[str], broker_config: Optional[Path]) -> s
 
 def _emit(kind: str, resolved: ResolvedMapper, inputs: list[NameInput], mappings: list[Mapping],
           used: list[Optional[str]], fmt: TableFormat, check_report=None) -> None:
+    from rich.table import Table
     rows = [mapping_row(kind, m, n.origin, u) for n, m, u in zip(inputs, mappings, used)]
     if fmt is not TableFormat.table:
         if check_report is not None and fmt is TableFormat.json:

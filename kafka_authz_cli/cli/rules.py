@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from enum import Enum
 from pathlib import Path
 from typing import Optional
@@ -105,7 +106,7 @@ def _print_text(results, out: Optional[Path]) -> None:
     if out is not None:
         write_output("\n".join(lines + [summary]) + "\n", out)
         return
-    if not console.is_terminal:
+    if not sys.stdout.isatty() or not console.is_terminal:
         # Plain text for pipes and CI logs (and no per-line rendering cost on big files).
         typer.echo("\n".join(lines + [summary]))
         return

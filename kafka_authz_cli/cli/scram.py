@@ -8,14 +8,11 @@ import json
 import os
 import secrets
 import sys
-from concurrent.futures import ProcessPoolExecutor
 from enum import Enum
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-from rich.table import Table
 
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.cli.common import console, err_console, warn, write_output
@@ -32,6 +29,9 @@ from kafka_authz_cli.scram import (
     parse_add_scram,
     salted_password,
 )
+
+if TYPE_CHECKING:
+    from rich.progress import Progress
 
 scram_app = typer.Typer(help="SCRAM-SHA-256/512 credentials as Kafka stores them (never the password).",
                         no_args_is_help=True)
@@ -157,6 +157,7 @@ def create_user(
                                                   "client properties (as for kafka-configs)."),
     timeout: float = typer.Option(10.0, "--timeout", help="With --bootstrap-server: seconds to wait for the broker."),
 ) -> None:
+    from rich.table import Table
     mech = _mechanism(mechanism)
     _check_username(user)
     _check_iterations(mech, iterations)
@@ -333,6 +334,8 @@ def _derive(job: tuple[str, str, bytes, bytes, int]) -> tuple[str, str, bytes, b
 
 def derive_many(jobs: list, workers: int, progress: Optional[Progress] = None, task=None) -> list:
     """PBKDF2 is CPU-bound: spread the users over processes, in input order."""
+    from concurrent.futures import ProcessPoolExecutor
+
     if workers <= 1 or len(jobs) < 8:
         out = []
         for job in jobs:
@@ -376,6 +379,7 @@ def create_users(
     out: Path = typer.Option(..., "-o", "--output", help="Output file (created 0600)."),
     workers: int = typer.Option(0, "--workers", help="Processes (default: all cores)."),
 ) -> None:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
     if sum([password_column is not None, password_dir is not None, generate]) != 1:
         raise typer.BadParameter("choose one of --password-column, --password-dir, --generate", param_hint="password")
     if generate and generated_passwords is None:

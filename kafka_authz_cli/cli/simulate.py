@@ -6,7 +6,6 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-from rich.table import Table
 
 from kafka_authz_cli.apikeys import parse_api_key
 from kafka_authz_cli.cli.app import app
@@ -262,6 +261,7 @@ def _explain_style(row: dict) -> str:
 
 
 def _print_table(rows: list[dict]) -> None:
+    from rich.table import Table
     table = Table(show_lines=True, header_style="bold")
     has_expect = any("expect" in r for r in rows)
     for col in ("#", "principal", "host", "operation", "resource", "decision"):
@@ -304,6 +304,7 @@ def _print_authorized_operations(authorizer, request: Request, fmt: TableFormat)
 
 
 def _simulate_rules(rules: Path, types: Optional[Path], specs: list[RequestSpec], fmt: TableFormat) -> None:
+    from rich.table import Table
     from kafka_authz_cli.rules.compile import load_checked
     from kafka_authz_cli.rules.simulate import decide_requests
     from kafka_authz_cli.rules.types import TypeRegistry

@@ -9,8 +9,6 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
-from rich.table import Table
 
 from kafka_authz_cli.auditlog import Quarantined, ReadStats, expand_paths, read_file_bytes, short_rule
 from kafka_authz_cli.cli.app import app
@@ -96,6 +94,7 @@ def whatif(
 
 
 def _run_local(files, proposed_acls, current_set, config):
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
     from kafka_authz_cli.engine import StandardAuthorizer
 
     stats = ReadStats()
@@ -128,6 +127,7 @@ def _run_spark(files, master, proposed_acls, current_set, config):
 
 
 def _print(report: WhatIfReport, stats: ReadStats, quarantine: list[Quarantined], out: Optional[Path]) -> None:
+    from rich.table import Table
     console.print(f"{stats.lines} lines in {stats.files} file(s): {stats.decision_lines} decision, "
                   f"{stats.non_decision_lines} other, {stats.quarantined_lines} quarantined"
                   + (f" (see {out}/quarantine.jsonl)" if out and quarantine else ""))
