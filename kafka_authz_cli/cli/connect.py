@@ -109,15 +109,18 @@ def check_overrides(
     host: str = typer.Option("127.0.0.1", "--host", help="The worker's address as the broker sees it."),
     broker_config: Optional[Path] = typer.Option(None, "--broker-config", help="Broker server.properties: "
                                                  "super.users, mapping rules."),
-    super_users: Optional[str] = typer.Option(None, "--super-users"),
-    ssl_mapping_rules: Optional[str] = typer.Option(None, "--ssl-mapping-rules"),
+    super_users: Optional[str] = typer.Option(None, "--super-users", help='super.users, e.g. "User:a;User:b".'),
+    ssl_mapping_rules: Optional[str] = typer.Option(None, "--ssl-mapping-rules", help="ssl.principal.mapping.rules "
+                                                    "of the brokers (default: DEFAULT)."),
     client_cert: Optional[Path] = typer.Option(None, "--client-cert", help="The certificate in the connector's "
                                                "keystore (PEM/DER), to map its DN."),
-    kerberos_rules: Optional[list[str]] = typer.Option(None, "--kerberos-rules"),
-    kerberos_realm: Optional[str] = typer.Option(None, "--kerberos-realm"),
+    kerberos_rules: Optional[list[str]] = typer.Option(None, "--kerberos-rules", help="One "
+                                                       "sasl.kerberos.principal.to.local.rules rule (repeatable; "
+                                                       "default: DEFAULT)."),
+    kerberos_realm: Optional[str] = typer.Option(None, "--kerberos-realm", help="The brokers' default Kerberos realm."),
     emit_requests: Optional[Path] = typer.Option(None, "--emit-requests", help="Write the needed ACL checks as "
                                                  "an authz simulate requests CSV (expect ALLOWED)."),
-    fmt: OutFormat = typer.Option(OutFormat.table, "--format", "-f"),
+    fmt: OutFormat = typer.Option(OutFormat.table, "--format", "-f", help="Output format."),
 ) -> None:
     name, config = read_connector(connector)
     worker_props = read_worker(worker) if worker is not None else {}

@@ -247,7 +247,7 @@ def tls(
     fail_level: Severity = typer.Option(Severity.warning, "--fail-level", help="With --check: lowest severity "
                                         "that fails the run."),
     super_users: Optional[str] = typer.Option(None, "--super-users", help='With --check: "User:a;User:b".'),
-    fmt: TableFormat = typer.Option(TableFormat.table, "--format", "-f"),
+    fmt: TableFormat = typer.Option(TableFormat.table, "--format", "-f", help="Output format."),
 ) -> None:
     resolved = tls_mapper(rules, broker_config, listener)
     inputs = _inputs(dns, names, certs or [])
@@ -311,9 +311,10 @@ def kerberos(
     names: Optional[list[Path]] = typer.Option(None, "--names", help="File of principals, one per line "
                                                "('-' = stdin)."),
     check: bool = typer.Option(False, "--check", help="Lint the rule set against the names."),
-    fail_level: Severity = typer.Option(Severity.warning, "--fail-level"),
+    fail_level: Severity = typer.Option(Severity.warning, "--fail-level", help="With --check: lowest severity that "
+                                        "fails the run."),
     super_users: Optional[str] = typer.Option(None, "--super-users", help='With --check: "User:a;User:b".'),
-    fmt: TableFormat = typer.Option(TableFormat.table, "--format", "-f"),
+    fmt: TableFormat = typer.Option(TableFormat.table, "--format", "-f", help="Output format."),
 ) -> None:
     resolved = kerberos_namer(rules, rules_config, broker_config, listener, realm)
     inputs = _inputs(principals, names)

@@ -64,7 +64,8 @@ Codes: {', '.join(CODES)}; `authz lint --explain CODE` tells more.
 Exit codes: 0 no finding at or above --fail-level; 1 findings at or above it; 2 usage or input error.""")
 def lint(
     paths: Optional[list[Path]] = typer.Argument(None, help="Rules files or directories."),
-    fmt: LintFormat = typer.Option(LintFormat.text, "--format", "-f"),
+    fmt: LintFormat = typer.Option(LintFormat.text, "--format", "-f", help="Report format (sarif for code scanning, "
+                                   "github for workflow annotations)."),
     fail_level: Severity = typer.Option(Severity.error, "--fail-level", help="Lowest severity that fails the run."),
     types: Optional[Path] = typer.Option(None, "--types", help="Extra principal/resource classes (JSON)."),
     explain_code: Optional[str] = typer.Option(None, "--explain", help="Explain a finding code and exit."),
@@ -137,11 +138,11 @@ Exit codes: 0 compiled; 2 usage error, a file the proxy would not load, or a con
 cannot express (file:line:col: reason).""")
 def compile_cmd(
     rules: Path = typer.Argument(..., help="Rules file."),
-    to: CompileTarget = typer.Option(CompileTarget.json, "--to"),
-    types: Optional[Path] = typer.Option(None, "--types"),
+    to: CompileTarget = typer.Option(CompileTarget.json, "--to", help="Output ACL format."),
+    types: Optional[Path] = typer.Option(None, "--types", help="Extra principal/resource classes (JSON)."),
     expand_against: Optional[Path] = typer.Option(None, "--expand-against", help="Existing names to expand "
                                                                                    "regexes and prefixes against."),
-    out: Optional[Path] = typer.Option(None, "-o", "--output"),
+    out: Optional[Path] = typer.Option(None, "-o", "--output", help="Write to a file instead of stdout."),
 ) -> None:
     from kafka_authz_cli.rules.compile import ExpansionNames, compile_rules_text
 
@@ -168,9 +169,9 @@ never dropped.
 Exit codes: 0 written; 2 usage or input error, or bindings that cannot be written as rules.""")
 def decompile_cmd(
     acls: Path = typer.Argument(..., help="ACL set in any format authz reads."),
-    to: DecompileTarget = typer.Option(DecompileTarget.rules, "--to"),
-    acls_format: Optional[AclFormat] = typer.Option(None, "--acls-format"),
-    out: Optional[Path] = typer.Option(None, "-o", "--output"),
+    to: DecompileTarget = typer.Option(DecompileTarget.rules, "--to", help="Output format."),
+    acls_format: Optional[AclFormat] = typer.Option(None, "--acls-format", help="Override format detection."),
+    out: Optional[Path] = typer.Option(None, "-o", "--output", help="Write to a file instead of stdout."),
 ) -> None:
     from kafka_authz_cli.rules.compile import DecompileError, decompile
 

@@ -145,10 +145,13 @@ def create_user(
     mechanism: str = typer.Option("SCRAM-SHA-512", "--mechanism", help="SCRAM-SHA-256 or SCRAM-SHA-512."),
     iterations: int = typer.Option(4096, "--iterations", help="4096..16384."),
     salt: Optional[str] = typer.Option(None, "--salt", help="Base64 salt (default: random, like Kafka's tools)."),
-    fmt: CreateFormat = typer.Option(CreateFormat.table, "--format", "-f"),
+    fmt: CreateFormat = typer.Option(CreateFormat.table, "--format", "-f", help="Output: table (no secrets), json "
+                                     "(UserScramCredentialRecord), kafka-storage (--add-scram argument), credential, "
+                                     "jaas (holds the password)."),
     out: Optional[Path] = typer.Option(None, "-o", "--output", help="Write to a file (created 0600)."),
     password_stdin: bool = typer.Option(False, "--password-stdin", help="Read the password from stdin's first line."),
-    password_file: Optional[Path] = typer.Option(None, "--password-file", help="Read the password from a file's first line."),
+    password_file: Optional[Path] = typer.Option(None, "--password-file", help="Read the password from a file's "
+                                                 "first line."),
     password: Optional[str] = typer.Option(None, "--password", hidden=True),
     argv_ok: bool = typer.Option(False, "--password-argv-i-understand", hidden=True),
     bootstrap_server: Optional[str] = typer.Option(None, "--bootstrap-server", help="Create (or update) the "
@@ -235,9 +238,10 @@ Exit codes: 0 the password matches; 1 it does not; 2 usage or input error.""")
 def verify(
     credential: Optional[str] = typer.Option(None, "--credential", help="salt=...,stored_key=...,server_key=...,iterations=..."),
     record: Optional[Path] = typer.Option(None, "--record", help="JSON UserScramCredentialRecord."),
-    mechanism: Optional[str] = typer.Option(None, "--mechanism"),
-    password_stdin: bool = typer.Option(False, "--password-stdin"),
-    password_file: Optional[Path] = typer.Option(None, "--password-file"),
+    mechanism: Optional[str] = typer.Option(None, "--mechanism", help="Mechanism of --credential."),
+    password_stdin: bool = typer.Option(False, "--password-stdin", help="Read the password from stdin's first line."),
+    password_file: Optional[Path] = typer.Option(None, "--password-file", help="Read the password from a file's "
+                                                 "first line."),
     password: Optional[str] = typer.Option(None, "--password", hidden=True),
     argv_ok: bool = typer.Option(False, "--password-argv-i-understand", hidden=True),
 ) -> None:
@@ -260,18 +264,24 @@ a login fails (wrong password, mechanism, iterations, non-ASCII user name).
 
 Exit codes: 0 authenticated; 1 authentication failed; 2 usage or input error.""")
 def exchange_cmd(
-    user: str = typer.Option(..., "--user"),
-    credential: Optional[str] = typer.Option(None, "--credential"),
-    record: Optional[Path] = typer.Option(None, "--record"),
+    user: str = typer.Option(..., "--user", help="User name the client sends."),
+    credential: Optional[str] = typer.Option(None, "--credential", help="Stored credential: "
+                                             "salt=...,stored_key=...,server_key=...,iterations=..."),
+    record: Optional[Path] = typer.Option(None, "--record", help="Stored credential as a JSON "
+                                          "UserScramCredentialRecord."),
     mechanism: Optional[str] = typer.Option(None, "--mechanism", help="Mechanism of --credential."),
-    client_mechanism: Optional[str] = typer.Option(None, "--client-mechanism"),
-    client_nonce: Optional[str] = typer.Option(None, "--client-nonce"),
-    server_nonce: Optional[str] = typer.Option(None, "--server-nonce"),
+    client_mechanism: Optional[str] = typer.Option(None, "--client-mechanism", help="Mechanism the client uses "
+                                                   "(default: the stored credential's)."),
+    client_nonce: Optional[str] = typer.Option(None, "--client-nonce", help="Client nonce (default: random), for a "
+                                               "reproducible transcript."),
+    server_nonce: Optional[str] = typer.Option(None, "--server-nonce", help="The server's part of the nonce (default: "
+                                               "random), for a reproducible transcript."),
     show_keys: bool = typer.Option(False, "--show-derived", help="Also print the derived keys and signatures "
                                                                   "(secret-equivalent material)."),
     fmt: str = typer.Option("text", "--format", help="text or json."),
-    password_stdin: bool = typer.Option(False, "--password-stdin"),
-    password_file: Optional[Path] = typer.Option(None, "--password-file"),
+    password_stdin: bool = typer.Option(False, "--password-stdin", help="Read the password from stdin's first line."),
+    password_file: Optional[Path] = typer.Option(None, "--password-file", help="Read the password from a file's "
+                                                 "first line."),
     password: Optional[str] = typer.Option(None, "--password", hidden=True),
     argv_ok: bool = typer.Option(False, "--password-argv-i-understand", hidden=True),
 ) -> None:
@@ -370,12 +380,16 @@ def create_users(
     input_csv: Path = typer.Option(..., "--input", help="CSV with a `user` column."),
     mechanism: str = typer.Option("SCRAM-SHA-512", "--mechanism", help="Default for rows without one."),
     iterations: int = typer.Option(4096, "--iterations", help="Default for rows without one."),
-    password_column: Optional[str] = typer.Option(None, "--password-column"),
-    password_dir: Optional[Path] = typer.Option(None, "--password-dir"),
-    generate: bool = typer.Option(False, "--generate"),
+    password_column: Optional[str] = typer.Option(None, "--password-column", help="CSV column holding each user's "
+                                                  "password."),
+    password_dir: Optional[Path] = typer.Option(None, "--password-dir", help="Directory with one file per user "
+                                                "(named after the user) holding the password."),
+    generate: bool = typer.Option(False, "--generate", help="Generate random passwords (written only to "
+                                  "--generated-passwords)."),
     generated_passwords: Optional[Path] = typer.Option(None, "--generated-passwords", help="Where generated "
                                                                                              "passwords go (0600)."),
-    fmt: BulkFormat = typer.Option(BulkFormat.jsonl, "--format", "-f"),
+    fmt: BulkFormat = typer.Option(BulkFormat.jsonl, "--format", "-f", help="Output: jsonl "
+                                   "(UserScramCredentialRecords) or kafka-storage (--add-scram arguments)."),
     out: Path = typer.Option(..., "-o", "--output", help="Output file (created 0600)."),
     workers: int = typer.Option(0, "--workers", help="Processes (default: all cores)."),
 ) -> None:

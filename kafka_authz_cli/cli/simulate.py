@@ -81,11 +81,12 @@ def simulate(
     acls_format: Optional[AclFormat] = typer.Option(None, "--acls-format", help="Override format detection."),
     principal: Optional[str] = typer.Option(None, "--principal", help="Request principal, e.g. User:alice."),
     operation: Optional[str] = typer.Option(None, "--operation", help="READ, Write, IdempotentWrite, ..."),
-    topic: Optional[str] = typer.Option(None, "--topic"),
-    group: Optional[str] = typer.Option(None, "--group"),
-    transactional_id: Optional[str] = typer.Option(None, "--transactional-id"),
+    topic: Optional[str] = typer.Option(None, "--topic", help="TOPIC resource name."),
+    group: Optional[str] = typer.Option(None, "--group", help="GROUP resource (consumer group id)."),
+    transactional_id: Optional[str] = typer.Option(None, "--transactional-id", help="TRANSACTIONAL_ID resource."),
     cluster: bool = typer.Option(False, "--cluster", help="The cluster resource (kafka-cluster)."),
-    delegation_token: Optional[str] = typer.Option(None, "--delegation-token"),
+    delegation_token: Optional[str] = typer.Option(None, "--delegation-token", help="DELEGATION_TOKEN resource "
+                                                   "(token id)."),
     user_principal: Optional[str] = typer.Option(None, "--user-principal", help="USER resource, e.g. User:bob."),
     host: str = typer.Option("127.0.0.1", "--host", help="Client IP address (as the broker sees it)."),
     request_type: Optional[str] = typer.Option(None, "--request", help="Request type for the audit line: "
