@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 
 import typer
@@ -95,6 +96,10 @@ def load_all() -> None:
 
 
 def main() -> None:
+    if "_AUTHZ_COMPLETE" in os.environ:
+        # Shell completion: Typer renders zsh/fish descriptions with rich at the terminal width
+        # (80 when completing), which puts a line break inside a long one-line help.
+        os.environ.setdefault("TERMINAL_WIDTH", "1000")
     try:
         app(standalone_mode=True)
     except AuthzError as exc:

@@ -267,6 +267,19 @@ def format_params(command: Any, ctx: Any, formatter: Any) -> None:
             formatter.write_dl(opts)
 
 
+def usage_pieces(command: Any, ctx: Any) -> list[str]:
+    """click's usage line: `[OPTIONS]`, then each argument as NAME (required), [NAME] (optional),
+    with `...` when it takes several (Typer 0.29 writes a required one as `{NAME}`)."""
+    pieces = [command.options_metavar] if command.options_metavar else []
+    for param in command.get_params(ctx):
+        if param.param_type_name != "argument":
+            continue
+        name = param.metavar or default_metavar(param)
+        name = name if param.required else f"[{name}]"
+        pieces.append(name + ("..." if param.nargs != 1 else ""))
+    return pieces
+
+
 def first_sentence(command: Any) -> str:
     """A command's one-line help, whole (click would cut it at 45 characters with `...`)."""
     if command.short_help:
@@ -276,6 +289,10 @@ def first_sentence(command: Any) -> str:
 
 class AuthzCommand(TyperCommand):
     context_class = AuthzContext
+
+    def collect_usage_pieces(self, ctx) -> list[str]:
+        polish(self)
+        return usage_pieces(self, ctx)
 
     def get_help_option(self, ctx):
         option = super().get_help_option(ctx)
@@ -287,6 +304,10 @@ class AuthzCommand(TyperCommand):
 
 class AuthzGroup(TyperGroup):
     context_class = AuthzContext
+
+    def collect_usage_pieces(self, ctx) -> list[str]:
+        polish(self)
+        return usage_pieces(self, ctx) + [self.subcommand_metavar]
 
     def get_help_option(self, ctx):
         option = super().get_help_option(ctx)
