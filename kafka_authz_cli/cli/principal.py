@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-from rich.markup import escape
 
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.cli.common import TableFormat, console, emit_rows, warn
@@ -164,6 +163,7 @@ def _super_users(super_users: Optional[str], broker_config: Optional[Path]) -> s
 
 def _emit(kind: str, resolved: ResolvedMapper, inputs: list[NameInput], mappings: list[Mapping],
           used: list[Optional[str]], fmt: TableFormat, check_report=None) -> None:
+    from rich.markup import escape
     from rich.table import Table
     rows = [mapping_row(kind, m, n.origin, u) for n, m, u in zip(inputs, mappings, used)]
     if fmt is not TableFormat.table:
@@ -202,6 +202,7 @@ def _emit(kind: str, resolved: ResolvedMapper, inputs: list[NameInput], mappings
 
 
 def _print_findings(report) -> None:
+    from rich.markup import escape
     style = {"error": "red", "warning": "yellow", "info": "cyan"}
     fires = ", ".join(f"{i + 1}: {report.fires.get(i, 0)}" for i in range(len(report.rules)))
     console.print(f"names per rule: {fires or '(no rules)'}")
@@ -362,6 +363,7 @@ def map_connection(tls_dn: Optional[str], kerberos_principal: Optional[str], ssl
 
 
 def print_mapping_step(info: dict) -> None:
+    from rich.markup import escape
     what = "TLS DN" if info["kind"] == "tls" else "Kerberos name"
     if info["ok"]:
         rule = ("no realm: used as is" if info["rule_number"] is None
