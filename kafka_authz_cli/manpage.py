@@ -116,24 +116,11 @@ def _roff_option(param: Any) -> str:
 
 def reference() -> list[str]:
     """The COMMAND REFERENCE section, every command in `authz --help` order, depth first."""
-    from typer.main import get_command
+    from kafka_authz_cli.cli.app import command_tree
 
-    from kafka_authz_cli.cli.app import app
-
-    root = get_command(app)
-    root_ctx = root.context_class(root, info_name="authz", **root.context_settings)
     out = [".SH COMMAND REFERENCE"]
-
-    def walk(command: Any, ctx: Any, path: str) -> None:
+    for path, command, ctx in command_tree():
         out.extend(render_command(command, ctx, path))
-        if hasattr(command, "list_commands"):
-            for name in command.list_commands(ctx):
-                sub = command.get_command(ctx, name)
-                if sub is not None and not sub.hidden:
-                    walk(sub, sub.context_class(sub, info_name=name, parent=ctx, **sub.context_settings),
-                         f"{path} {name}")
-
-    walk(root, root_ctx, "authz")
     return out
 
 

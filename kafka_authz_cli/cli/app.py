@@ -95,6 +95,26 @@ def load_all() -> None:
         importlib.import_module(module)
 
 
+def command_tree():
+    """(path, click command, its context) for `authz` and every command and subcommand, depth first in
+    `--help` order (imports every command module: for the man page and tests, not for a run)."""
+    from typer.main import get_command
+
+    load_all()
+    root = get_command(app)
+
+    def walk(command, ctx, path):
+        yield path, command, ctx
+        if hasattr(command, "list_commands"):
+            for name in command.list_commands(ctx):
+                sub = command.get_command(ctx, name)
+                if sub is not None and not sub.hidden:
+                    sub_ctx = sub.context_class(sub, info_name=name, parent=ctx, **sub.context_settings)
+                    yield from walk(sub, sub_ctx, f"{path} {name}")
+
+    yield from walk(root, root.context_class(root, info_name="authz", **root.context_settings), "authz")
+
+
 def main() -> None:
     if "_AUTHZ_COMPLETE" in os.environ:
         # Shell completion: Typer renders zsh/fish descriptions with rich at the terminal width

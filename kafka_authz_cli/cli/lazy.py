@@ -357,6 +357,14 @@ class LazyTyperGroup(AuthzGroup):
     lazy_commands: dict[str, LazyCommand] = {}
     typer_app: Callable[[], typer.Typer]
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Typer builds the commands whose modules are already imported (a test or a tool imported
+        # them first) with its own classes: build those again on first use, as every other.
+        for name in list(self.commands):
+            if name in self.lazy_commands:
+                del self.commands[name]
+
     def parse_args(self, ctx, args):
         polish_params(self)  # the root's own options (--version, completion)
         return super().parse_args(ctx, args)

@@ -43,8 +43,11 @@ def fit_table(console: Console, table: Table, width: int) -> Any:
         return table
     options = console.options.update_width(_UNBOUNDED)
     ranges = [table._measure_column(console, options, column) for column in table.columns]
-    maxs = [r.maximum for r in ranges]
-    mins = [r.maximum if column.no_wrap else r.minimum for r, column in zip(ranges, table.columns)]
+    pads = [table._get_padding_width(i) for i in range(len(table.columns))]
+    # Widths include padding; a column is at least one character wide.
+    mins = [max(r.maximum if column.no_wrap else r.minimum, pad + 1)
+            for r, column, pad in zip(ranges, table.columns, pads)]
+    maxs = [max(r.maximum, lo) for r, lo in zip(ranges, mins)]
     extra = table._extra_width
     if sum(maxs) + extra <= width:
         return table
@@ -52,8 +55,8 @@ def fit_table(console: Console, table: Table, width: int) -> Any:
         return Records(table)
     widths = [lo + add for lo, add in zip(mins, _spread(width - extra - sum(mins),
                                                          [hi - lo for lo, hi in zip(mins, maxs)]))]
-    for index, (column, w) in enumerate(zip(table.columns, widths)):
-        column.width = max(1, w - table._get_padding_width(index))
+    for column, w, pad in zip(table.columns, widths, pads):
+        column.width = w - pad
     return table
 
 
@@ -96,6 +99,8 @@ class Records:
         keyvalue = not table.show_header and len(table.columns) == 2
         if keyvalue:
             blocks = [([], [(_cell_text(console, row[0]).plain, row[1])]) for row in rows]
+        elif not table.show_header:  # no names to give: each row's cells, in order, as its block
+            blocks = [([], [("", cell)]) for row in rows for cell in row]
         else:
             labels = [_cell_text(console, column.header).plain.strip() for column in table.columns]
             # Unlabelled columns (a +/- mark) and a row number (`#`) head the block.
@@ -104,7 +109,9 @@ class Records:
                        [(label, cell) for label, cell in zip(labels, row) if label not in ("", "#")])
                       for row in rows]
         label_width = max((len(label) for _, pairs in blocks for label, _ in pairs), default=0)
-        value_width = max(width - label_width - 2, 20)
+        # Long labels (a headerless table's keys are data) go on a line of their own, values below.
+        stacked = label_width + 2 + 20 > width
+        value_width = width - 2 if stacked else width - label_width - 2
         bold = console.get_style("bold")
         for n, (heading, pairs) in enumerate(blocks):
             if n and not keyvalue:
@@ -115,10 +122,21 @@ class Records:
                 yield Segment.line()
             for label, cell in pairs:
                 value = _cell_text(console, cell)
-                if not value.plain.strip():
+                if not value.plain.strip() and not keyvalue:
                     continue
-                for i, line in enumerate(_wrap_words(console, value, value_width)):
-                    yield Segment((label if i == 0 else "").ljust(label_width) + "  ", bold if i == 0 else None)
+                lines = _wrap_words(console, value, value_width) if value.plain.strip() else []
+                if stacked:
+                    for line in _wrap_words(console, Text(label), width):
+                        yield Segment(line.plain, bold)
+                        yield Segment.line()
+                    for line in lines:
+                        yield Segment("  ")
+                        yield from line.render(console)
+                        yield Segment.line()
+                    continue
+                for i, line in enumerate(lines or [Text("")]):
+                    head_text = (label if i == 0 else "").ljust(label_width) + "  " if line.plain else label
+                    yield Segment(head_text, bold if i == 0 else None)
                     yield from line.render(console)
                     yield Segment.line()
         if table.caption:
@@ -126,7 +144,12 @@ class Records:
 
 
 class AuthzConsole(Console):
-    """rich's Console whose `print` lays tables out with `fit_table`."""
+    """rich's Console whose `print` lays tables out with `fit_table`, and which leaves `:name:` in
+    data alone (rich would print a topic called `a:smile:` as `a😄`)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("emoji", False)
+        super().__init__(*args, **kwargs)
 
     def print(self, *objects: Any, **kwargs: Any) -> None:  # noqa: A003 (rich's name)
         if any(isinstance(o, Table) for o in objects):
