@@ -127,10 +127,12 @@ def simulate(
     cluster_state: Optional[Path] = typer.Option(None, "--cluster-state", help="With --topic-policy: current "
                                                  "topics (JSON)."),
 ) -> None:
-    from kafka_authz_cli.cli.principal import map_connection, print_mapping_step
+    mapping = None
+    if tls_dn is not None or kerberos_principal is not None or ssl_mapping_rules is not None or kerberos_rules:
+        from kafka_authz_cli.cli.principal import map_connection, print_mapping_step  # (mapping only)
 
-    mapping = map_connection(tls_dn, kerberos_principal, ssl_mapping_rules, kerberos_rules, kerberos_realm,
-                             broker_config, listener)
+        mapping = map_connection(tls_dn, kerberos_principal, ssl_mapping_rules, kerberos_rules, kerberos_realm,
+                                 broker_config, listener)
     if mapping is not None:
         if principal is not None or requests is not None:
             raise typer.BadParameter("--tls-dn/--kerberos-principal replace --principal and --requests",

@@ -11,9 +11,11 @@ Rows:
     the lark parser tables cached as in normal use (~/.cache/kafka-authz-cli), and once more with an
     empty cache directory (a first run);
   * `authz simulate` of one request and `authz convert` of the example ACL set;
-  * "eager": the old start-up, every command module imported before `--help` (what app.py did).
+  * "eager": the old start-up, every command module imported before `--help` (what app.py did);
+  * with `--before AUTHZ`, the same three commands run by another installed `authz` (say the main
+    checkout's .venv/bin/authz), for a before/after in one run.
 
-    python tests/bench/bench_startup.py [--rounds N] [--importtime]
+    python tests/bench/bench_startup.py [--rounds N] [--importtime] [--before PATH/TO/authz]
 
 `--importtime` adds, for `--help` and the small lint, the 12 largest imports `python -X importtime`
 reports (cumulative microseconds).
@@ -74,6 +76,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=9)
     parser.add_argument("--importtime", action="store_true")
+    parser.add_argument("--before", help="another authz executable to measure alongside")
     args = parser.parse_args()
 
     tmp = Path(tempfile.mkdtemp(prefix="authz-startup-"))
@@ -101,6 +104,9 @@ def main() -> None:
         ("authz convert --to kafka-acls", authz("convert", "examples/acls/cluster.json", "--to", "kafka-acls"), env),
         ("eager: every module, then --help", [PY, "-c", EAGER], env),
     ]
+    if args.before:
+        rows += [(f"before: authz {' '.join(a[:1])}", [args.before, *a], env)
+                 for a in (["--version"], ["--help"], ["lint", str(files["small"])])]
     for _, cmd, e in rows:  # warm the page cache, .pyc files and the parser-table cache
         run_once(cmd, e)
     walls: dict[str, list[float]] = {name: [] for name, _, _ in rows}
@@ -120,7 +126,7 @@ def main() -> None:
     print(f"{'command':<36} {'wall s':>7} {'x base':>7} {'cpu s':>7} {'x base':>7}  target")
     for name, _, _ in rows:
         w, c = statistics.median(walls[name]), statistics.median(cpus[name])
-        ok = "" if name.startswith(("python", "eager", "authz lint medium", "authz lint large")) else \
+        ok = "" if name.startswith(("python", "eager", "before", "authz lint medium", "authz lint large")) else \
             ("ok" if w <= TARGET else "over")
         print(f"{name:<36} {w:7.3f} {w / base_wall:7.1f} {c:7.3f} {c / max(base_cpu, 1e-3):7.1f}  {ok}")
     if args.importtime:
