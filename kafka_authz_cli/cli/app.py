@@ -64,8 +64,8 @@ app = typer.Typer(
     cls=_AuthzGroup,
     name="authz",
     help="Apache Kafka authorization toolkit: simulate, lint, compile, diff and replay ACLs; SCRAM credentials.",
-    epilog="Exit codes: 0 ok; 1 the condition the command checks (see each command's --help); "
-           "2 usage or input error. `man authz` has the full manual.",
+    epilog="Exit codes: 0 ok; 1 the condition the command checks; 2 usage or input error; some commands "
+           "have more (each command's --help lists its own). `man authz` has the full manual.",
     no_args_is_help=True,
     add_completion=True,
     pretty_exceptions_enable=False,
