@@ -11,6 +11,8 @@ $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e '.[test]'
+	@# An editable install skips data files: link the manual page where `pip install .` puts it.
+	@mkdir -p $(VENV)/share/man/man1 && ln -sf $(abspath man/authz.1) $(VENV)/share/man/man1/authz.1
 	@touch $(STAMP)
 
 venv: $(STAMP)

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # `make demo`: what authz does, on the bundled examples, in well under a minute.
 set -euo pipefail
-BIN=${1:-.venv/bin}
 cd "$(dirname "$0")/.."
-export COLUMNS=${COLUMNS:-150}
-step() { printf '\n\033[1m== %s\033[0m\n$ %s\n' "$1" "$2"; }
+BIN=${1:-.venv/bin}
+. examples/demo-lib.sh
+export BIN DEMO_OUT=$OUT COLUMNS=${COLUMNS:-150}
 
 step "One request, decided exactly as Kafka's StandardAuthorizer decides it" \
      "authz simulate examples/acls/cluster.json --principal User:analytics --operation Read --topic orders-audit --host 10.2.0.7"
@@ -25,6 +25,8 @@ out=$(mktemp)
 head -8 "$out"; rm -f "$out"
 
 for extra in examples/*/demo-part.sh; do
-  [ -f "$extra" ] && BIN="$BIN" bash "$extra"
+  [ -f "$extra" ] && bash "$extra"
 done
-printf '\nMore: %s/authz --help\n' "$BIN"
+printf '\nWhat the demo wrote is kept in %s/:\n' "$OUT"
+(cd "$OUT" && find . -type f | sort | sed 's|^\./|  |')
+printf '\nMore: %s/authz --help, and man authz (with %s on PATH)\n' "$BIN" "$BIN"

@@ -22,10 +22,6 @@ import base64
 import os
 from dataclasses import dataclass
 
-from cryptography.hazmat.primitives import hashes, padding
-from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
-from cryptography.hazmat.primitives.kdf.pbkdf2 import PBKDF2HMAC
-
 from kafka_authz_cli.javaregex import (
     IllegalArgumentException,
     JavaException,
@@ -61,10 +57,12 @@ CONFIG_CIPHER = "password.encoder.cipher.algorithm"
 CONFIG_KEY_LENGTH = "password.encoder.key.length"
 CONFIG_ITERATIONS = "password.encoder.iterations"
 
-_PRFS = {"PBKDF2WITHHMACSHA1": hashes.SHA1, "PBKDF2WITHHMACSHA224": hashes.SHA224,
-         "PBKDF2WITHHMACSHA256": hashes.SHA256, "PBKDF2WITHHMACSHA384": hashes.SHA384,
-         "PBKDF2WITHHMACSHA512": hashes.SHA512, "PBKDF2WITHHMACSHA512/224": hashes.SHA512_224,
-         "PBKDF2WITHHMACSHA512/256": hashes.SHA512_256}
+# cryptography's hash class for each SecretKeyFactory name (imported when used: `authz config resolve`
+# and `--help` need no cryptography).
+_PRFS = {"PBKDF2WITHHMACSHA1": "SHA1", "PBKDF2WITHHMACSHA224": "SHA224",
+         "PBKDF2WITHHMACSHA256": "SHA256", "PBKDF2WITHHMACSHA384": "SHA384",
+         "PBKDF2WITHHMACSHA512": "SHA512", "PBKDF2WITHHMACSHA512/224": "SHA512_224",
+         "PBKDF2WITHHMACSHA512/256": "SHA512_256"}
 _MODES_WITH_IV = {"CBC", "CFB", "CFB8", "OFB", "CTR"}
 
 
@@ -247,7 +245,9 @@ def _prf(name: str):
     prf = _PRFS.get(name.upper())
     if prf is None:
         raise NoSuchAlgorithmException(f"{name} SecretKeyFactory not available")
-    return prf
+    from cryptography.hazmat.primitives import hashes
+
+    return getattr(hashes, prf)
 
 
 def derive_key(secret: str, salt: bytes, iterations: int, key_length_bits: int, key_factory: str) -> bytes:
@@ -262,6 +262,8 @@ def derive_key(secret: str, salt: bytes, iterations: int, key_length_bits: int, 
     length = key_length_bits // 8
     if length == 0:
         raise IllegalArgumentException("Empty key")
+    from cryptography.hazmat.primitives.kdf.pbkdf2 import PBKDF2HMAC
+
     return PBKDF2HMAC(algorithm=prf(), length=length, salt=salt, iterations=iterations).derive(java_utf8(secret))
 
 
@@ -271,6 +273,8 @@ def _check_aes_key(key: bytes) -> None:
 
 
 def _mode(t: Transformation, iv: bytes, tag: bytes | None = None, tag_bits: int = 128):
+    from cryptography.hazmat.primitives.ciphers import modes
+
     if t.mode == "CBC":
         return modes.CBC(iv)
     if t.mode == "CFB":
@@ -310,6 +314,9 @@ class EncoderConfig:
 def encode(secret: str, password: str, config: EncoderConfig = EncoderConfig(), salt: bytes | None = None,
            iv: bytes | None = None) -> str:
     """``EncryptingPasswordEncoder.encode``: random 256-byte salt and cipher-chosen IV unless given."""
+    from cryptography.hazmat.primitives import padding
+    from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+
     t = parse_transformation(config.cipher_algorithm)
     key_factory = config.key_factory_algorithm or DEFAULT_KEY_FACTORY
     _prf(key_factory)
@@ -398,6 +405,9 @@ def decode(secret: str, encoded: str, config: EncoderConfig = EncoderConfig()) -
 
 
 def _decrypt(t: Transformation, key: bytes, iv: bytes, data: bytes, tag_bits: int) -> bytes:
+    from cryptography.hazmat.primitives import padding
+    from cryptography.hazmat.primitives.ciphers import Cipher, algorithms
+
     if t.gcm:
         tag_len = tag_bits // 8
         if len(data) < tag_len:

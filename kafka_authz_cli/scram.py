@@ -17,10 +17,10 @@ import hmac as std_hmac
 import re
 import secrets
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from cryptography.hazmat.primitives import hashes
-from cryptography.hazmat.primitives import hmac as crypto_hmac
-from cryptography.hazmat.primitives.kdf.pbkdf2 import PBKDF2HMAC
+if TYPE_CHECKING:  # cryptography is imported where it is used (`authz scram --help` needs none of it)
+    from cryptography.hazmat.primitives import hashes
 
 
 class ScramError(ValueError):
@@ -45,6 +45,8 @@ class ScramMechanism(enum.Enum):
         return 16384
 
     def hash_algorithm(self) -> hashes.HashAlgorithm:
+        from cryptography.hazmat.primitives import hashes
+
         return hashes.SHA256() if self._hash_name == "SHA256" else hashes.SHA512()
 
     @property
@@ -81,12 +83,16 @@ class ScramMechanism(enum.Enum):
 def _hmac(mechanism: ScramMechanism, key: bytes, data: bytes) -> bytes:
     if not key:
         raise ScramError("Empty key")
+    from cryptography.hazmat.primitives import hmac as crypto_hmac
+
     mac = crypto_hmac.HMAC(key, mechanism.hash_algorithm())
     mac.update(data)
     return mac.finalize()
 
 
 def _hash(mechanism: ScramMechanism, data: bytes) -> bytes:
+    from cryptography.hazmat.primitives import hashes
+
     digest = hashes.Hash(mechanism.hash_algorithm())
     digest.update(data)
     return digest.finalize()
@@ -98,6 +104,8 @@ def salted_password(mechanism: ScramMechanism, password: bytes, salt: bytes, ite
         raise ScramError("Empty key")
     if iterations <= 1:
         return _hmac(mechanism, password, salt + b"\x00\x00\x00\x01")
+    from cryptography.hazmat.primitives.kdf.pbkdf2 import PBKDF2HMAC
+
     kdf = PBKDF2HMAC(algorithm=mechanism.hash_algorithm(), length=mechanism.digest_size, salt=salt,
                      iterations=iterations)
     return kdf.derive(password)

@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # Part of `make demo`: how a connection becomes a principal (TLS and Kerberos mapping rules).
 set -euo pipefail
-BIN=${BIN:-.venv/bin}
-step() { printf '\n\033[1m== %s\033[0m\n$ %s\n' "$1" "$2"; }
+. "$(dirname "${BASH_SOURCE[0]}")/../demo-lib.sh"
 step "Which principal does each client certificate become? (ssl.principal.mapping.rules, exactly as the broker)" \
      "authz principal tls --broker-config examples/principal/server.properties --names examples/principal/client-dns.txt --check"
 "$BIN/authz" principal tls --broker-config examples/principal/server.properties \

@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # Part of `make demo`: the Kroxylicious rules language.
 set -euo pipefail
-BIN=${BIN:-.venv/bin}
-step() { printf '\n\033[1m== %s\033[0m\n$ %s\n' "$1" "$2"; }
+. "$(dirname "${BASH_SOURCE[0]}")/../demo-lib.sh"
 step "Lint a rules file: it loads on the proxy, but does not do what it says" "authz lint examples/rules/every-finding.acl"
 "$BIN/authz" lint examples/rules/every-finding.acl || true
 step "Decide with a rules file as the proxy would (an ACL test suite again)" \

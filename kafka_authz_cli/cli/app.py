@@ -1,14 +1,47 @@
-"""The `authz` command: one Typer app, one module per subcommand."""
+"""The `authz` command: one Typer app, one module per subcommand, each imported only when used."""
 
 from __future__ import annotations
 
+import os
 import sys
 
 import typer
-from typer.core import TyperGroup
 
 from kafka_authz_cli import __version__
+from kafka_authz_cli.cli.lazy import LazyCommand, LazyTyperGroup
 from kafka_authz_cli.errors import AuthzError
+
+# Every command, in `authz --help` order: its name, the module that registers it on `app` and its
+# one-line help (tests/cli/test_startup.py checks each line is the command's own short help).
+COMMANDS = {c.name: c for c in (
+    LazyCommand("simulate", "kafka_authz_cli.cli.simulate",
+                "Decide requests exactly as Kafka's StandardAuthorizer does, with the deciding rule."),
+    LazyCommand("convert", "kafka_authz_cli.cli.convert",
+                "Convert ACL sets between JSON, kafka-acls text and KSM CSV."),
+    LazyCommand("lint", "kafka_authz_cli.cli.rules",
+                "Will the Kroxylicious proxy load these rules files, and do they say what they mean?"),
+    LazyCommand("compile", "kafka_authz_cli.cli.rules",
+                "Compile a rules file to Kafka ACLs that decide exactly alike."),
+    LazyCommand("decompile", "kafka_authz_cli.cli.rules", "Write a rules file from an ACL set."),
+    LazyCommand("diff", "kafka_authz_cli.cli.diff",
+                "Compare two ACL sets: bindings, and exactly who gains or loses what."),
+    LazyCommand("whatif", "kafka_authz_cli.cli.whatif",
+                "Replay audit logs against a proposed ACL change (in-process or PySpark)."),
+    LazyCommand("scram", "kafka_authz_cli.cli.scram",
+                "SCRAM-SHA-256/512 credentials as Kafka stores them (never the password)."),
+    LazyCommand("cluster", "kafka_authz_cli.cli.cluster",
+                "Live clusters: pull ACLs, plan and apply a change that never widens access "
+                "(kafka-python admin client)."),
+    LazyCommand("principal", "kafka_authz_cli.cli.principal",
+                "Which principal a TLS DN or Kerberos name becomes (ssl.principal.mapping.rules, auth_to_local)."),
+    LazyCommand("config", "kafka_authz_cli.cli.config",
+                "KIP-226 broker config: effective values and sources; encode/decode dynamic passwords."),
+    LazyCommand("connect", "kafka_authz_cli.cli.connect",
+                "Kafka Connect: which client overrides the KIP-458 policy allows, and who the connector "
+                "connects as."),
+    LazyCommand("policy", "kafka_authz_cli.cli.policy",
+                "KIP-201: check topic management requests against a declarative policy, with the ACLs."),
+)}
 
 
 #: An error line longer than this is cut in the middle (a parser quoting a 10 MB token must not
@@ -25,7 +58,13 @@ def one_line(message: str) -> str:
     return f"{message[:keep]}... [{len(message) - 2 * keep:,} characters cut] ...{message[-keep:]}"
 
 
-class _AuthzGroup(TyperGroup):
+class _AuthzGroup(LazyTyperGroup):
+    lazy_commands = COMMANDS
+
+    @staticmethod
+    def typer_app() -> typer.Typer:
+        return app
+
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
@@ -39,9 +78,13 @@ app = typer.Typer(
     cls=_AuthzGroup,
     name="authz",
     help="Apache Kafka authorization toolkit: simulate, lint, compile, diff and replay ACLs; SCRAM credentials.",
+    epilog="Exit codes: 0 ok; 1 the condition the command checks; 2 usage or input error; some commands "
+           "have more (each command's --help lists its own). `man authz` has the full manual.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
+    # click's plain help layout (see cli/lazy.py): full flag names, no truncation, no panels.
+    rich_markup_mode=None,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
@@ -58,23 +101,39 @@ def _root(version: bool = typer.Option(False, "--version", callback=_version, is
     """Apache Kafka authorization toolkit."""
 
 
-def _register() -> None:
-    # Each subcommand lives in its own module; importing it registers it on `app`.
+def load_all() -> None:
+    """Import every command module (for tools that walk the whole command tree: the man page, tests)."""
     import importlib
 
-    for module in ("simulate", "convert", "scram", "rules", "diff", "whatif", "cluster",
-                   "principal", "config", "connect", "policy"):
-        try:
-            importlib.import_module(f"kafka_authz_cli.cli.{module}")
-        except ModuleNotFoundError as exc:  # a subcommand not built yet
-            if exc.name != f"kafka_authz_cli.cli.{module}":
-                raise
+    for module in dict.fromkeys(c.module for c in COMMANDS.values()):
+        importlib.import_module(module)
 
 
-_register()
+def command_tree():
+    """(path, click command, its context) for `authz` and every command and subcommand, depth first in
+    `--help` order (imports every command module: for the man page and tests, not for a run)."""
+    from typer.main import get_command
+
+    load_all()
+    root = get_command(app)
+
+    def walk(command, ctx, path):
+        yield path, command, ctx
+        if hasattr(command, "list_commands"):
+            for name in command.list_commands(ctx):
+                sub = command.get_command(ctx, name)
+                if sub is not None and not sub.hidden:
+                    sub_ctx = sub.context_class(sub, info_name=name, parent=ctx, **sub.context_settings)
+                    yield from walk(sub, sub_ctx, f"{path} {name}")
+
+    yield from walk(root, root.context_class(root, info_name="authz", **root.context_settings), "authz")
 
 
 def main() -> None:
+    if "_AUTHZ_COMPLETE" in os.environ:
+        # Shell completion: Typer renders zsh/fish descriptions with rich at the terminal width
+        # (80 when completing), which puts a line break inside a long one-line help.
+        os.environ.setdefault("TERMINAL_WIDTH", "1000")
     try:
         app(standalone_mode=True)
     except AuthzError as exc:

@@ -5,10 +5,9 @@ from __future__ import annotations
 import json
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import typer
-from rich.table import Table
 
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.cli.common import AclFormat, broker_settings, console, load_source, warn, write_output
@@ -25,6 +24,9 @@ from kafka_authz_cli.cli.live_common import (  # noqa: F401  (Declined etc. are 
 from kafka_authz_cli.errors import AuthzError, InputError
 from kafka_authz_cli.formats import dump_acls, read_text
 from kafka_authz_cli.model import AclBinding, PatternType, validation_errors
+
+if TYPE_CHECKING:
+    from rich.table import Table
 
 cluster_app = typer.Typer(help="Live clusters: pull ACLs, plan and apply a change that never widens access "
                                "(kafka-python admin client).", no_args_is_help=True)
@@ -144,6 +146,7 @@ def _row(table: Table, change: str, b: AclBinding) -> None:
 
 
 def print_plan(plan) -> None:
+    from rich.table import Table
     from kafka_authz_cli.rollout import phases
 
     table = Table(header_style="bold", title="plan")
@@ -363,6 +366,7 @@ def _maybe_plan(path: Path) -> Optional[dict]:
 
 
 def _print_drift(drift) -> None:
+    from rich.table import Table
     table = Table(header_style="bold", title="changed on the cluster since the plan")
     for col in ("change", "resource", "principal", "host", "operation", "permission"):
         table.add_column(col, overflow="fold")

@@ -11,16 +11,42 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-from rich.console import Console
 
-from kafka_authz_cli.engine import AuthorizerConfigError, StandardAuthorizer, parse_super_users
 from kafka_authz_cli.errors import AuthzError, InputError
 from kafka_authz_cli.formats import AclSet, load_acl_set, read_text
 from kafka_authz_cli.formats.properties import parse_properties
 from kafka_authz_cli.model import unmatchable_host_reason, validation_errors
 
-console = Console(highlight=False, soft_wrap=False)
-err_console = Console(stderr=True, highlight=False)
+
+class _LazyConsole:
+    """rich's console (cli/output.py's AuthzConsole: tables never break a word or cut a value with
+    `…`), created on first use, so a command that prints no rich output (JSON, a lint report into a
+    pipe) never imports rich."""
+
+    def __init__(self, **kwargs) -> None:
+        self._kwargs = kwargs
+        self._console = None
+
+    def real(self):
+        if self._console is None:
+            from kafka_authz_cli.cli.output import AuthzConsole
+
+            self._console = AuthzConsole(**self._kwargs)
+        return self._console
+
+    def __getattr__(self, name: str):
+        return getattr(self.real(), name)
+
+    # rich uses a console as a context manager (Live, Progress): special methods bypass __getattr__.
+    def __enter__(self):
+        return self.real().__enter__()
+
+    def __exit__(self, *exc):
+        return self.real().__exit__(*exc)
+
+
+console = _LazyConsole(highlight=False, soft_wrap=False)
+err_console = _LazyConsole(stderr=True, highlight=False)
 
 EXIT_CODES_HELP = "Exit codes: 0 ok; 1 {one}; 2 usage or input error."
 
@@ -49,7 +75,9 @@ class BrokerSettings:
     allow_everyone_if_no_acl_found: bool
     source: str = "flags"
 
-    def authorizer(self, acl_set: AclSet) -> StandardAuthorizer:
+    def authorizer(self, acl_set: AclSet) -> "StandardAuthorizer":
+        from kafka_authz_cli.engine import AuthorizerConfigError, StandardAuthorizer
+
         try:
             return StandardAuthorizer(acl_set.bindings, super_users=self.super_users,
                                       allow_everyone_if_no_acl_found=self.allow_everyone_if_no_acl_found)
@@ -62,6 +90,8 @@ class BrokerSettings:
 def broker_settings(super_users: Optional[str], allow_everyone: Optional[bool],
                     broker_config: Optional[Path]) -> BrokerSettings:
     """Flags win over ``server.properties`` values, which win over Kafka's defaults."""
+    from kafka_authz_cli.engine import AuthorizerConfigError, parse_super_users
+
     su, allow, source = "", False, "flags"
     if broker_config is not None:
         props = parse_properties(read_text(broker_config), str(broker_config))

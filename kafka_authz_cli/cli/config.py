@@ -12,7 +12,6 @@ from typing import Optional
 
 import typer
 from rich.markup import escape
-from rich.table import Table
 
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.cli.common import TableFormat, console, emit_rows, warn, write_output
@@ -76,8 +75,9 @@ def resolve(
                                            "listener."),
     keys: Optional[list[str]] = typer.Option(None, "--key", help="Only these keys (repeatable)."),
     all_defaults: bool = typer.Option(False, "--all", help="Also every key authz knows Kafka's default of."),
-    fmt: TableFormat = typer.Option(TableFormat.table, "--format", "-f"),
+    fmt: TableFormat = typer.Option(TableFormat.table, "--format", "-f", help="Output format."),
 ) -> None:
+    from rich.table import Table
     if broker_config is None and dynamic is None:
         raise typer.BadParameter("give --broker-config and/or --dynamic", param_hint="--broker-config")
     sources, notes = load_sources(broker_config, dynamic, broker_id)
@@ -237,7 +237,7 @@ def encode_password(
     key_factory: Optional[str] = typer.Option(None, "--key-factory", help="password.encoder.keyfactory.algorithm."),
     key_length: Optional[int] = typer.Option(None, "--key-length", help="password.encoder.key.length (bits)."),
     iterations: Optional[int] = typer.Option(None, "--iterations", help="password.encoder.iterations."),
-    fmt: EncodeFormat = typer.Option(EncodeFormat.text, "--format", "-f"),
+    fmt: EncodeFormat = typer.Option(EncodeFormat.text, "--format", "-f", help="Output format."),
     out: Optional[Path] = typer.Option(None, "-o", "--output", help="Write to a file (created 0600)."),
 ) -> None:
     props, config_secret = _encoder_settings(broker_config)
@@ -284,17 +284,21 @@ def decode_password(
     encoded_file: Optional[Path] = typer.Option(None, "--encoded-file", help="Read the encoded string from a file."),
     broker_config: Optional[Path] = typer.Option(None, "--broker-config", help="Read password.encoder.* "
                                                  "(and the secrets) from server.properties."),
-    secret_stdin: bool = typer.Option(False, "--secret-stdin"),
-    secret_file: Optional[Path] = typer.Option(None, "--secret-file"),
+    secret_stdin: bool = typer.Option(False, "--secret-stdin", help="password.encoder.secret from stdin."),
+    secret_file: Optional[Path] = typer.Option(None, "--secret-file", help="password.encoder.secret from a file's "
+                                               "first line."),
     old_secret_stdin: bool = typer.Option(False, "--old-secret-stdin", help="password.encoder.old.secret from stdin."),
-    old_secret_file: Optional[Path] = typer.Option(None, "--old-secret-file"),
+    old_secret_file: Optional[Path] = typer.Option(None, "--old-secret-file", help="password.encoder.old.secret from "
+                                                   "a file's first line."),
     cipher: Optional[str] = typer.Option(None, "--cipher", help="The decoder's password.encoder.cipher.algorithm."),
     reveal: bool = typer.Option(False, "--reveal", help="Print the decoded password."),
     expect_stdin: bool = typer.Option(False, "--expect-password-stdin", help="Compare with a password from stdin."),
-    expect_file: Optional[Path] = typer.Option(None, "--expect-password-file"),
-    fmt: EncodeFormat = typer.Option(EncodeFormat.text, "--format", "-f"),
+    expect_file: Optional[Path] = typer.Option(None, "--expect-password-file", help="Compare with a password from a "
+                                               "file's first line."),
+    fmt: EncodeFormat = typer.Option(EncodeFormat.text, "--format", "-f", help="Output format."),
     out: Optional[Path] = typer.Option(None, "-o", "--output", help="Write the password to a file (created 0600)."),
 ) -> None:
+    from rich.table import Table
     if (encoded is None) == (encoded_file is None):
         raise typer.BadParameter("give the encoded string or --encoded-file", param_hint="ENCODED")
     if encoded_file is not None:
@@ -345,8 +349,7 @@ def decode_password(
     else:
         table = Table(show_header=False)
         for k, v in fields.items():
-            shown = v if len(v) <= 60 else v[:57] + "..."
-            table.add_row(escape(k), escape(shown))
+            table.add_row(escape(k), escape(v))
         console.print(table)
         if password is None:
             for label, exc in errors:

@@ -11,7 +11,6 @@ from typing import Optional
 
 import typer
 from rich.markup import escape
-from rich.table import Table
 
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.cli.common import broker_settings, console, load_source, write_output
@@ -110,15 +109,18 @@ def check_overrides(
     host: str = typer.Option("127.0.0.1", "--host", help="The worker's address as the broker sees it."),
     broker_config: Optional[Path] = typer.Option(None, "--broker-config", help="Broker server.properties: "
                                                  "super.users, mapping rules."),
-    super_users: Optional[str] = typer.Option(None, "--super-users"),
-    ssl_mapping_rules: Optional[str] = typer.Option(None, "--ssl-mapping-rules"),
+    super_users: Optional[str] = typer.Option(None, "--super-users", help='super.users, e.g. "User:a;User:b".'),
+    ssl_mapping_rules: Optional[str] = typer.Option(None, "--ssl-mapping-rules", help="ssl.principal.mapping.rules "
+                                                    "of the brokers (default: DEFAULT)."),
     client_cert: Optional[Path] = typer.Option(None, "--client-cert", help="The certificate in the connector's "
                                                "keystore (PEM/DER), to map its DN."),
-    kerberos_rules: Optional[list[str]] = typer.Option(None, "--kerberos-rules"),
-    kerberos_realm: Optional[str] = typer.Option(None, "--kerberos-realm"),
+    kerberos_rules: Optional[list[str]] = typer.Option(None, "--kerberos-rules", help="One "
+                                                       "sasl.kerberos.principal.to.local.rules rule (repeatable; "
+                                                       "default: DEFAULT)."),
+    kerberos_realm: Optional[str] = typer.Option(None, "--kerberos-realm", help="The brokers' default Kerberos realm."),
     emit_requests: Optional[Path] = typer.Option(None, "--emit-requests", help="Write the needed ACL checks as "
                                                  "an authz simulate requests CSV (expect ALLOWED)."),
-    fmt: OutFormat = typer.Option(OutFormat.table, "--format", "-f"),
+    fmt: OutFormat = typer.Option(OutFormat.table, "--format", "-f", help="Output format."),
 ) -> None:
     name, config = read_connector(connector)
     worker_props = read_worker(worker) if worker is not None else {}
@@ -225,6 +227,7 @@ def _as_json(result, actions, decisions, notes) -> dict:
 
 
 def _print(result, actions, decisions, notes, with_acls: bool) -> None:
+    from rich.table import Table
     console.print(f"Connector [bold]{escape(result.name)}[/]: {result.connector_type} ({escape(result.type_reason)}); "
                   f"policy [bold]{result.policy}[/] ({escape(result.policy_source)})", soft_wrap=True)
     table = Table(header_style="bold")

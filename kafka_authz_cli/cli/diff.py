@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-from rich.table import Table
 
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.cli.common import (
@@ -53,18 +52,24 @@ Exit codes: 0 done (and the --fail-on condition does not hold); 1 the --fail-on 
 def diff_cmd(
     old: Path = typer.Argument(..., help="The ACL set today (or cluster:HOST:PORT)."),
     new: Path = typer.Argument(..., help="The proposed ACL set (or cluster:HOST:PORT)."),
-    acls_format: Optional[AclFormat] = typer.Option(None, "--acls-format"),
-    super_users: Optional[str] = typer.Option(None, "--super-users"),
+    acls_format: Optional[AclFormat] = typer.Option(None, "--acls-format", help="Format of both ACL sets (default: "
+                                                    "detected by content)."),
+    super_users: Optional[str] = typer.Option(None, "--super-users", help='super.users for both sides, e.g. '
+                                              '"User:a;User:b".'),
     allow_everyone: Optional[bool] = typer.Option(None, "--allow-everyone-if-no-acl-found/--deny-if-no-acl-found",
-                                                  show_default=False),
-    broker_config: Optional[Path] = typer.Option(None, "--broker-config"),
-    old_super_users: Optional[str] = typer.Option(None, "--old-super-users"),
-    new_super_users: Optional[str] = typer.Option(None, "--new-super-users"),
-    old_broker_config: Optional[Path] = typer.Option(None, "--old-broker-config"),
-    new_broker_config: Optional[Path] = typer.Option(None, "--new-broker-config"),
-    fmt: DiffFormat = typer.Option(DiffFormat.table, "--format", "-f"),
+                                                  show_default=False, help="allow.everyone.if.no.acl.found for both "
+            "sides (default false)."),
+    broker_config: Optional[Path] = typer.Option(None, "--broker-config", help="Broker settings for both sides from "
+                                                 "a server.properties."),
+    old_super_users: Optional[str] = typer.Option(None, "--old-super-users", help="super.users of the old side only."),
+    new_super_users: Optional[str] = typer.Option(None, "--new-super-users", help="super.users of the new side only."),
+    old_broker_config: Optional[Path] = typer.Option(None, "--old-broker-config", help="server.properties of the old "
+                                                     "side only."),
+    new_broker_config: Optional[Path] = typer.Option(None, "--new-broker-config", help="server.properties of the new "
+                                                     "side only."),
+    fmt: DiffFormat = typer.Option(DiffFormat.table, "--format", "-f", help="Output format."),
     fail_on: Optional[FailOn] = typer.Option(None, "--fail-on", help="Exit 1 when this holds."),
-    out: Optional[Path] = typer.Option(None, "-o", "--output"),
+    out: Optional[Path] = typer.Option(None, "-o", "--output", help="Write the report to a file."),
     command_config: Optional[Path] = typer.Option(None, "--command-config", help="Admin client properties for a "
                                                   "cluster:HOST:PORT side (as for kafka-acls)."),
     timeout: float = typer.Option(10.0, "--timeout", help="Seconds to wait for a cluster: side."),
@@ -154,6 +159,7 @@ def _witness_host(f) -> str:
 
 
 def _print(result: DiffResult) -> None:
+    from rich.table import Table
     colour = {"equivalent": "green", "more permissive": "yellow", "less permissive": "cyan", "both": "magenta"}
     console.print(f"verdict: [bold {colour[result.verdict]}]{result.verdict}[/] "
                   f"({result.gained} class(es) gained, {result.lost} lost; "

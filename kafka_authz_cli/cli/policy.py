@@ -7,7 +7,6 @@ from typing import Optional
 
 import typer
 from rich.markup import escape
-from rich.table import Table
 
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.cli.common import AclFormat, TableFormat, broker_settings, console, emit_rows, load_source
@@ -73,6 +72,7 @@ def check_requests(policy: TopicPolicy, requests: list[PolicyRequest], cluster: 
 
 
 def print_rows(rows: list[dict], with_acls: bool) -> None:
+    from rich.table import Table
     table = Table(header_style="bold", show_lines=True)
     for col in ("#", "request", "principal", "topic", "verdict", "why"):
         table.add_column(col, overflow="fold", no_wrap=col == "#")
@@ -132,12 +132,14 @@ def check(
     broker_config: Optional[Path] = typer.Option(None, "--broker-config", help="server.properties: broker "
                                                  "defaults of topic configs; super.users with --acls."),
     acls: Optional[Path] = typer.Option(None, "--acls", help="Also decide each request with these ACLs."),
-    acls_format: Optional[AclFormat] = typer.Option(None, "--acls-format"),
-    super_users: Optional[str] = typer.Option(None, "--super-users"),
+    acls_format: Optional[AclFormat] = typer.Option(None, "--acls-format", help="Format of --acls (default: detected "
+                                                    "by content)."),
+    super_users: Optional[str] = typer.Option(None, "--super-users", help='super.users, e.g. "User:a;User:b".'),
     allow_everyone: Optional[bool] = typer.Option(None, "--allow-everyone-if-no-acl-found/--deny-if-no-acl-found",
-                                                  show_default=False),
+                                                  show_default=False, help="allow.everyone.if.no.acl.found (default "
+            "false)."),
     fail_on_deny: bool = typer.Option(False, "--fail-on-deny", help="Exit 1 when any request is refused."),
-    fmt: TableFormat = typer.Option(TableFormat.table, "--format", "-f"),
+    fmt: TableFormat = typer.Option(TableFormat.table, "--format", "-f", help="Output format."),
 ) -> None:
     pol = read_policy(policy)
     reqs = read_requests(requests)

@@ -8,8 +8,6 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-from rich.markup import escape
-from rich.table import Table
 
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.cli.common import TableFormat, console, emit_rows, warn
@@ -165,6 +163,8 @@ def _super_users(super_users: Optional[str], broker_config: Optional[Path]) -> s
 
 def _emit(kind: str, resolved: ResolvedMapper, inputs: list[NameInput], mappings: list[Mapping],
           used: list[Optional[str]], fmt: TableFormat, check_report=None) -> None:
+    from rich.markup import escape
+    from rich.table import Table
     rows = [mapping_row(kind, m, n.origin, u) for n, m, u in zip(inputs, mappings, used)]
     if fmt is not TableFormat.table:
         if check_report is not None and fmt is TableFormat.json:
@@ -202,6 +202,7 @@ def _emit(kind: str, resolved: ResolvedMapper, inputs: list[NameInput], mappings
 
 
 def _print_findings(report) -> None:
+    from rich.markup import escape
     style = {"error": "red", "warning": "yellow", "info": "cyan"}
     fires = ", ".join(f"{i + 1}: {report.fires.get(i, 0)}" for i in range(len(report.rules)))
     console.print(f"names per rule: {fires or '(no rules)'}")
@@ -247,7 +248,7 @@ def tls(
     fail_level: Severity = typer.Option(Severity.warning, "--fail-level", help="With --check: lowest severity "
                                         "that fails the run."),
     super_users: Optional[str] = typer.Option(None, "--super-users", help='With --check: "User:a;User:b".'),
-    fmt: TableFormat = typer.Option(TableFormat.table, "--format", "-f"),
+    fmt: TableFormat = typer.Option(TableFormat.table, "--format", "-f", help="Output format."),
 ) -> None:
     resolved = tls_mapper(rules, broker_config, listener)
     inputs = _inputs(dns, names, certs or [])
@@ -311,9 +312,10 @@ def kerberos(
     names: Optional[list[Path]] = typer.Option(None, "--names", help="File of principals, one per line "
                                                "('-' = stdin)."),
     check: bool = typer.Option(False, "--check", help="Lint the rule set against the names."),
-    fail_level: Severity = typer.Option(Severity.warning, "--fail-level"),
+    fail_level: Severity = typer.Option(Severity.warning, "--fail-level", help="With --check: lowest severity that "
+                                        "fails the run."),
     super_users: Optional[str] = typer.Option(None, "--super-users", help='With --check: "User:a;User:b".'),
-    fmt: TableFormat = typer.Option(TableFormat.table, "--format", "-f"),
+    fmt: TableFormat = typer.Option(TableFormat.table, "--format", "-f", help="Output format."),
 ) -> None:
     resolved = kerberos_namer(rules, rules_config, broker_config, listener, realm)
     inputs = _inputs(principals, names)
@@ -361,6 +363,7 @@ def map_connection(tls_dn: Optional[str], kerberos_principal: Optional[str], ssl
 
 
 def print_mapping_step(info: dict) -> None:
+    from rich.markup import escape
     what = "TLS DN" if info["kind"] == "tls" else "Kerberos name"
     if info["ok"]:
         rule = ("no realm: used as is" if info["rule_number"] is None

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+import sys
 from enum import Enum
 from pathlib import Path
 from typing import Optional
 
 import typer
-from rich.table import Table
 
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.cli.common import (
@@ -22,8 +22,6 @@ from kafka_authz_cli.cli.common import (
 )
 from kafka_authz_cli.errors import AuthzError, InputError
 from kafka_authz_cli.formats import dump_acls, read_text
-from kafka_authz_cli.formats import findings as finding_formats
-from kafka_authz_cli.rules.compile import DecompileError, ExpansionNames, compile_rules_text, decompile
 from kafka_authz_cli.rules.lint import CODES, SEVERITIES, explain, lint_text
 from kafka_authz_cli.rules.types import TypeRegistry
 
@@ -75,7 +73,8 @@ Codes: {', '.join(CODES)}; `authz lint --explain CODE` tells more.
 Exit codes: 0 no finding at or above --fail-level; 1 findings at or above it; 2 usage or input error.""")
 def lint(
     paths: Optional[list[Path]] = typer.Argument(None, help="Rules files or directories."),
-    fmt: LintFormat = typer.Option(LintFormat.text, "--format", "-f"),
+    fmt: LintFormat = typer.Option(LintFormat.text, "--format", "-f", help="Report format (sarif for code scanning, "
+                                   "github for workflow annotations)."),
     fail_level: Severity = typer.Option(Severity.error, "--fail-level", help="Lowest severity that fails the run."),
     types: Optional[Path] = typer.Option(None, "--types", help="Extra principal/resource classes (JSON)."),
     explain_code: Optional[str] = typer.Option(None, "--explain", help="Explain a finding code and exit."),
@@ -95,6 +94,8 @@ def lint(
     if fmt is LintFormat.text:
         _print_text(results, out)
     else:
+        from kafka_authz_cli.formats import findings as finding_formats
+
         render = {"json": finding_formats.to_json, "sarif": finding_formats.to_sarif,
                   "github": finding_formats.to_github, "junit": finding_formats.to_junit}[fmt.value]
         text = (finding_formats.to_junit(results, CODES, fail_level.value) if fmt is LintFormat.junit
@@ -117,7 +118,7 @@ def _print_text(results, out: Optional[Path]) -> None:
     if out is not None:
         write_output("\n".join(lines + [summary]) + "\n", out)
         return
-    if not console.is_terminal:
+    if not sys.stdout.isatty() or not console.is_terminal:
         # Plain text for pipes and CI logs (and no per-line rendering cost on big files).
         typer.echo("\n".join(lines + [summary]))
         return
@@ -148,12 +149,14 @@ Exit codes: 0 compiled; 2 usage error, a file the proxy would not load, or a con
 cannot express (file:line:col: reason).""")
 def compile_cmd(
     rules: Path = typer.Argument(..., help="Rules file."),
-    to: CompileTarget = typer.Option(CompileTarget.json, "--to"),
-    types: Optional[Path] = typer.Option(None, "--types"),
+    to: CompileTarget = typer.Option(CompileTarget.json, "--to", help="Output ACL format."),
+    types: Optional[Path] = typer.Option(None, "--types", help="Extra principal/resource classes (JSON)."),
     expand_against: Optional[Path] = typer.Option(None, "--expand-against", help="Existing names to expand "
                                                                                    "regexes and prefixes against."),
-    out: Optional[Path] = typer.Option(None, "-o", "--output"),
+    out: Optional[Path] = typer.Option(None, "-o", "--output", help="Write to a file instead of stdout."),
 ) -> None:
+    from kafka_authz_cli.rules.compile import ExpansionNames, compile_rules_text
+
     expand = None
     if expand_against is not None:
         try:
@@ -182,14 +185,18 @@ never dropped.
 Exit codes: 0 written; 2 usage or input error, or bindings that cannot be written as rules.""")
 def decompile_cmd(
     acls: Path = typer.Argument(..., help="ACL set in any format authz reads."),
-    to: DecompileTarget = typer.Option(DecompileTarget.rules, "--to"),
-    acls_format: Optional[AclFormat] = typer.Option(None, "--acls-format"),
-    out: Optional[Path] = typer.Option(None, "-o", "--output"),
+    to: DecompileTarget = typer.Option(DecompileTarget.rules, "--to", help="Output format."),
+    acls_format: Optional[AclFormat] = typer.Option(None, "--acls-format", help="Override format detection."),
+    out: Optional[Path] = typer.Option(None, "-o", "--output", help="Write to a file instead of stdout."),
 ) -> None:
+    from kafka_authz_cli.rules.compile import DecompileError, decompile
+
     acl_set = load_source(acls, acls_format, quiet=True)
     try:
         text = decompile(acl_set.bindings)
     except DecompileError as exc:
+        from rich.table import Table
+
         origins = {b: o for b, o in zip(acl_set.bindings, acl_set.origins)}
         table = Table(title=f"{len(exc.problems)} binding(s) the rules language cannot hold", header_style="bold")
         table.add_column("where")

@@ -7,14 +7,11 @@ import json
 import os
 import secrets
 import sys
-from concurrent.futures import ProcessPoolExecutor
 from enum import Enum
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-from rich.table import Table
 
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.cli.common import console, err_console, warn, write_output
@@ -33,6 +30,9 @@ from kafka_authz_cli.scram import (
     parse_add_scram,
     salted_password,
 )
+
+if TYPE_CHECKING:
+    from rich.progress import Progress
 
 scram_app = typer.Typer(help="SCRAM-SHA-256/512 credentials as Kafka stores them (never the password).",
                         no_args_is_help=True)
@@ -189,10 +189,13 @@ def create_user(
     mechanism: str = typer.Option("SCRAM-SHA-512", "--mechanism", help="SCRAM-SHA-256 or SCRAM-SHA-512."),
     iterations: int = typer.Option(4096, "--iterations", help="4096..16384."),
     salt: Optional[str] = typer.Option(None, "--salt", help="Base64 salt (default: random, like Kafka's tools)."),
-    fmt: CreateFormat = typer.Option(CreateFormat.table, "--format", "-f"),
+    fmt: CreateFormat = typer.Option(CreateFormat.table, "--format", "-f", help="Output: table (no secrets), json "
+                                     "(UserScramCredentialRecord), kafka-storage (--add-scram argument), credential, "
+                                     "jaas (holds the password)."),
     out: Optional[Path] = typer.Option(None, "-o", "--output", help="Write to a file (created 0600)."),
     password_stdin: bool = typer.Option(False, "--password-stdin", help="Read the password from stdin's first line."),
-    password_file: Optional[Path] = typer.Option(None, "--password-file", help="Read the password from a file's first line."),
+    password_file: Optional[Path] = typer.Option(None, "--password-file", help="Read the password from a file's "
+                                                 "first line."),
     password: Optional[str] = typer.Option(None, "--password", hidden=True),
     argv_ok: bool = typer.Option(False, "--password-argv-i-understand", hidden=True),
     bootstrap_server: Optional[str] = typer.Option(None, "--bootstrap-server", help="Create (or update) the "
@@ -201,6 +204,7 @@ def create_user(
                                                   "client properties (as for kafka-configs)."),
     timeout: float = typer.Option(10.0, "--timeout", help="With --bootstrap-server: seconds to wait for the broker."),
 ) -> None:
+    from rich.table import Table
     mech = _mechanism(mechanism)
     _check_username(user)
     _check_iterations(mech, iterations)
@@ -300,9 +304,10 @@ def verify(
     credential: Optional[str] = typer.Option(None, "--credential", help="salt=...,stored_key=...,server_key=...,iterations=..."),
     record: Optional[Path] = typer.Option(None, "--record", help="JSON UserScramCredentialRecord(s)."),
     user: Optional[str] = typer.Option(None, "--user", help="Which user's record, when --record holds several."),
-    mechanism: Optional[str] = typer.Option(None, "--mechanism"),
-    password_stdin: bool = typer.Option(False, "--password-stdin"),
-    password_file: Optional[Path] = typer.Option(None, "--password-file"),
+    mechanism: Optional[str] = typer.Option(None, "--mechanism", help="Mechanism of --credential."),
+    password_stdin: bool = typer.Option(False, "--password-stdin", help="Read the password from stdin's first line."),
+    password_file: Optional[Path] = typer.Option(None, "--password-file", help="Read the password from a file's "
+                                                 "first line."),
     password: Optional[str] = typer.Option(None, "--password", hidden=True),
     argv_ok: bool = typer.Option(False, "--password-argv-i-understand", hidden=True),
 ) -> None:
@@ -337,18 +342,23 @@ say why a login fails (wrong password, unknown user, mechanism, iterations, non-
 Exit codes: 0 authenticated; 1 authentication failed; 2 usage or input error.""")
 def exchange_cmd(
     user: str = typer.Option(..., "--user", help="The user name the client logs in with."),
-    credential: Optional[str] = typer.Option(None, "--credential", help="A credential string stored for --user."),
+    credential: Optional[str] = typer.Option(None, "--credential", help="A credential string stored for --user: "
+                                             "salt=...,stored_key=...,server_key=...,iterations=..."),
     record: Optional[Path] = typer.Option(None, "--record", help="JSON UserScramCredentialRecord(s): what the "
-                                                                 "broker stores."),
+                                                                "broker stores."),
     mechanism: Optional[str] = typer.Option(None, "--mechanism", help="Mechanism of --credential."),
-    client_mechanism: Optional[str] = typer.Option(None, "--client-mechanism"),
-    client_nonce: Optional[str] = typer.Option(None, "--client-nonce"),
-    server_nonce: Optional[str] = typer.Option(None, "--server-nonce"),
+    client_mechanism: Optional[str] = typer.Option(None, "--client-mechanism", help="Mechanism the client uses "
+                                                   "(default: the stored credential's)."),
+    client_nonce: Optional[str] = typer.Option(None, "--client-nonce", help="Client nonce (default: random), for a "
+                                               "reproducible transcript."),
+    server_nonce: Optional[str] = typer.Option(None, "--server-nonce", help="The server's part of the nonce (default: "
+                                               "random), for a reproducible transcript."),
     show_keys: bool = typer.Option(False, "--show-derived", help="Also print the derived keys and signatures "
                                                                   "(secret-equivalent material)."),
     fmt: ExchangeFormat = typer.Option(ExchangeFormat.text, "--format", "-f", help="Output format."),
-    password_stdin: bool = typer.Option(False, "--password-stdin"),
-    password_file: Optional[Path] = typer.Option(None, "--password-file"),
+    password_stdin: bool = typer.Option(False, "--password-stdin", help="Read the password from stdin's first line."),
+    password_file: Optional[Path] = typer.Option(None, "--password-file", help="Read the password from a file's "
+                                                 "first line."),
     password: Optional[str] = typer.Option(None, "--password", hidden=True),
     argv_ok: bool = typer.Option(False, "--password-argv-i-understand", hidden=True),
 ) -> None:
@@ -427,6 +437,8 @@ def _derive(job: tuple[str, str, bytes, bytes, int]) -> tuple[str, str, bytes, b
 
 def derive_many(jobs: list, workers: int, progress: Optional[Progress] = None, task=None) -> list:
     """PBKDF2 is CPU-bound: spread the users over processes, in input order."""
+    from concurrent.futures import ProcessPoolExecutor
+
     if workers <= 1 or len(jobs) < 8:
         out = []
         for job in jobs:
@@ -461,15 +473,20 @@ def create_users(
     input_csv: Path = typer.Option(..., "--input", help="CSV with a `user` column."),
     mechanism: str = typer.Option("SCRAM-SHA-512", "--mechanism", help="Default for rows without one."),
     iterations: int = typer.Option(4096, "--iterations", help="Default for rows without one."),
-    password_column: Optional[str] = typer.Option(None, "--password-column"),
-    password_dir: Optional[Path] = typer.Option(None, "--password-dir"),
-    generate: bool = typer.Option(False, "--generate"),
+    password_column: Optional[str] = typer.Option(None, "--password-column", help="CSV column holding each user's "
+                                                  "password."),
+    password_dir: Optional[Path] = typer.Option(None, "--password-dir", help="Directory with one file per user "
+                                                "(named after the user) holding the password."),
+    generate: bool = typer.Option(False, "--generate", help="Generate random passwords (written only to "
+                                  "--generated-passwords)."),
     generated_passwords: Optional[Path] = typer.Option(None, "--generated-passwords", help="Where generated "
                                                                                              "passwords go (0600)."),
-    fmt: BulkFormat = typer.Option(BulkFormat.jsonl, "--format", "-f"),
+    fmt: BulkFormat = typer.Option(BulkFormat.jsonl, "--format", "-f", help="Output: jsonl "
+                                   "(UserScramCredentialRecords) or kafka-storage (--add-scram arguments)."),
     out: Path = typer.Option(..., "-o", "--output", help="Output file (created 0600)."),
     workers: int = typer.Option(0, "--workers", help="Processes (default: all cores)."),
 ) -> None:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
     if sum([password_column is not None, password_dir is not None, generate]) != 1:
         raise typer.BadParameter("choose one of --password-column, --password-dir, --generate", param_hint="password")
     if generate and generated_passwords is None:

@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-from rich.table import Table
 
 from kafka_authz_cli.cli.live_common import COMMAND_CONFIG, TIMEOUT, Declined, _close, _confirm, delete_guard
 from kafka_authz_cli.cli.common import console, warn, write_output
@@ -64,6 +63,7 @@ def list_users(
     user: list[str] = typer.Option([], "--user", help="Only these users (repeatable)."),
     fmt: str = typer.Option("table", "--format", "-f", help="table, json or csv."),
 ) -> None:
+    from rich.table import Table
     if fmt not in ("table", "json", "csv"):
         raise typer.BadParameter("expected table, json or csv", param_hint="--format")
     admin = _open(bootstrap_server, command_config, timeout)
@@ -94,6 +94,7 @@ def list_users(
 
 
 def _print_changes(upserts: list[tuple], deletes: list[tuple[str, str]], existing: dict) -> None:
+    from rich.table import Table
     table = Table(header_style="bold", title="plan")
     for col in ("change", "user", "mechanism", "iterations"):
         table.add_column(col, overflow="fold")

@@ -6,7 +6,6 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-from rich.table import Table
 
 from kafka_authz_cli.apikeys import parse_api_key
 from kafka_authz_cli.cli.app import app
@@ -97,11 +96,12 @@ def simulate(
     acls_format: Optional[AclFormat] = typer.Option(None, "--acls-format", help="Override format detection."),
     principal: Optional[str] = typer.Option(None, "--principal", help="Request principal, e.g. User:alice."),
     operation: Optional[str] = typer.Option(None, "--operation", help="READ, Write, IdempotentWrite, ..."),
-    topic: Optional[str] = typer.Option(None, "--topic"),
-    group: Optional[str] = typer.Option(None, "--group"),
-    transactional_id: Optional[str] = typer.Option(None, "--transactional-id"),
+    topic: Optional[str] = typer.Option(None, "--topic", help="TOPIC resource name."),
+    group: Optional[str] = typer.Option(None, "--group", help="GROUP resource (consumer group id)."),
+    transactional_id: Optional[str] = typer.Option(None, "--transactional-id", help="TRANSACTIONAL_ID resource."),
     cluster: bool = typer.Option(False, "--cluster", help="The cluster resource (kafka-cluster)."),
-    delegation_token: Optional[str] = typer.Option(None, "--delegation-token"),
+    delegation_token: Optional[str] = typer.Option(None, "--delegation-token", help="DELEGATION_TOKEN resource "
+                                                   "(token id)."),
     user_principal: Optional[str] = typer.Option(None, "--user-principal", help="USER resource, e.g. User:bob."),
     host: str = typer.Option("127.0.0.1", "--host", help="Client IP address (as the broker sees it)."),
     request_type: Optional[str] = typer.Option(None, "--request", help="Request type for the audit line: "
@@ -142,10 +142,12 @@ def simulate(
     cluster_state: Optional[Path] = typer.Option(None, "--cluster-state", help="With --topic-policy: current "
                                                  "topics (JSON)."),
 ) -> None:
-    from kafka_authz_cli.cli.principal import map_connection, print_mapping_step
+    mapping = None
+    if tls_dn is not None or kerberos_principal is not None or ssl_mapping_rules is not None or kerberos_rules:
+        from kafka_authz_cli.cli.principal import map_connection, print_mapping_step  # (mapping only)
 
-    mapping = map_connection(tls_dn, kerberos_principal, ssl_mapping_rules, kerberos_rules, kerberos_realm,
-                             broker_config, listener)
+        mapping = map_connection(tls_dn, kerberos_principal, ssl_mapping_rules, kerberos_rules, kerberos_realm,
+                                 broker_config, listener)
     if mapping is not None:
         if principal is not None or requests is not None:
             raise typer.BadParameter("--tls-dn/--kerberos-principal replace --principal and --requests",
@@ -303,6 +305,8 @@ def _explain_style(row: dict) -> str:
 
 
 def _print_table(rows: list[tuple[int, dict]]) -> None:
+    from rich.table import Table
+
     table = Table(show_lines=True, header_style="bold")
     has_expect = any("expect" in r for _, r in rows)
     for col in ("#", "principal", "host", "operation", "resource", "decision"):
@@ -346,6 +350,7 @@ def _print_authorized_operations(authorizer, request: Request, fmt: TableFormat)
 
 
 def _simulate_rules(rules: Path, types: Optional[Path], specs: list[RequestSpec], fmt: TableFormat) -> None:
+    from rich.table import Table
     from kafka_authz_cli.rules.compile import load_checked
     from kafka_authz_cli.rules.simulate import decide_requests
     from kafka_authz_cli.cli.common import load_registry

@@ -9,8 +9,6 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
-from rich.table import Table
 
 from kafka_authz_cli.auditlog import Quarantined, ReadStats, expand_paths, read_file_bytes, short_rule
 from kafka_authz_cli.cli.app import app
@@ -47,18 +45,23 @@ def whatif(
     proposed: Path = typer.Option(..., "--proposed", help="The proposed ACL set (any format, rules files too)."),
     current: Optional[Path] = typer.Option(None, "--current", help="The ACL set the cluster runs today (or "
                                            "cluster:HOST:PORT: read it live, with --command-config)."),
-    acls_format: Optional[AclFormat] = typer.Option(None, "--acls-format"),
+    acls_format: Optional[AclFormat] = typer.Option(None, "--acls-format", help="Format of --proposed and --current "
+                                                    "(default: detected by content)."),
     spark: bool = typer.Option(False, "--spark/--no-spark", help="Run as a PySpark job."),
     master: str = typer.Option("local[*]", "--master", help="Spark master (with --spark)."),
-    super_users: Optional[str] = typer.Option(None, "--super-users"),
+    super_users: Optional[str] = typer.Option(None, "--super-users", help='super.users for both sides, e.g. '
+                                              '"User:a;User:b".'),
     allow_everyone: Optional[bool] = typer.Option(None, "--allow-everyone-if-no-acl-found/--deny-if-no-acl-found",
-                                                  show_default=False),
-    broker_config: Optional[Path] = typer.Option(None, "--broker-config"),
+                                                  show_default=False, help="allow.everyone.if.no.acl.found for both "
+            "sides (default false)."),
+    broker_config: Optional[Path] = typer.Option(None, "--broker-config", help="Read super.users and "
+                                                 "allow.everyone.if.no.acl.found from a server.properties."),
     out: Optional[Path] = typer.Option(None, "--out", help="Directory for whatif.json, Parquet files and the "
                                                            "quarantine."),
     report_html: Optional[Path] = typer.Option(None, "--report", help="A self-contained HTML report."),
-    fail_on: Optional[WhatIfGate] = typer.Option(None, "--fail-on"),
-    fmt: WhatIfFormat = typer.Option(WhatIfFormat.table, "--format", "-f"),
+    fail_on: Optional[WhatIfGate] = typer.Option(None, "--fail-on", help="Exit 1 when some client-visible access "
+                                                 "would be newly denied."),
+    fmt: WhatIfFormat = typer.Option(WhatIfFormat.table, "--format", "-f", help="Output format."),
     command_config: Optional[Path] = typer.Option(None, "--command-config", help="Admin client properties for "
                                                   "--current cluster:HOST:PORT."),
     timeout: float = typer.Option(10.0, "--timeout", help="Seconds to wait for a cluster: source."),
@@ -96,6 +99,7 @@ def whatif(
 
 
 def _run_local(files, proposed_acls, current_set, config):
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
     from kafka_authz_cli.engine import StandardAuthorizer
 
     stats = ReadStats()
@@ -128,6 +132,7 @@ def _run_spark(files, master, proposed_acls, current_set, config):
 
 
 def _print(report: WhatIfReport, stats: ReadStats, quarantine: list[Quarantined], out: Optional[Path]) -> None:
+    from rich.table import Table
     console.print(f"{stats.lines} lines in {stats.files} file(s): {stats.decision_lines} decision, "
                   f"{stats.non_decision_lines} other, {stats.quarantined_lines} quarantined"
                   + (f" (see {out}/quarantine.jsonl)" if out and quarantine else ""))

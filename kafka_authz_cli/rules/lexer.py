@@ -116,7 +116,7 @@ class LexerSpec:
     def __init__(self, lark: Lark):
         order = terminal_order()
         defs = {t.name: t for t in lark.terminals}
-        ignored = set(lark.ignore_tokens)
+        ignored = set(lark.lexer_conf.ignore)  # (a Lark loaded from cache has no .ignore_tokens)
         self.ignored = ignored
         self.literals: dict[str, str] = {}
         regexes: list[tuple[str, re.Pattern]] = []

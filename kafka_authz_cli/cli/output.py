@@ -1,0 +1,160 @@
+"""Tables that survive a pipe and an 80-column terminal.
+
+Rich squeezes a table that is wider than the console by shrinking its widest columns, which breaks
+names mid-token (`User:ana|lytics`) and cuts keys with `…`. `AuthzConsole.print` lays a table out
+itself instead:
+
+- it fits at its natural width: printed as is;
+- it fits when every column is as wide as its longest word: those widths, the spare room shared by
+  how much each column wants, so cells wrap at spaces only;
+- otherwise one record per block, `header  value` lines, values wrapped at spaces and a word longer
+  than the line (a SCRAM StoredKey, a long rule) left whole: the line runs long and nothing is cut.
+
+The width is the console's: the terminal's, or $COLUMNS (80 by default) when piped.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from rich.console import Console, ConsoleOptions
+from rich.segment import Segment
+from rich.table import Table
+from rich.text import Text
+
+_UNBOUNDED = 1_000_000
+
+
+def _spread(spare: int, wants: list[int]) -> list[int]:
+    """Share `spare` columns between cells in proportion to what each still wants (no more)."""
+    total = sum(wants)
+    if total <= spare:
+        return list(wants)
+    shares = [spare * w // total for w in wants]
+    left = spare - sum(shares)
+    for i in sorted(range(len(wants)), key=lambda i: wants[i] - shares[i], reverse=True)[:left]:
+        shares[i] += 1
+    return shares
+
+
+def fit_table(console: Console, table: Table, width: int) -> Any:
+    """The table with column widths that break no word, or a record layout when none fits."""
+    if not table.columns or not table.row_count:
+        return table
+    options = console.options.update_width(_UNBOUNDED)
+    ranges = [table._measure_column(console, options, column) for column in table.columns]
+    pads = [table._get_padding_width(i) for i in range(len(table.columns))]
+    # Widths include padding; a column is at least one character wide.
+    mins = [max(r.maximum if column.no_wrap else r.minimum, pad + 1)
+            for r, column, pad in zip(ranges, table.columns, pads)]
+    maxs = [max(r.maximum, lo) for r, lo in zip(ranges, mins)]
+    extra = table._extra_width
+    if sum(maxs) + extra <= width:
+        return table
+    if sum(mins) + extra > width:
+        return Records(table)
+    widths = [lo + add for lo, add in zip(mins, _spread(width - extra - sum(mins),
+                                                         [hi - lo for lo, hi in zip(mins, maxs)]))]
+    for column, w, pad in zip(table.columns, widths, pads):
+        column.width = w - pad
+    return table
+
+
+def _cell_text(console: Console, cell: Any) -> Text:
+    if isinstance(cell, Text):
+        return cell
+    if isinstance(cell, str):
+        return console.render_str(cell, highlight=False)
+    return Text(str(cell))
+
+
+def _wrap_words(console: Console, text: Text, width: int) -> list[Text]:
+    """Wrap at spaces only: a word longer than `width` gets a line of its own, whole."""
+    from rich._wrap import divide_line
+
+    out: list[Text] = []
+    for line in text.split(allow_blank=True):
+        pieces = line.divide(divide_line(line.plain, width, fold=False))
+        for piece in pieces:
+            piece.rstrip_end(width)
+            piece.rstrip()
+        out.extend(pieces)
+    return out
+
+
+class Records:
+    """A table as one block per row: the values of its unlabelled columns as the block's heading, then
+    `header  value` lines (a headerless two-column table as `key  value` lines)."""
+
+    def __init__(self, table: Table):
+        self.table = table
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> Iterable[Segment]:
+        table = self.table
+        width = options.max_width
+        if table.title:
+            yield from console.render(_cell_text(console, table.title).copy(), options.update(no_wrap=True))
+        columns = [list(column.cells) for column in table.columns]
+        rows = [list(row) for row in zip(*columns)]
+        keyvalue = not table.show_header and len(table.columns) == 2
+        if keyvalue:
+            blocks = [([], [(_cell_text(console, row[0]).plain, row[1])]) for row in rows]
+        elif not table.show_header:  # no names to give: each row's cells, in order, as its block
+            blocks = [([], [("", cell)]) for row in rows for cell in row]
+        else:
+            labels = [_cell_text(console, column.header).plain.strip() for column in table.columns]
+            # Unlabelled columns (a +/- mark) and a row number (`#`) head the block.
+            blocks = [([cell if not label else f"#{_cell_text(console, cell).plain}"
+                        for label, cell in zip(labels, row) if label in ("", "#")],
+                       [(label, cell) for label, cell in zip(labels, row) if label not in ("", "#")])
+                      for row in rows]
+        label_width = max((len(label) for _, pairs in blocks for label, _ in pairs), default=0)
+        # Long labels (a headerless table's keys are data) go on a line of their own, values below.
+        stacked = label_width + 2 + 20 > width
+        value_width = width - 2 if stacked else width - label_width - 2
+        bold = console.get_style("bold")
+        for n, (heading, pairs) in enumerate(blocks):
+            if n and not keyvalue:
+                yield Segment.line()
+            head = Text(" ").join(_cell_text(console, c) for c in heading if _cell_text(console, c).plain.strip())
+            if head.plain:
+                yield from head.render(console)
+                yield Segment.line()
+            for label, cell in pairs:
+                value = _cell_text(console, cell)
+                if not value.plain.strip() and not keyvalue:
+                    continue
+                lines = _wrap_words(console, value, value_width) if value.plain.strip() else []
+                if stacked:
+                    for line in _wrap_words(console, Text(label), width):
+                        yield Segment(line.plain, bold)
+                        yield Segment.line()
+                    for line in lines:
+                        yield Segment("  ")
+                        yield from line.render(console)
+                        yield Segment.line()
+                    continue
+                for i, line in enumerate(lines or [Text("")]):
+                    head_text = (label if i == 0 else "").ljust(label_width) + "  " if line.plain else label
+                    yield Segment(head_text, bold if i == 0 else None)
+                    yield from line.render(console)
+                    yield Segment.line()
+        if table.caption:
+            yield from console.render(_cell_text(console, table.caption).copy(), options.update(no_wrap=True))
+
+
+class AuthzConsole(Console):
+    """rich's Console whose `print` lays tables out with `fit_table`, and which leaves `:name:` in
+    data alone (rich would print a topic called `a:smile:` as `a😄`)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("emoji", False)
+        super().__init__(*args, **kwargs)
+
+    def print(self, *objects: Any, **kwargs: Any) -> None:  # noqa: A003 (rich's name)
+        if any(isinstance(o, Table) for o in objects):
+            width = kwargs.get("width") or self.width
+            objects = tuple(fit_table(self, o, width) if isinstance(o, Table) else o for o in objects)
+            if any(isinstance(o, Records) for o in objects):
+                kwargs["crop"] = False  # a word longer than the line stays whole
+        super().print(*objects, **kwargs)
