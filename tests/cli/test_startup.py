@@ -139,7 +139,7 @@ def test_lint_is_the_same_whatever_the_cache_holds(tmp_path, state):
     if state in ("warm", "damaged"):
         subprocess.run(cmd, cwd=ROOT, capture_output=True, env=env, check=False)
         files = list(cache_dir.iterdir())
-        assert len(files) == 3
+        assert len(files) == 1  # the one LALR parser the rules code builds
         if state == "damaged":
             for f in files:
                 f.write_bytes(f.read_bytes()[: len(f.read_bytes()) // 2])
