@@ -252,6 +252,16 @@ class Drift:
 DERIVED_STATIC = {"broker.id": "node.id", "node.id": "broker.id"}
 
 
+def _secret(key: str, broker_static: dict[str, Located], hidden: set[str]) -> bool:
+    return key in hidden or is_sensitive(key) or (key in broker_static and broker_static[key].value == HIDDEN)
+
+
+def compared_as_set_only(file_static: dict[str, Located], broker_static: dict[str, Located],
+                         hidden: set[str]) -> list[str]:
+    """The keys in both whose values :func:`static_drift` cannot compare (sensitive, or hidden by the broker)."""
+    return sorted(k for k in set(file_static) & set(broker_static) if _secret(k, broker_static, hidden))
+
+
 def static_drift(file_static: dict[str, Located], broker_static: dict[str, Located],
                  hidden: set[str]) -> list[Drift]:
     """server.properties against what the broker loaded (its STATIC_BROKER_CONFIG synonyms): keys whose
@@ -262,7 +272,7 @@ def static_drift(file_static: dict[str, Located], broker_static: dict[str, Locat
         if key not in file_static and twin in file_static and twin in broker_static \
                 and broker_static[key].value == broker_static[twin].value:
             continue  # the broker's copy of the file's twin key
-        secret = key in hidden or is_sensitive(key) or (key in broker_static and broker_static[key].value == HIDDEN)
+        secret = _secret(key, broker_static, hidden)
         f, b = file_static.get(key), broker_static.get(key)
 
         def show(loc):

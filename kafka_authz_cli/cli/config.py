@@ -12,7 +12,6 @@ from typing import Optional
 
 import typer
 from rich.markup import escape
-from rich.table import Table
 
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.cli.common import TableFormat, console, emit_rows, warn, write_output
@@ -96,7 +95,7 @@ def resolve(
     keys: Optional[list[str]] = typer.Option(None, "--key", help="Only these keys (repeatable)."),
     all_defaults: bool = typer.Option(False, "--all", help="Also every key authz knows Kafka's default of "
                                       "(live: and every key the broker reports)."),
-    fmt: TableFormat = typer.Option(TableFormat.table, "--format", "-f"),
+    fmt: TableFormat = typer.Option(TableFormat.table, "--format", "-f", help="Output format."),
     bootstrap_server: Optional[str] = typer.Option(None, "--bootstrap-server", help="Resolve from a live broker "
                                                    "(DescribeConfigs with synonyms): host:port[,host:port...]."),
     command_config: Optional[Path] = COMMAND_CONFIG,
@@ -142,9 +141,11 @@ def resolve(
         raise typer.Exit(1)
 
 
-def _resolved_table(resolved, checked: Optional[dict] = None) -> Table:
+def _resolved_table(resolved, checked: Optional[dict] = None):
     """The resolution as a table; ``checked`` (live) maps keys to True (the broker agrees), False, or
     absent (not compared) for a last column."""
+    from rich.table import Table
+
     table = Table(header_style="bold")
     for col in ("key", "value", "source", "from", "dynamic update") + (("broker",) if checked is not None else ()):
         table.add_column(col, overflow="fold")
@@ -183,6 +184,7 @@ def _resolve_live(bootstrap: str, command_config: Optional[Path], timeout: float
         check_against_broker,
         hide,
         sources_from_describe,
+        compared_as_set_only,
         static_drift,
     )
     from kafka_authz_cli.formats.brokerconfig import read_static
@@ -221,6 +223,7 @@ def _resolve_live(bootstrap: str, command_config: Optional[Path], timeout: float
     failed = {d.key for d in check.disagreements}
     checked = {k: k not in failed for k in check.agreed | failed}
     drift = static_drift(file_static, sources.static, hidden) if file_static is not None else None
+    set_only = compared_as_set_only(file_static, sources.static, hidden) if file_static is not None else []
     notes = [f"{how}; {len(configs)} configs reported"] + check.notes
     rows = []
     for r in resolved:
@@ -233,6 +236,7 @@ def _resolve_live(bootstrap: str, command_config: Optional[Path], timeout: float
         typer.echo(json.dumps({"bootstrap_server": bootstrap, "broker_id": str(chosen), "listener": listener,
                                "configs": rows, "check": check.as_dict(),
                                "drift": None if drift is None else [d.as_dict() for d in drift],
+                               "drift_compared_as_set_only": set_only,
                                "notes": notes}, indent=2, ensure_ascii=False))
     elif fmt is not TableFormat.table:
         emit_rows(rows, fmt)
@@ -254,6 +258,9 @@ def _resolve_live(bootstrap: str, command_config: Optional[Path], timeout: float
             else:
                 console.print(f"{escape(str(broker_config))} is what broker {chosen} loaded (no drift)",
                               soft_wrap=True)
+            if set_only:
+                console.print(f"[dim]compared only as set or unset (values never shown or hidden by the broker): "
+                              f"{escape(', '.join(set_only))}[/]", soft_wrap=True)
     if check.disagreements:
         for d in check.disagreements:
             warn(f"authz disagrees with the broker: {d.message()}")
@@ -429,6 +436,7 @@ def decode_password(
     fmt: EncodeFormat = typer.Option(EncodeFormat.text, "--format", "-f"),
     out: Optional[Path] = typer.Option(None, "-o", "--output", help="Write the password to a file (created 0600)."),
 ) -> None:
+    from rich.table import Table
     if (encoded is None) == (encoded_file is None):
         raise typer.BadParameter("give the encoded string or --encoded-file", param_hint="ENCODED")
     if encoded_file is not None:

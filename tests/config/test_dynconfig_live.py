@@ -24,6 +24,7 @@ from kafka_authz_cli.dynconfig_live import (
     LiveOrigin,
     broker_sensitive,
     check_against_broker,
+    compared_as_set_only,
     hide,
     sources_from_describe,
     static_drift,
@@ -319,6 +320,7 @@ def test_static_drift():
                                 "the broker's static config")
     assert got[1].message() == "num.io.threads: '4' in the file (server.properties:2), the broker loaded '8'"
     assert "secret" not in json.dumps([d.as_dict() for d in got])
+    assert compared_as_set_only(f, b, {"ssl.key.password"}) == ["ssl.key.password"]
     # broker.id is the broker's copy of node.id: drift only when the values differ
     assert [d.key for d in static_drift(f, {**b, "broker.id": Located("2", "c")}, set())][0] == "broker.id"
 
@@ -411,7 +413,9 @@ def test_cli_live_drift_exits_3(fake, tmp_path):
     props.write_text("node.id=1\nnum.io.threads=5\nlog.dirs=/x\n")
     res = live("--broker-config", props, "-f", "json")
     assert res.exit_code == 3, res.output
-    drift = json.loads(res.stdout)["drift"]
+    doc = json.loads(res.stdout)
+    assert doc["drift_compared_as_set_only"] == []
+    drift = doc["drift"]
     assert [(d["kind"], d["key"], d["file"], d["broker"]) for d in drift] == [
         ("only in file", "log.dirs", "'/x'", None), ("differs", "num.io.threads", "'5'", "'4'"),
         ("only on broker", "ssl.key.password", None, "(set)")]
