@@ -363,14 +363,16 @@ def scoped_key(key: str, listener: str | None) -> str:
     return f"listener.name.{listener.lower()}.{key}"
 
 
-def keys_to_resolve(sources: BrokerConfigSources, include_defaults: bool, listener: str | None = None) -> list[str]:
-    """The keys to report: every key set anywhere (and every known default with ``include_defaults``);
-    with ``listener``, the listener-scoped ones as that listener sees them (other listeners left out)."""
+def keys_to_resolve(sources: BrokerConfigSources, include_defaults: bool, listener: str | None = None,
+                    extra=()) -> list[str]:
+    """The keys to report: every key set anywhere (and every known default and ``extra`` key with
+    ``include_defaults``); with ``listener``, the listener-scoped ones as that listener sees them (other
+    listeners left out)."""
     keys: set[str] = set()
     for props in (sources.static, sources.dynamic_default, sources.dynamic_broker):
         keys.update(props)
     if include_defaults:
-        keys |= set(DEFAULTS)
+        keys |= set(DEFAULTS) | set(extra)
     if listener is not None:
         prefix = f"listener.name.{listener.lower()}."
         scoped = set()

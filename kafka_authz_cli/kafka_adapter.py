@@ -259,8 +259,16 @@ def connect_error(bootstrap: str, config: dict, errors: list[BaseException], exc
     return ClusterError(f"cannot connect to {bootstrap}: {_message(exc)}")
 
 
+def _describe_configs_denied(principal: str) -> ClusterError:
+    return ClusterError(f"{principal} is not allowed to DESCRIBE_CONFIGS on the cluster: DescribeConfigs of a "
+                        "broker needs DESCRIBE_CONFIGS on the CLUSTER resource (an ACL for kafka-cluster, or "
+                        "super.users)")
+
+
 def _authorization_error(exc: BaseException, action: str, principal: str) -> ClusterError | None:
     name = type(exc).__name__ if isinstance(exc, BaseException) else getattr(exc, "__name__", str(exc))
+    if name == "ClusterAuthorizationFailedError" and action == "DescribeConfigs":
+        return _describe_configs_denied(principal)
     if name == "ClusterAuthorizationFailedError":
         op = "ALTER" if action in ("CreateAcls", "DeleteAcls", "AlterUserScramCredentials") else "DESCRIBE"
         return ClusterError(f"{principal} is not allowed to {op} the cluster: {action} needs {op} on the CLUSTER "
@@ -410,6 +418,74 @@ class KafkaAclAdmin:
                                    "needs ALTER on the CLUSTER resource (an ACL for kafka-cluster, or super.users)")
             result[r.user] = f"{name}: {r.error_message}" if r.error_message else name
         return result
+
+
+    # -- broker configs ---------------------------------------------------------------------
+
+    def brokers(self) -> list[tuple[int, str, int]]:
+        """The brokers of the metadata the client bootstrapped with: (node id, host, port)."""
+        return sorted((b.node_id, b.host, b.port) for b in self._admin._manager.cluster.brokers())
+
+    def describe_broker_configs(self, broker_id: int) -> list:
+        """DescribeConfigs of one broker (every key, with synonyms), sent to that broker, as
+        :class:`~kafka_authz_cli.dynconfig_live.DescribedConfig` entries.
+
+        kafka-python's ``describe_configs()`` drops the per-resource error code (a refused request
+        looks like a broker without configs): send the same request and check it."""
+        from kafka.protocol.admin import DescribeConfigsRequest
+
+        request = DescribeConfigsRequest(resources=[(BROKER_RESOURCE, str(broker_id), None)], include_synonyms=True)
+        manager = self._admin._manager
+        response = self._call("DescribeConfigs", manager.run, manager.send, request, broker_id)
+        return broker_config_entries(response, broker_id, self.principal)
+
+
+def pick_broker(bootstrap: str, brokers: list[tuple[int, str, int]], wanted: int | None) -> tuple[int, str]:
+    """The broker whose configs to describe, and how it was chosen: ``wanted``, else the broker at the
+    bootstrap address (the first of the list that is one), else the cluster's only broker."""
+    ids = [b[0] for b in brokers]
+    listed = ", ".join(map(str, ids)) or "none"
+    if wanted is not None:
+        if wanted not in ids:
+            raise ClusterError(f"no broker {wanted} in the cluster at {bootstrap} (its brokers: {listed})")
+        return wanted, f"broker {wanted} (--broker-id)"
+    for entry in bootstrap.split(","):
+        host, _, port = entry.strip().rpartition(":")
+        for node, bhost, bport in brokers:
+            if bhost.lower() == host.strip("[]").lower() and str(bport) == port:
+                return node, f"broker {node}: the one at the bootstrap address {entry.strip()}"
+    if len(brokers) == 1:
+        return ids[0], f"broker {ids[0]}: the cluster's only broker"
+    if not brokers:
+        raise ClusterError(f"the cluster at {bootstrap} listed no broker in its metadata")
+    raise ClusterError(f"the cluster at {bootstrap} has brokers {listed} and none is at the bootstrap address: "
+                       "give --broker-id")
+
+
+#: ``ConfigResource.Type.BROKER`` on the wire.
+BROKER_RESOURCE = 4
+
+
+def broker_config_entries(response, broker_id: int, principal: str) -> list:
+    """The entries of a DescribeConfigs response for ``broker_id``, or the broker's error as one line."""
+    from kafka.errors import for_code
+
+    from kafka_authz_cli.dynconfig_live import DescribedConfig, DescribedSynonym, source_name
+
+    results = [r for r in response.results if r.resource_name == str(broker_id)]
+    if len(results) != 1:
+        raise ClusterError(f"DescribeConfigs: the broker answered for {[r.resource_name for r in response.results]}"
+                           f", not for broker {broker_id}")
+    [result] = results
+    if result.error_code:
+        error = for_code(result.error_code)
+        if error.__name__ == "ClusterAuthorizationFailedError":
+            raise _describe_configs_denied(principal)
+        detail = f": {result.error_message}" if result.error_message else ""
+        raise ClusterError(f"DescribeConfigs of broker {broker_id} failed: {error.__name__}{detail}")
+    return [DescribedConfig(c.name, c.value, source_name(c.config_source), bool(c.is_sensitive), bool(c.read_only),
+                            tuple(DescribedSynonym(s.name, s.value, source_name(s.source)) for s in c.synonyms or ()))
+            for c in result.configs]
 
 
 def connect(bootstrap: str, config: dict, timeout: float = DEFAULT_TIMEOUT) -> KafkaAclAdmin:

@@ -15,6 +15,7 @@ from rich.markup import escape
 
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.cli.common import TableFormat, console, emit_rows, warn, write_output
+from kafka_authz_cli.cli.live_common import COMMAND_CONFIG, TIMEOUT
 from kafka_authz_cli.dynconfig import keys_to_resolve, resolve_key, scoped_key, validate_dynamic
 from kafka_authz_cli.errors import AuthzError, InputError
 from kafka_authz_cli.formats.brokerconfig import load_sources
@@ -50,6 +51,10 @@ SECRET_HELP = ("Secrets (the encoder secret, the password) come from a prompt, -
 
 # -- resolve ----------------------------------------------------------------------------------------
 
+#: Replaced in tests by a fake: ``ADMIN_FACTORY(bootstrap, command_config) -> admin``.
+ADMIN_FACTORY = None
+
+
 @config_app.command("resolve", help="""The value a broker really uses for each config key, and where it comes from.
 
 Precedence as KIP-226 defines it: dynamic per-broker config, dynamic cluster-wide default, static
@@ -60,26 +65,54 @@ value (sensitive ones are never shown, only where they are set), its source and 
 synonym chain (what DescribeConfigs with include_synonyms returns) and whether the key can be updated
 dynamically (per-broker, cluster-wide, per-listener only, read-only).
 
---dynamic takes {"cluster_default": {...}, "brokers": {"0": {...}}} JSON or the text of
-`kafka-configs.sh --describe --entity-type brokers`. Dynamic entries the broker ignores are listed with
-the broker's own log message (and what kafka-configs --alter would have answered).
+Offline: --broker-config and/or --dynamic, which takes {"cluster_default": {...}, "brokers": {"0": {...}}}
+JSON or the text of `kafka-configs.sh --describe --entity-type brokers`. Dynamic entries the broker
+ignores are listed with the broker's own log message (and what kafka-configs --alter would have answered).
 
-Exit codes: 0 resolved; 1 some dynamic config is ignored by the broker; 2 usage or input error.""",
-                    short_help="Effective broker config values and their sources (KIP-226 precedence).")
+Live: --bootstrap-server (with --command-config as for kafka-configs) asks the broker (DescribeConfigs
+with synonyms: the caller needs DESCRIBE_CONFIGS on the CLUSTER resource) for its static, cluster-default
+and per-broker configs, resolves them with authz's own tables, and checks authz's answer against the
+source and value the broker reports for every key: a disagreement is a bug in authz's tables and is
+listed. The broker is --broker-id, else the one at the bootstrap address, else the cluster's only broker.
+With --broker-config as well, the file is compared with what the broker loaded (static keys whose value
+differs, keys in only one; sensitive values only as set or unset).
+
+Exit codes: 0 resolved (live: authz agrees with the broker, no drift); 1 some dynamic config is ignored
+by the broker, or (live) authz disagrees with the broker; 2 usage, input or connection error (live: also
+a principal without DESCRIBE_CONFIGS on the cluster); 3 (live, with --broker-config) the file differs from
+what the broker loaded.""",
+                    short_help="Effective broker config values and their sources (KIP-226 precedence), "
+                               "from files or a live broker.")
 def resolve(
-    broker_config: Optional[Path] = typer.Option(None, "--broker-config", help="server.properties (static)."),
+    broker_config: Optional[Path] = typer.Option(None, "--broker-config", help="server.properties (static; live: "
+                                                 "compared with what the broker loaded)."),
     dynamic: Optional[Path] = typer.Option(None, "--dynamic", help="Dynamic configs (JSON or kafka-configs "
                                            "--describe output)."),
-    broker_id: Optional[str] = typer.Option(None, "--broker-id", help="Broker id (default: node.id/broker.id)."),
+    broker_id: Optional[str] = typer.Option(None, "--broker-id", help="Broker id (default: node.id/broker.id; "
+                                            "live: the broker at the bootstrap address)."),
     listener: Optional[str] = typer.Option(None, "--listener", help="Resolve listener-scoped keys for this "
                                            "listener."),
     keys: Optional[list[str]] = typer.Option(None, "--key", help="Only these keys (repeatable)."),
-    all_defaults: bool = typer.Option(False, "--all", help="Also every key authz knows Kafka's default of."),
+    all_defaults: bool = typer.Option(False, "--all", help="Also every key authz knows Kafka's default of "
+                                      "(live: and every key the broker reports)."),
     fmt: TableFormat = typer.Option(TableFormat.table, "--format", "-f", help="Output format."),
+    bootstrap_server: Optional[str] = typer.Option(None, "--bootstrap-server", help="Resolve from a live broker "
+                                                   "(DescribeConfigs with synonyms): host:port[,host:port...]."),
+    command_config: Optional[Path] = COMMAND_CONFIG,
+    timeout: float = TIMEOUT,
 ) -> None:
-    from rich.table import Table
+    if bootstrap_server is not None:
+        if dynamic is not None:
+            raise typer.BadParameter("give --dynamic or --bootstrap-server, not both (a live broker reports its "
+                                     "own dynamic configs)", param_hint="--dynamic")
+        _resolve_live(bootstrap_server, command_config, timeout, broker_config, broker_id, listener, keys,
+                      all_defaults, fmt)
+        return
+    if command_config is not None:
+        raise typer.BadParameter("--command-config needs --bootstrap-server", param_hint="--command-config")
     if broker_config is None and dynamic is None:
-        raise typer.BadParameter("give --broker-config and/or --dynamic", param_hint="--broker-config")
+        raise typer.BadParameter("give --broker-config and/or --dynamic (or --bootstrap-server)",
+                                 param_hint="--broker-config")
     sources, notes = load_sources(broker_config, dynamic, broker_id)
     ignored = []
     kept_default, ign = validate_dynamic(sources.dynamic_default, per_broker=False)
@@ -100,34 +133,142 @@ def resolve(
     else:
         for n in notes:
             console.print(f"[dim]{escape(n)}[/]", soft_wrap=True)
-        table = Table(header_style="bold")
-        for col in ("key", "value", "source", "from", "dynamic update"):
-            table.add_column(col, overflow="fold")
-        for r in resolved:
-            if r.source is None:
-                value = "[dim](not set)[/]"
-            elif r.sensitive:
-                value = "[dim](sensitive: set, hidden)[/]"
-            else:
-                value = escape(r.value or "")
-                if r.millis is not None and r.name != r.key:
-                    value += f" [dim]({r.millis} ms)[/]"
-            origin = ""
-            if r.name is not None:
-                origin = escape(r.name if r.name != r.key else "") + (f"\n[dim]{escape(r.where)}[/]" if r.where else "")
-            shadowed = list(r.synonyms[1:])
-            if shadowed:
-                origin += "\n[dim]over " + escape(", ".join(f"{s.source.split('_CONFIG')[0].lower()} "
-                                                                  f"{s.name}" for s in shadowed)) + "[/]"
-            for note in r.notes:
-                origin += f"\n[yellow]{escape(note)}[/]"
-            table.add_row(escape(r.key), value, r.source or "", origin.strip(), r.mode)
-        console.print(table)
+        console.print(_resolved_table(resolved))
         for i in ignored:
             console.print(f"[red]ignored[/] ({i.level} level): {escape(i.message)}\n  "
                           f"[dim]kafka-configs --alter would answer: {escape(i.alter_message)}[/]", soft_wrap=True)
     if ignored:
         raise typer.Exit(1)
+
+
+def _resolved_table(resolved, checked: Optional[dict] = None):
+    """The resolution as a table; ``checked`` (live) maps keys to True (the broker agrees), False, or
+    absent (not compared) for a last column."""
+    from rich.table import Table
+
+    table = Table(header_style="bold")
+    for col in ("key", "value", "source", "from", "dynamic update") + (("broker",) if checked is not None else ()):
+        table.add_column(col, overflow="fold")
+    for r in resolved:
+        if r.source is None:
+            value = "[dim](not set)[/]"
+        elif r.sensitive:
+            value = "[dim](sensitive: set, hidden)[/]"
+        else:
+            value = escape(r.value or "")
+            if r.millis is not None and r.name != r.key:
+                value += f" [dim]({r.millis} ms)[/]"
+        origin = ""
+        if r.name is not None:
+            origin = escape(r.name if r.name != r.key else "") + (f"\n[dim]{escape(r.where)}[/]" if r.where else "")
+        shadowed = list(r.synonyms[1:])
+        if shadowed:
+            origin += "\n[dim]over " + escape(", ".join(f"{s.source.split('_CONFIG')[0].lower()} "
+                                                              f"{s.name}" for s in shadowed)) + "[/]"
+        for note in r.notes:
+            origin += f"\n[yellow]{escape(note)}[/]"
+        cells = [escape(r.key), value, r.source or "", origin.strip(), r.mode]
+        if checked is not None:
+            verdict = checked.get(r.key)
+            cells.append("" if verdict is None else "[green]agrees[/]" if verdict else "[red]DISAGREES[/]")
+        table.add_row(*cells)
+    return table
+
+
+def _resolve_live(bootstrap: str, command_config: Optional[Path], timeout: float, broker_config: Optional[Path],
+                  broker_id: Optional[str], listener: Optional[str], keys: Optional[list[str]], all_defaults: bool,
+                  fmt: TableFormat) -> None:
+    from kafka_authz_cli.dynconfig_live import (
+        LiveOrigin,
+        broker_sensitive,
+        check_against_broker,
+        hide,
+        sources_from_describe,
+        compared_as_set_only,
+        static_drift,
+    )
+    from kafka_authz_cli.formats.brokerconfig import read_static
+    from kafka_authz_cli.kafka_adapter import pick_broker
+
+    wanted = None
+    if broker_id is not None:
+        try:
+            wanted = int(broker_id.strip())
+        except ValueError:
+            raise typer.BadParameter(f"a broker id is a whole number, got {broker_id!r}",
+                                     param_hint="--broker-id") from None
+    file_static = read_static(broker_config) if broker_config is not None else None  # bad input before connecting
+    if ADMIN_FACTORY is not None:
+        admin = ADMIN_FACTORY(bootstrap, command_config)
+    else:
+        from kafka_authz_cli.kafka_adapter import open_admin
+
+        admin = open_admin(bootstrap, command_config, timeout)
+    try:
+        chosen, how = pick_broker(bootstrap, admin.brokers(), wanted)
+        configs = admin.describe_broker_configs(chosen)
+    finally:
+        close = getattr(admin, "close", None)
+        if close is not None:
+            close()
+    sources = sources_from_describe(configs, LiveOrigin(bootstrap, str(chosen)))
+    check = check_against_broker(configs, sources)
+    hidden = broker_sensitive(configs)
+    reported = {c.name: c for c in configs}
+    if keys:
+        names = [scoped_key(k, listener) for k in keys]
+    else:
+        names = keys_to_resolve(sources, all_defaults, listener, extra=reported if all_defaults else ())
+    resolved = [hide(resolve_key(k, sources), hidden) for k in names]
+    failed = {d.key for d in check.disagreements}
+    checked = {k: k not in failed for k in check.agreed | failed}
+    drift = static_drift(file_static, sources.static, hidden) if file_static is not None else None
+    set_only = compared_as_set_only(file_static, sources.static, hidden) if file_static is not None else []
+    notes = [f"{how}; {len(configs)} configs reported"] + check.notes
+    rows = []
+    for r in resolved:
+        row = r.as_dict()
+        c = reported.get(r.key)
+        row["broker"] = c.as_dict(hide=r.sensitive) if c is not None else None
+        row["agrees"] = checked.get(r.key)
+        rows.append(row)
+    if fmt is TableFormat.json:
+        typer.echo(json.dumps({"bootstrap_server": bootstrap, "broker_id": str(chosen), "listener": listener,
+                               "configs": rows, "check": check.as_dict(),
+                               "drift": None if drift is None else [d.as_dict() for d in drift],
+                               "drift_compared_as_set_only": set_only,
+                               "notes": notes}, indent=2, ensure_ascii=False))
+    elif fmt is not TableFormat.table:
+        emit_rows(rows, fmt)
+    else:
+        for n in notes:
+            console.print(f"[dim]{escape(n)}[/]", soft_wrap=True)
+        console.print(_resolved_table(resolved, checked))
+        summary = (f"authz's resolution checked against broker {chosen}: {len(check.agreed)} of {check.compared} "
+                   f"keys agree")
+        if check.unknown:
+            summary += f"; authz knows nothing of the {len(check.unknown)} other(s) the broker reports"
+        console.print(summary, soft_wrap=True)
+        if drift is not None:
+            if drift:
+                console.print(f"[yellow]{escape(str(broker_config))} differs from what broker {chosen} loaded "
+                              f"({len(drift)} key(s)):[/]", soft_wrap=True)
+                for d in drift:
+                    console.print(f"  {d.kind}: {escape(d.message())}", soft_wrap=True)
+            else:
+                console.print(f"{escape(str(broker_config))} is what broker {chosen} loaded (no drift)",
+                              soft_wrap=True)
+            if set_only:
+                console.print(f"[dim]compared only as set or unset (values never shown or hidden by the broker): "
+                              f"{escape(', '.join(set_only))}[/]", soft_wrap=True)
+    if check.disagreements:
+        for d in check.disagreements:
+            warn(f"authz disagrees with the broker: {d.message()}")
+        warn(f"{len(check.disagreements)} disagreement(s) with broker {chosen}: a bug in authz's KIP-226 tables "
+             "(please report it); trust the broker's answer")
+        raise typer.Exit(1)
+    if drift:
+        raise typer.Exit(3)
 
 
 # -- secrets -------------------------------------------------------------------------------------------
