@@ -9,7 +9,7 @@ from typing import Optional
 
 import typer
 
-from kafka_authz_cli.cli.app import app
+from kafka_authz_cli.cli.app import app, keep_until_exit
 from kafka_authz_cli.cli.common import (
     MAX_TABLE_ROWS,
     AclFormat,
@@ -91,6 +91,7 @@ def lint(
         raise typer.BadParameter("give rules files or directories to lint", param_hint="PATHS")
     registry = _registry(types)
     results = [lint_text(read_text(f), str(f), registry) for f in _files(paths)]
+    keep_until_exit(results)  # big files: let the process exit free them
     if fmt is LintFormat.text:
         _print_text(results, out)
     else:

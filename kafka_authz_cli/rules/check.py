@@ -7,6 +7,7 @@ replaces everything collected, as in the real code.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 import re2
@@ -88,7 +89,10 @@ class CheckedRules:
     registry: TypeRegistry
 
 
+@functools.lru_cache(maxsize=65536)
 def compile_regex(pattern: str):
+    """RE2, as RE2J compiles it; the same pattern in many rules is compiled once (the compiled
+    regex is immutable, so sharing it is safe; an invalid one raises again each time)."""
     return re2.compile(pattern, _RE2_OPTIONS)
 
 

@@ -140,20 +140,31 @@ def _lint_text(text: str, path: str, registry: TypeRegistry | None) -> LintResul
                         f"(the proxy, too, lists the first {_MAX_SYNTAX_ERRORS})"))
         _block_comments(text, path, add, broken_only=True)
         return result
+    from kafka_authz_cli.forked import ForkedCall
+
+    # The floor findings (the costliest pass) start now on the second core, from the parsed file:
+    # the child checks it again itself rather than wait for this process to.
+    floor = ForkedCall(lambda: _floor_findings_list(check_rules(parsed, registry), path, registry),
+                       parallel=len(parsed.rules) >= _PARALLEL_FROM)
     try:
         checked = check_rules(parsed, registry)
     except RulesSemanticError as exc:
+        floor.cancel()
         for p in exc.problems:
             add(Finding("AZ002", path, p.pos.line, p.pos.col, p.message))
         return result
     except RulesBuildException as exc:
+        floor.cancel()
         add(Finding("AZ003", path, exc.pos.line, exc.pos.col, f"{exc.java_class}: {exc}"))
         return result
+    except BaseException:
+        floor.cancel()
+        raise
     result.checked = checked
     _after_otherwise(parsed, path, add)
     _block_comments(text, path, add, broken_only=False, end=parsed.trailing_pos.offset if parsed.trailing_pos else None)
     _backslashes(parsed, path, add)
-    _rules(checked, path, add, registry)
+    _rules(checked, path, add, registry, floor)
     result.findings.sort(key=lambda f: (f.line, f.col, f.code))
     return result
 
@@ -219,8 +230,28 @@ def _short(cls: str) -> str:
     return cls.rsplit(".", 1)[-1]
 
 
-def _rules(checked: CheckedRules, path: str, add, registry: TypeRegistry) -> None:
+#: From this many rules on, the floor findings (the costliest pass) run on the second core.
+_PARALLEL_FROM = 5_000
+
+
+def _floor_findings_list(checked: CheckedRules, path: str, registry: TypeRegistry) -> list[Finding]:
+    found: list[Finding] = []
+    _floor_findings(checked.rules, checked, path, found.append, registry)
+    return found
+
+
+def _rules(checked: CheckedRules, path: str, add, registry: TypeRegistry, floor) -> None:
+    """Every finding about checked rules; ``floor`` (a ForkedCall) yields the AZ104/AZ105 ones."""
     rules = checked.rules
+    try:
+        _per_rule_findings(rules, path, add, registry)
+        _shadowed(rules, path, add)
+    finally:
+        for finding in floor.result():
+            add(finding)
+
+
+def _per_rule_findings(rules: list[CheckedRule], path: str, add, registry: TypeRegistry) -> None:
     seen: dict[tuple, CheckedRule] = {}
     proxy_only: dict[frozenset, list[str]] = {}
     for r in rules:
@@ -258,8 +289,6 @@ def _rules(checked: CheckedRules, path: str, add, registry: TypeRegistry) -> Non
                 p = r.rule.operations_pos
                 add(Finding("AZ110", path, p.line, p.col, f"operation(s) {', '.join(unknown)} do not exist in Kafka "
                                                            "(proxy-only)"))
-    _shadowed(rules, path, add)
-    _floor_findings(rules, checked, path, add, registry)
 
 
 def _covers(outer, inner) -> bool:

@@ -22,8 +22,11 @@ SMALL_RULES = ROOT / "examples" / "rules" / "multi-team.acl"
 ACLS = ROOT / "examples" / "acls" / "cluster.json"
 
 PROBE = """
-import json, sys
+import json, os, sys
 from kafka_authz_cli.cli.app import main
+def _exit(code):  # main() may end with os._exit (keep_until_exit): report the modules first
+    raise SystemExit(code)
+os._exit = _exit
 sys.argv = ["authz"] + json.loads(sys.argv[1])
 try:
     main()
@@ -147,3 +150,17 @@ def test_lint_is_the_same_whatever_the_cache_holds(tmp_path, state):
     assert (result.returncode, result.stdout) == (reference.returncode, reference.stdout)
     assert json.loads(result.stdout)[0]["findings"]
     assert result.stderr == ""
+
+
+def test_lint_of_a_big_file_exits_with_its_code_and_all_its_output(tmp_path):
+    """keep_until_exit: the process leaves without freeing its objects, after flushing everything."""
+    body = "".join(f'allow User with name = "u{i}" to READ Topic with name like "t{i}*";\n' for i in range(3000))
+    rules = tmp_path / "big.acl"
+    rules.write_text("from io.kroxylicious.filter.authorization import TopicResource as Topic;\n" + body
+                     + "allow User with name = \"u1\" to READ Topic with name like \"t1*\";\notherwise deny;\n")
+    proc = subprocess.run([sys.executable, "-m", "kafka_authz_cli", "lint", str(rules), "--fail-level", "warning"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    lines = proc.stdout.splitlines()
+    assert proc.returncode == 1  # AZ107 (the duplicate) is a warning
+    assert lines[-1].startswith("1 file(s): 0 error(s), 1 warning(s)")
+    assert sum("AZ109" in line for line in lines) == 0 and any("AZ107" in line for line in lines)
