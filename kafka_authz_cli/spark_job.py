@@ -726,8 +726,10 @@ def read_logs(spark, files: list[str], progress: StatusProgress | None = None,
             pos_df = spark.createDataFrame(pos, "file string, id long")
             hit = shaped.join(F.broadcast(pos_df), ["file", "id"]).where("fast").select("msg", "level", "hour")
             groups = hit if groups is None else groups.unionByName(hit)
-        grp_rows = groups.distinct().collect()
-        grp_df = spark.createDataFrame(grp_rows, "msg string, level string, hour string")
+        # Collected as bytes: a message with invalid UTF-8 must come back byte for byte.
+        grp_rows = groups.distinct().select(F.col("msg").cast("binary"), "level", "hour").collect()
+        grp_df = spark.createDataFrame(grp_rows, "msg binary, level string, hour string") \
+            .select(F.col("msg").cast("string"), "level", "hour")
         new = (shaped.where("fast").join(F.broadcast(grp_df), ["msg", "level", "hour"], "left_semi")
                .select("file", "block", "id", F.col("value").cast("binary").alias("raw")))
         slow = slow.unionByName(new)
