@@ -345,7 +345,7 @@ class Sources:
     total_bytes: int
 
 
-def _sources(spark, files: list[str]) -> Sources:
+def _sources(spark, files: list[str], names: dict[str, str] | None = None) -> Sources:
     from pyspark.sql import functions as F
 
     display: dict[str, str] = {}
@@ -354,7 +354,7 @@ def _sources(spark, files: list[str]) -> Sources:
         (python if _sniff(f) else text).append(f)
     parts = []
     if text:
-        real = {os.path.realpath(f): f for f in text}
+        real = {os.path.realpath(f): (names or {}).get(f, f) for f in text}
         df = (spark.read.option("lineSep", "\n").text([os.path.abspath(f) for f in text])
               .select(F.col("_metadata.file_path").alias("file"), F.col("_metadata.file_block_start").alias("block"),
                       F.monotonically_increasing_id().alias("id"), "value"))
@@ -367,8 +367,8 @@ def _sources(spark, files: list[str]) -> Sources:
         rows = []
         for i, f in enumerate(python):
             key = f"authz-python:{i}"
-            display[key] = f
-            rows.append((key, os.path.abspath(f), f))
+            display[key] = (names or {}).get(f, f)
+            rows.append((key, os.path.abspath(f), display[key]))
         paths = spark.createDataFrame(rows, "key string, path string, display string").repartition(len(rows))
         decoded = paths.mapInArrow(_decode_worker, "file string, block long, id long, value binary")
         parts.append(decoded.select("file", "block", "id", F.col("value").cast("string").alias("value")))
@@ -654,7 +654,7 @@ class ReadResult:
 
 
 def read_logs(spark, files: list[str], progress: StatusProgress | None = None,
-              partition_bytes: int | None = None) -> ReadResult:
+              partition_bytes: int | None = None, names: dict[str, str] | None = None) -> ReadResult:
     """Read log files into per (request, hour) aggregates; the caller unpersists `info['cached']`."""
     from pyspark import StorageLevel
     from pyspark.sql import functions as F
@@ -663,14 +663,14 @@ def read_logs(spark, files: list[str], progress: StatusProgress | None = None,
     split = str(partition_bytes or SPLIT_BYTES)
     spark.conf.set("spark.sql.files.maxPartitionBytes", split)
     spark.conf.set("spark.sql.files.openCostInBytes", split)
-    sources = _sources(spark, files)
+    sources = _sources(spark, files, names)
     shaped = _shape(sources.lines)
     stage1 = _stage1(shaped).persist(StorageLevel.MEMORY_AND_DISK)
     cached = [stage1]
     progress.set(f"scanning {_size(sources.total_bytes)} of logs")
     stage1.count()
     progress.set("line accounting")
-    order = {f: i for i, f in enumerate(files)}
+    order = {(names or {}).get(f, f): i for i, f in enumerate(files)}
     small = stage1.where("kind IN ('B', 'W')").select("kind", "file", "block", "n", "bmin", "fmin", "rid", "raw") \
         .collect()
     blocks = [r for r in small if r.kind == "B"]
@@ -908,10 +908,10 @@ def per_key(hourly):
 
 def run(spark, paths: list[str], proposed: tuple[list[AclBinding], dict],
         current: tuple[list[AclBinding], dict] | None = None, progress: Callable | None = None,
-        partition_bytes: int | None = None, decide_on: str = "executors"):
+        partition_bytes: int | None = None, decide_on: str = "executors", names: dict[str, str] | None = None):
     """Read the logs and report: (stats, quarantine, report), as the in-process replay gives them."""
     with spark_errors("whatif"), StatusProgress(spark, progress) as tracker:
-        result = read_logs(spark, paths, tracker, partition_bytes)
+        result = read_logs(spark, paths, tracker, partition_bytes, names)
         try:
             hourly = result.hourly.persist()
             report = report_from(spark, per_key(hourly), proposed, current, hourly, tracker, decide_on)
@@ -920,6 +920,71 @@ def run(spark, paths: list[str], proposed: tuple[list[AclBinding], dict],
             for df in result.info["cached"]:
                 df.unpersist()
     return result.stats, result.quarantine, report
+
+
+def index_logs(spark, paths: list[str], staged: str, progress: Callable | None = None,
+               partition_bytes: int | None = None, names: dict[str, str] | None = None):
+    """Read the logs and write their per (request, hour) aggregates under `staged`/day=.../ (Parquet)."""
+    from pyspark.sql import functions as F
+
+    with spark_errors("index"), StatusProgress(spark, progress) as tracker:
+        result = read_logs(spark, paths, tracker, partition_bytes, names)
+        try:
+            tracker.set("writing the index")
+            h = result.hourly
+            out = h.select(*KEY, F.expr("try_cast(concat(hour, ':00:00') AS timestamp_ntz)").alias("hour"),
+                           F.col("hour").alias("hour_text"), "count", "visible", "allowed", "denied",
+                           F.expr("try_cast(translate(first_seen, ',', '.') AS timestamp_ntz)").alias("first_seen"),
+                           F.expr("try_cast(translate(last_seen, ',', '.') AS timestamp_ntz)").alias("last_seen"),
+                           F.col("first_seen").alias("first_seen_text"), F.col("last_seen").alias("last_seen_text"),
+                           "rule_at", "rule", F.substring("hour", 1, 10).alias("day"))
+            out.repartition("day").write.partitionBy("day").parquet(staged)
+        finally:
+            for df in result.info["cached"]:
+                df.unpersist()
+    return result.stats, result.quarantine
+
+
+def report_from_index(spark, roots: list[tuple[str, list[str]]], since: str | None, until: str | None,
+                      proposed: tuple[list[AclBinding], dict], current: tuple[list[AclBinding], dict] | None,
+                      progress: Callable | None = None, decide_on: str = "executors") -> tuple[WhatIfReport, int]:
+    """Answer from one or more indexes ((root, run ids)); also returns how many decisions had no time
+    and were left out by --since/--until."""
+    from pyspark.sql import functions as F
+
+    from kafka_authz_cli.formats.whatif_index import SPARK_SCHEMA
+
+    with spark_errors("whatif --index"), StatusProgress(spark, progress) as tracker:
+        tracker.set("reading the index")
+        parts = []
+        for root, runs in roots:
+            req = os.path.join(root, "requests")
+            if not os.path.isdir(req) or not runs:
+                continue
+            df = spark.read.schema(SPARK_SCHEMA).option("basePath", req).parquet(req)
+            parts.append(df.where(F.col("run").isin(runs)))
+        if not parts:
+            empty = spark.createDataFrame([], SPARK_SCHEMA)
+            parts = [empty]
+        rows = parts[0]
+        for p in parts[1:]:
+            rows = rows.unionByName(p)
+        untimed = 0
+        if since is not None or until is not None:
+            untimed = rows.where("hour_text IS NULL").agg(F.sum("count")).collect()[0][0] or 0
+            if since is not None:
+                rows = rows.where(F.col("hour_text") >= since)
+            if until is not None:
+                rows = rows.where(F.col("hour_text") < until)
+        hourly = merge_hourly(rows.select(*KEY, F.col("hour_text").alias("hour"), "count", "visible", "allowed",
+                                          "denied", F.col("first_seen_text").alias("first_seen"),
+                                          F.col("last_seen_text").alias("last_seen"), "rule_at", "rule"),
+                              ["hour"]).persist()
+        try:
+            report = report_from(spark, per_key(hourly), proposed, current, hourly, tracker, decide_on)
+        finally:
+            hourly.unpersist()
+    return report, untimed
 
 
 def count_lines(spark, paths: list[str]) -> int:

@@ -265,10 +265,27 @@ def assemble_report(changed: list[tuple], summary: Summary, timeline: dict[str, 
     return report
 
 
+def aggregate_hourly(decisions: Iterable[AuditDecision]) -> dict[tuple[RequestKey, str | None], Aggregate]:
+    """Per (request, hour) aggregates: what an index stores (hour None for lines without a time)."""
+    out: dict = {}
+    for d in decisions:
+        ts = d.timestamp
+        k = (key_of(d), ts.replace("T", " ")[:13] if ts else None)
+        agg = out.get(k)
+        if agg is None:
+            agg = out[k] = Aggregate()
+        agg.add(d)
+    return out
+
+
 def replay(decisions: Iterable[AuditDecision], proposed: StandardAuthorizer,
            current: StandardAuthorizer | None = None) -> WhatIfReport:
     """The in-process path: aggregate, decide each distinct request once, report."""
-    aggs = aggregate(decisions)
+    return replay_aggregates(aggregate(decisions), proposed, current)
+
+
+def replay_aggregates(aggs: dict[RequestKey, Aggregate], proposed: StandardAuthorizer,
+                      current: StandardAuthorizer | None = None) -> WhatIfReport:
     after = decide(aggs, proposed)
     before = decide(aggs, current) if current is not None else None
     return build_report(aggs, after, proposed.bindings, before)
