@@ -378,7 +378,7 @@ def _print(report: WhatIfReport, stats: ReadStats, quarantine: list[Quarantined]
                   + (f" (see {out}/quarantine.jsonl)" if out and quarantine else ""))
     console.print(f"{stats.decisions} decisions, {report.distinct_requests} distinct requests; formats: "
                   + ", ".join(f"{k} {v}" for k, v in sorted(stats.by_format.items())))
-    for w in report.warnings:
+    for w in stats.warnings + report.warnings:
         warn(w)
     if report.reproduced is not None:
         console.print(f"the current ACL set reproduces {report.reproduced} of {report.comparable} logged decisions")

@@ -260,12 +260,13 @@ def main() -> None:
     ap.add_argument("--lines", type=int, default=1_000_000)
     ap.add_argument("--files", type=int, default=24)
     ap.add_argument("--single", action="store_true")
+    ap.add_argument("--gzip-every", type=int, default=4, help="gzip every Nth rotated file (0: none)")
     args = ap.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     if args.single:
         print(single(args.out, args.lines))
     else:
-        for p in rotated(args.out, args.lines, args.files):
+        for p in rotated(args.out, args.lines, args.files, gzip_every=args.gzip_every):
             print(p)
 
 
