@@ -380,67 +380,74 @@ def _sources(spark, files: list[str], names: dict[str, str] | None = None) -> So
 
 def _shape(lines):
     """Per line, JVM side: is it a complete single-line record in a layout the JVM takes apart, and
-    its message (raw bytes), level, time and hour. Byte-exact cuts at ASCII boundaries."""
+    its message (raw bytes), level, time and hour. Byte-exact cuts at ASCII boundaries, byte-level
+    functions only (counting characters costs more than reading the line); every intermediate value
+    is its own column so that nothing is computed twice."""
     from pyspark.sql import functions as F
 
     base = ["file", "block", "id", "value"]
-    s = lines.select(*base, F.expr("TRIM(TRAILING '\\r' FROM value)").alias("v"))
-    s = s.select(*base, "v", F.regexp_extract(F.substring("v", 1, 160), _PREFIX_RE, 0).alias("pfx"))
+    value = F.col("value")
+    # auditlog strips trailing CRs; only lines that have one pay for the trim
+    v = F.when(value.endswith("\r"), F.expr("TRIM(TRAILING '\\r' FROM value)")).otherwise(value)
+    s = lines.select(*base, v.alias("v"))
+    head = F.substring(F.col("v").cast("binary"), 1, 160).cast("string")
+    s = s.select(*base, "v", F.regexp_extract(head, _PREFIX_RE, 0).alias("pfx"))
     v, pfx = F.col("v"), F.col("pfx")
-    vb = v.cast("binary")
-    plen = F.octet_length(pfx)
-    vlen = F.octet_length(v)
-    apache = v.endswith(LOGGER_SUFFIX)
+    s = s.select(*base, "v", "pfx", F.octet_length(pfx).alias("plen"), F.octet_length(v).alias("vlen"))
+    plen, vlen = F.col("plen"), F.col("vlen")
     # Thread form "... (kafka.authorizer.logger) [thread]": cut at the first separator, which must be
     # followed by no "]" but the last character (auditlog's _THREAD_SUFFIX, searched leftmost).
     before_sep = F.octet_length(F.substring_index(v, _SEP_THREAD, 1))
-    after = F.substring(vb, before_sep + len(_SEP_THREAD) + 1, vlen).cast("string")
-    thread = ((~apache) & v.endswith("]") & v.contains(_SEP_THREAD)
-              & (F.octet_length(F.substring_index(after, "]", 1)) == F.octet_length(after) - 1))
-    msg_len = F.when(apache, vlen - plen - len(LOGGER_SUFFIX)).when(thread, before_sep - plen)
-    fast = F.coalesce((plen > 0) & (msg_len >= 0) & (F.col("id") >= 0), F.lit(False))
+    s = s.select(*base, "v", "pfx", "plen", "vlen",
+                 F.when(plen == 0, None).when(v.endswith(LOGGER_SUFFIX), vlen - plen - len(LOGGER_SUFFIX))
+                 .when(v.endswith("]") & v.contains(_SEP_THREAD), before_sep).alias("cut"),
+                 v.endswith(LOGGER_SUFFIX).alias("apache"))
+    cut = F.col("cut")
+    after = F.substring(v.cast("binary"), cut + len(_SEP_THREAD) + 1, vlen).cast("string")
+    thread_ok = F.octet_length(F.substring_index(after, "]", 1)) == F.octet_length(after) - 1
+    msg_len = F.when(F.col("apache"), cut).when(cut.isNotNull() & thread_ok, cut - plen)
+    s = s.select(*base, "v", "pfx", "plen", msg_len.alias("mlen"))
+    mlen = F.col("mlen")
+    fast = F.coalesce((mlen >= 0) & (F.col("id") >= 0), F.lit(False))
+    s = s.select(*base, "v", "pfx", "plen", "mlen", fast.alias("fast"))
     # level: the last token of the prefix; time: inside [..], or the one/two tokens before the level
-    s = s.select(*base, fast.alias("fast"), F.when(fast, F.substring(vb, plen + 1, msg_len).cast("string")).alias("msg"),
-                 F.when(fast, F.rtrim(pfx)).alias("p"))
+    s = s.select(*base, "fast", F.when(F.col("fast"), F.substring(F.col("v").cast("binary"), plen + 1, mlen)
+                                       .cast("string")).alias("msg"),
+                 F.when(F.col("fast"), F.rtrim(pfx)).alias("p"))
     p = F.col("p")
-    level = F.substring_index(p, " ", -1)
-    s = s.select(*base, "fast", "msg", level.alias("level"),
-                 F.expr("substring(p, 1, length(p) - length(substring_index(p, ' ', -1)) - 1)").alias("bfr"))
+    s = s.select(*base, "fast", "msg", F.substring_index(p, " ", -1).alias("level"),
+                 F.expr("substring(p, 1, octet_length(p) - octet_length(substring_index(p, ' ', -1)) - 1)").alias("bfr"))
     bfr = F.col("bfr")
     last = F.substring_index(bfr, " ", -1)
-    ts = (F.when(bfr.endswith("]"), F.substring_index(F.expr("substring(bfr, 1, length(bfr) - 1)"), "[", -1))
+    ts = (F.when(bfr.endswith("]"), F.substring_index(F.expr("substring(bfr, 1, octet_length(bfr) - 1)"), "[", -1))
           .when(last.contains("T"), last).otherwise(F.substring_index(bfr, " ", -2)))
     s = s.select(*base, "fast", "msg", "level", F.translate(ts, "T", " ").alias("ts"))
     return s.withColumn("hour", F.substring("ts", 1, 13))
 
 
 def _stage1(shaped):
-    """One scan: per-split line counts, per (message, level, hour) aggregates of the lines the JVM takes,
-    and every other line with its position."""
+    """One scan, one aggregation: per (split, message, level, hour) aggregates of the lines the JVM takes,
+    and every other line with its position (kind S, or W for a decoder warning). Per-split line counts
+    and first positions are sums and minima of these rows (see _block_stats)."""
     from pyspark.sql import functions as F
 
-    null_s = F.lit(None).cast("string")
-    null_l = F.lit(None).cast("long")
-    null_b = F.lit(None).cast("binary")
-
-    def row(kind, file, block, msg, level, hour, rid, ts, bid, bfast, raw):
-        return F.struct(F.lit(kind).alias("kind"), file.alias("file"), block.alias("block"), msg.alias("msg"),
-                        level.alias("level"), hour.alias("hour"), rid.alias("rid"), ts.alias("ts"),
-                        bid.alias("bid"), bfast.alias("bfast"), raw.alias("raw"))
-
-    block_row = F.when(F.col("id") >= 0, row("B", F.col("file"), F.col("block"), null_s, null_s, null_s, null_l,
-                                             null_s, F.col("id"), F.when(F.col("fast"), F.col("id")), null_b))
-    line_row = (F.when(F.col("fast"), row("F", null_s, null_l, F.col("msg"), F.col("level"), F.col("hour"), null_l,
-                                          F.col("ts"), null_l, null_l, null_b))
-                .when(F.col("id") >= 0, row("S", F.col("file"), F.col("block"), null_s, null_s, null_s, F.col("id"),
-                                            null_s, null_l, null_l, F.col("value").cast("binary")))
-                .otherwise(row("W", F.col("file"), null_l, null_s, null_s, null_s, F.col("id"), null_s, null_l,
-                               null_l, F.col("value").cast("binary"))))
-    exploded = shaped.select(F.explode(F.array(block_row, line_row)).alias("r")).where(F.col("r").isNotNull()) \
-        .select("r.*")
-    return exploded.groupBy("kind", "file", "block", "msg", "level", "hour", "rid").agg(
+    fast, rid = F.col("fast"), F.col("id")
+    kind = F.when(fast, "F").when(rid >= 0, "S").otherwise("W")
+    rows = shaped.select(kind.alias("kind"), "file", "block", "msg", "level", "hour",
+                         F.when(~fast, rid).alias("rid"), "ts", F.col("id").alias("bid"),
+                         F.when(~fast, F.col("value").cast("binary")).alias("raw"))
+    return rows.groupBy("kind", "file", "block", "msg", "level", "hour", "rid").agg(
         F.count(F.lit(1)).alias("n"), F.min("ts").alias("tmin"), F.max("ts").alias("tmax"),
-        F.min("bid").alias("bmin"), F.min("bfast").alias("fmin"), F.first("raw").alias("raw"))
+        F.min("bid").alias("bmin"), F.first("raw").alias("raw"))
+
+
+def _block_stats(stage1):
+    """Per split: lines, the first line's position, the first fast line's position."""
+    from pyspark.sql import functions as F
+
+    return stage1.where("kind IN ('F', 'S')").groupBy("file", "block").agg(
+        F.sum("n").alias("n"), F.min("bmin").alias("bmin"),
+        F.min(F.when(F.col("kind") == "F", F.col("bmin"))).alias("fmin"))
 
 
 # ----------------------------------------------------------------------------------------------
@@ -671,10 +678,8 @@ def read_logs(spark, files: list[str], progress: StatusProgress | None = None,
     stage1.count()
     progress.set("line accounting")
     order = {(names or {}).get(f, f): i for i, f in enumerate(files)}
-    small = stage1.where("kind IN ('B', 'W')").select("kind", "file", "block", "n", "bmin", "fmin", "rid", "raw") \
-        .collect()
-    blocks = [r for r in small if r.kind == "B"]
-    warn_rows = sorted((r for r in small if r.kind == "W"),
+    blocks = _block_stats(stage1).collect()
+    warn_rows = sorted(stage1.where("kind = 'W'").select("file", "rid", "raw").collect(),
                        key=lambda r: (order.get(sources.display.get(r.file), 0), -r.rid))
     warnings = [bytes(r.raw).decode("utf-8", "replace") for r in warn_rows]
     per_file: dict[str, list] = {}
@@ -694,7 +699,8 @@ def read_logs(spark, files: list[str], progress: StatusProgress | None = None,
                                                                        "n long")
     info_bc = spark.sparkContext.broadcast(file_info)
 
-    fast = stage1.where("kind = 'F'").select("msg", "level", "hour", "n", "tmin", "tmax")
+    fast = stage1.where("kind = 'F'").groupBy("msg", "level", "hour").agg(
+        F.sum("n").alias("n"), F.min("tmin").alias("tmin"), F.max("tmax").alias("tmax"))
     progress.set("reading distinct messages")
     msgs = fast.groupBy("msg").agg(F.sum("n").alias("n"))
     classes = _jvm_fields(msgs).mapInArrow(_classify_worker, _CLASS_SCHEMA.replace("msg string", "msg binary")) \
