@@ -145,7 +145,7 @@ def main() -> None:
     try:
         for kind, label, lines, sub in plan:
             d = tmp / sub
-            marker = d / ".complete"
+            marker = tmp / f"{sub}.complete"  # beside the data: expand_paths would read a file inside it
             if not marker.exists():
                 shutil.rmtree(d, ignore_errors=True)
                 d.mkdir(parents=True)
