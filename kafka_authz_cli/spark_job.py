@@ -248,19 +248,20 @@ class StatusProgress:
         return self
 
     def set(self, phase: str) -> None:
+        self._tick()  # the finished phase's final count
+        self._n = getattr(self, "_n", 0) + 1
         self.phase = phase
-        self.sc.setJobGroup("authz", phase, interruptOnCancel=True)
-        self._tick()
+        self.sc.setJobGroup(f"authz-{self._n}", phase, interruptOnCancel=True)
 
     def _tick(self) -> None:
-        if self.callback is None:
+        if self.callback is None or not self.phase:
             return
         try:
             tracker = self.sc.statusTracker()
             done = total = 0
-            for job in tracker.getJobIdsForGroup("authz"):
+            for job in tracker.getJobIdsForGroup(f"authz-{self._n}"):
                 info = tracker.getJobInfo(job)
-                if info is None or info.status != "RUNNING":
+                if info is None:
                     continue
                 for sid in info.stageIds:
                     st = tracker.getStageInfo(sid)
@@ -279,6 +280,7 @@ class StatusProgress:
         self._stop.set()
         if self._thread is not None:
             self._thread.join(timeout=2)
+        self._tick()
         return False
 
 

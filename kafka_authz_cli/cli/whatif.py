@@ -211,19 +211,16 @@ class _stdin_spooled:
         names: dict[str, str] = {}
         files: list[str] = []
         for entry in self.logs:
-            if entry == "-":
-                if self.tmp is None:
-                    self.tmp = tempfile.mkdtemp(prefix="authz-stdin-")
-                    path = os.path.join(self.tmp, "stdin.log")
-                    with open(path, "wb") as fh:
-                        shutil.copyfileobj(sys.stdin.buffer, fh, 1 << 20)
-                    names[path] = "<stdin>"
-                    files.append(path)
-                continue
-            matched = expand_paths([entry])
-            if not matched:
+            if entry != "-" and not expand_paths([entry]):
                 raise InputError("no log files matched " + entry)
-            files += matched
+        if "-" in self.logs:
+            self.tmp = tempfile.mkdtemp(prefix="authz-stdin-")
+            path = os.path.join(self.tmp, "stdin.log")
+            with open(path, "wb") as fh:
+                shutil.copyfileobj(sys.stdin.buffer, fh, 1 << 20)
+            names[path] = "<stdin>"
+            files.append(path)
+        files += expand_paths([e for e in self.logs if e != "-"])
         for f in files:
             if not os.path.isfile(f):
                 raise InputError("no such file", f)
