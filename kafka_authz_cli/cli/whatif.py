@@ -305,6 +305,18 @@ def _spark_session(opts):
                                    executor_memory=opts["executor_memory"])
 
 
+def _stop(spark, ok: bool) -> None:
+    """Stop Spark; its log file is kept only when something failed (the error line names it)."""
+    from kafka_authz_cli import spark_job
+
+    spark.stop()
+    if ok:
+        try:
+            os.remove(spark_job.spark_log_file())
+        except OSError:
+            pass
+
+
 class _SparkBar:
     """authz's own progress bar over Spark's status tracker (Spark's console bar is off)."""
 
@@ -330,13 +342,16 @@ def _run_spark(files, names, proposed_acls, current_set, config, opts):
 
     with _SparkBar() as bar:
         spark = _spark_session(opts)
+        ok = False
         try:
             current = (current_set.bindings, config) if current_set is not None else None
-            return spark_job.run(spark, [os.path.abspath(f) for f in files], (proposed_acls, config), current,
-                                 progress=bar, partition_bytes=opts["partition_bytes"],
-                                 names={os.path.abspath(f): names.get(f, f) for f in files})
+            result = spark_job.run(spark, [os.path.abspath(f) for f in files], (proposed_acls, config), current,
+                                   progress=bar, partition_bytes=opts["partition_bytes"],
+                                   names={os.path.abspath(f): names.get(f, f) for f in files})
+            ok = True
+            return result
         finally:
-            spark.stop()
+            _stop(spark, ok)
 
 
 def _index_run_spark(files, names, staged, opts):
@@ -344,13 +359,15 @@ def _index_run_spark(files, names, staged, opts):
 
     with _SparkBar() as bar:
         spark = _spark_session(opts)
+        ok = False
         try:
             tmp = os.path.join(staged, "spark")
             stats, quarantine = spark_job.index_logs(spark, [os.path.abspath(f) for f in files], tmp, progress=bar,
                                                      partition_bytes=opts["partition_bytes"],
                                                      names={os.path.abspath(f): names.get(f, f) for f in files})
+            ok = True
         finally:
-            spark.stop()
+            _stop(spark, ok)
     for d in Path(tmp).glob("day=*"):
         os.replace(d, Path(staged) / d.name)
     return stats, quarantine
@@ -361,12 +378,16 @@ def _index_spark(indexes, since, until, proposed_acls, current_set, config, opts
 
     with _SparkBar() as bar:
         spark = _spark_session(opts)
+        ok = False
         try:
             current = (current_set.bindings, config) if current_set is not None else None
-            return spark_job.report_from_index(spark, [(str(ix.root), [r["id"] for r in ix.runs]) for ix in indexes],
-                                               since, until, (proposed_acls, config), current, progress=bar)
+            result = spark_job.report_from_index(spark, [(str(ix.root), [r["id"] for r in ix.runs])
+                                                         for ix in indexes],
+                                                 since, until, (proposed_acls, config), current, progress=bar)
+            ok = True
+            return result
         finally:
-            spark.stop()
+            _stop(spark, ok)
 
 
 def _print(report: WhatIfReport, stats: ReadStats, quarantine: list[Quarantined], out: Optional[Path]) -> None:
