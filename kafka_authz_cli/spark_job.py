@@ -129,6 +129,10 @@ def spark_session(master: str = "local[*]", app_name: str = "authz-whatif", prog
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
     from pyspark.sql import SparkSession
 
+    import logging
+
+    for name in ("SQLQueryContextLogger", "DataFrameQueryContextLogger", "py4j", "py4j.clientserver"):
+        logging.getLogger(name).setLevel(logging.CRITICAL)  # failures are said once, by authz
     log = spark_log_file()
     java_opts = f"-Dlog4j2.configurationFile={_log_config().as_uri()} -Dauthz.spark.log={log}"
     builder = (SparkSession.builder.master(master).appName(app_name)
@@ -424,23 +428,43 @@ def _shape(lines):
     ts = (F.when(bfr.endswith("]"), F.substring_index(F.expr("substring(bfr, 1, octet_length(bfr) - 1)"), "[", -1))
           .when(last.contains("T"), last).otherwise(F.substring_index(bfr, " ", -2)))
     s = s.select(*base, "fast", "msg", "level", F.translate(ts, "T", " ").alias("ts"))
-    return s.withColumn("hour", F.substring("ts", 1, 13))
+    # Times as numbers (yyyyMMddHHmmssSSS) so that the aggregation keeps fixed-width buffers (a hash
+    # aggregation that spills); the JVM takes log4j's own `,SSS`, other fractions go to the reader.
+    t = F.col("ts")
+    stock_ts = F.coalesce((F.octet_length(t) == 23) & (F.substring(t, 20, 1) == ","), F.lit(False))
+    digits = F.concat(*(F.substring(t, a, b) for a, b in ((1, 4), (6, 2), (9, 2), (12, 2), (15, 2), (18, 2), (21, 3))))
+    fast = F.col("fast") & stock_ts
+    return s.select("file", "block", "id", "value", fast.alias("fast"), F.when(fast, F.col("msg")).alias("msg"),
+                    F.when(fast, F.col("level")).alias("level"), F.when(fast, digits.cast("long")).alias("tsl"),
+                    F.when(fast, F.substring(t, 1, 13)).alias("hour"))
+
+
+def ts_text(col):
+    """yyyyMMddHHmmssSSS (a long) back to log4j's text, `yyyy-MM-dd HH:mm:ss,SSS`."""
+    from pyspark.sql import functions as F
+
+    d = F.lpad(col.cast("string"), 17, "0")
+    return F.when(col.isNotNull(), F.concat(F.substring(d, 1, 4), F.lit("-"), F.substring(d, 5, 2), F.lit("-"),
+                                            F.substring(d, 7, 2), F.lit(" "), F.substring(d, 9, 2), F.lit(":"),
+                                            F.substring(d, 11, 2), F.lit(":"), F.substring(d, 13, 2), F.lit(","),
+                                            F.substring(d, 15, 3)))
 
 
 def _stage1(shaped):
-    """One scan, one aggregation: per (split, message, level, hour) aggregates of the lines the JVM takes,
-    and every other line with its position (kind S, or W for a decoder warning). Per-split line counts
-    and first positions are sums and minima of these rows (see _block_stats)."""
+    """One scan, one hash aggregation: per (split, message, level, hour) aggregates of the lines the JVM
+    takes, and every other line with its position (kind S, or W for a decoder warning; its bytes are a
+    grouping key, so every aggregation buffer is fixed-width). Per-split line counts and first
+    positions are sums and minima of these rows (see _block_stats)."""
     from pyspark.sql import functions as F
 
     fast, rid = F.col("fast"), F.col("id")
     kind = F.when(fast, "F").when(rid >= 0, "S").otherwise("W")
     rows = shaped.select(kind.alias("kind"), "file", "block", "msg", "level", "hour",
-                         F.when(~fast, rid).alias("rid"), "ts", F.col("id").alias("bid"),
+                         F.when(~fast, rid).alias("rid"), "tsl", F.col("id").alias("bid"),
                          F.when(~fast, F.col("value").cast("binary")).alias("raw"))
-    return rows.groupBy("kind", "file", "block", "msg", "level", "hour", "rid").agg(
-        F.count(F.lit(1)).alias("n"), F.min("ts").alias("tmin"), F.max("ts").alias("tmax"),
-        F.min("bid").alias("bmin"), F.first("raw").alias("raw"))
+    return rows.groupBy("kind", "file", "block", "msg", "level", "hour", "rid", "raw").agg(
+        F.count(F.lit(1)).alias("n"), F.min("tsl").alias("tmin"), F.max("tsl").alias("tmax"),
+        F.min("bid").alias("bmin"))
 
 
 def _block_stats(stage1):
@@ -776,8 +800,8 @@ def read_logs(spark, files: list[str], progress: StatusProgress | None = None,
                          F.when(F.col("level") != "TRACE", F.col("n")).otherwise(0).alias("visible"),
                          F.when(F.col("decision") == "ALLOWED", F.col("n")).otherwise(0).alias("allowed"),
                          F.when(F.col("decision") == "DENIED", F.col("n")).otherwise(0).alias("denied"),
-                         F.col("tmin").alias("first_seen"), F.col("tmax").alias("last_seen"),
-                         F.when(F.col("rule").isNotNull(), F.col("tmax")).alias("rule_at"), "rule")
+                         ts_text(F.col("tmin")).alias("first_seen"), ts_text(F.col("tmax")).alias("last_seen"),
+                         F.when(F.col("rule").isNotNull(), ts_text(F.col("tmax"))).alias("rule_at"), "rule")
     slow_rows = odd.where("kind = 'D'").select(*KEY, "hour", "count", "visible", "allowed", "denied", "first_seen",
                                                "last_seen", "rule_at", "rule")
     hourly = merge_hourly(fast_rows.unionByName(slow_rows), ["hour"])
