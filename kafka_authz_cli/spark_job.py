@@ -951,6 +951,7 @@ def run(spark, paths: list[str], proposed: tuple[list[AclBinding], dict],
         finally:
             for df in result.info["cached"]:
                 df.unpersist()
+            spark.catalog.clearCache()
     return result.stats, result.quarantine, report
 
 
@@ -974,6 +975,7 @@ def index_logs(spark, paths: list[str], staged: str, progress: Callable | None =
         finally:
             for df in result.info["cached"]:
                 df.unpersist()
+            spark.catalog.clearCache()
     return result.stats, result.quarantine
 
 
