@@ -21,12 +21,15 @@ from __future__ import annotations
 
 import functools
 import glob
+import io
+import itertools
 import os
 import re
 import zlib
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import BinaryIO, Iterable, Iterator
 
 from kafka_authz_cli.model import AclOperation, ResourceType
 
@@ -108,12 +111,25 @@ class ReadStats:
     quarantined_lines: int = 0
     files: int = 0
     by_format: dict[str, int] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
 
     def add(self, other: "ReadStats") -> None:
         for f in ("lines", "decision_lines", "decisions", "non_decision_lines", "quarantined_lines", "files"):
             setattr(self, f, getattr(self, f) + getattr(other, f))
         for k, v in other.by_format.items():
             self.by_format[k] = self.by_format.get(k, 0) + v
+        self.warnings += other.warnings
+
+    def as_dict(self) -> dict:
+        return {"lines": self.lines, "decision_lines": self.decision_lines, "decisions": self.decisions,
+                "non_decision_lines": self.non_decision_lines, "quarantined_lines": self.quarantined_lines,
+                "files": self.files, "by_format": dict(sorted(self.by_format.items())),
+                "warnings": list(self.warnings)}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "ReadStats":
+        return cls(d["lines"], d["decision_lines"], d["decisions"], d["non_decision_lines"], d["quarantined_lines"],
+                   d["files"], dict(d["by_format"]), list(d.get("warnings", [])))
 
     @property
     def balanced(self) -> bool:
@@ -142,7 +158,7 @@ def _parse_core(message: str) -> tuple | str:
     # each distinct message is parsed once.
     head = _HEAD.match(message)
     if head is None:
-        return "not a decision record"
+        return _why_not_head(message)
     op_raw, rtype_raw = head["op"], head["rtype"]
     kraft = head["opkw"] == "o"
     operation, resource_type = _OPS[op_raw], _TYPES[rtype_raw]
@@ -165,7 +181,7 @@ def _parse_core(message: str) -> tuple | str:
         break
     if kraft:
         if request is None:
-            return "KRaft-style record without its request tail"
+            return _why_not_tail(rest, head["decision"], resource_type)
         fmt = "F-KRAFT-RECORD" if rule and "StandardAcl[" in rule else "F-KRAFT"
     elif head["listener"] is not None:
         fmt = "F-BF2"
@@ -188,6 +204,70 @@ def _rfind_all(text: str, needle: str) -> Iterator[int]:
         if pos < 0:
             return
         yield pos
+
+
+_IP = re.compile(rf"(?:{_IPV4}|{_IPV6})\Z")
+_DECISION_AT = re.compile(r" is (Allowed|Denied) ")
+
+
+def _why_not_head(message: str) -> str:
+    """Which part of `Principal = P is Allowed operation = OP from host = IP on resource = TYPE:...` is
+    missing or wrong, read at the first ` is Allowed|Denied ` (a best effort: the principal is free text)."""
+    if not message.startswith("Principal = "):
+        start = message[:40] + ("…" if len(message) > 40 else "")
+        return f"not a decision record: no 'Principal = ' where the message starts ({start!r})"
+    m = _DECISION_AT.search(message, 12)
+    if m is None:
+        return "not a decision record: no ' is Allowed ' or ' is Denied ' after the principal"
+    rest = message[m.end():]
+    if not (rest.startswith("operation = ") or rest.startswith("Operation = ")):
+        return f"no 'operation = ' after ' is {m[1]} ' (found {rest[:20]!r})"
+    rest = rest[len("operation = "):]
+    op, sep, rest = rest.partition(" from host = ")
+    if not sep:
+        return "no ' from host = ' after the operation"
+    if op not in _OPS:
+        return f"unknown operation {op[:40]!r}"
+    host, sep, rest = rest.partition(" on resource = ")
+    if not sep:
+        return "no ' on resource = ' after the host"
+    host = host.split(" via listener ", 1)[0]
+    if not _IP.match(host):
+        return f"host {host[:60]!r} is not an IP address (Kafka logs the client's IP literal)"
+    rtype, sep, _ = rest.partition(":")
+    if not sep:
+        return "no ':' after the resource type"
+    if rtype not in _TYPES:
+        return f"unknown resource type {rtype[:40]!r}"
+    return "not a decision record"
+
+
+def _why_not_tail(rest: str, decision: str, resource_type: str) -> str:
+    """Why a KRaft record (lower-case 'operation') has no valid `for request = ... based on rule ...` tail."""
+    pos = rest.rfind(" for request = ")
+    if pos < 0:
+        return "KRaft record without ' for request = ' (KRaft always logs the request and the rule)"
+    tail = _TAIL.match(rest, pos)
+    if tail is None:
+        return ("KRaft record whose tail is not 'for request = <ApiKey> with resourceRefCount = <n> based on "
+                f"rule <rule>' (found {rest[pos + 1:pos + 81]!r})")
+    rule = tail["rule"]
+    if rule is None:
+        return "KRaft record without ' based on rule ' (KRaft always logs the deciding rule)"
+    return f"rule {rule[:120]!r} cannot have decided this record: {_rule_problem(rule, decision, resource_type, rest[:pos])}"
+
+
+def _rule_problem(rule: str, decision: str, resource_type: str, name: str) -> str:
+    if rule == "SuperUser":
+        return "a super user is always Allowed"
+    m = _MATCHING_ACL.match(rule)
+    if m is None:
+        return "not SuperUser, DefaultAllow, DefaultDeny or MatchingAcl(acl=StandardAcl(...))"
+    if (m["perm"] == "ALLOW") != (decision == "Allowed"):
+        return f"its permissionType is {m['perm']} but the record says {decision}"
+    if m["rtype"] != resource_type:
+        return f"its resourceType is {m['rtype']} but the resource is a {resource_type}"
+    return f"its {m['pattern']} resourceName {m['name'][:60]!r} does not match the resource name"
 
 
 def _valid_rule(rule: str, decision: str, resource_type: str, name: str) -> bool:
@@ -236,86 +316,281 @@ def _strip_layout(line: str) -> tuple[str, str | None, str | None, bool]:
     return text, None, None, suffixed
 
 
-def read_lines(lines: Iterable[str], source: str, stats: ReadStats,
-               quarantine: list[Quarantined]) -> Iterator[AuditDecision]:
-    """Records from physical lines (without line terminators) of one file."""
-    lines = list(lines)
-    stats.lines += len(lines)
-    # Files written with the stock layout end every record with the logger suffix: join what does not.
-    suffix_mode = sum(1 for ln in lines[:200] if ln.rstrip().endswith(LOGGER_SUFFIX) or
-                      re.search(r"\(kafka\.authorizer\.logger\) \[[^\]]*\]\Z", ln)) >= 1
-    i = 0
-    n = len(lines)
-    while i < n:
-        start = i
-        line = lines[i].rstrip("\r")
-        group = [line]
-        if suffix_mode and not _ends_record(line) and _RECORD_START.match(_NOISE.sub("", line, count=1)):
-            j = i + 1
-            while j < n and not _ends_record(group[-1]):
-                group.append(lines[j].rstrip("\r"))
-                j += 1
-            if not _ends_record(group[-1]):
-                quarantine.append(Quarantined(f"{source}:{start + 1}", "record never ends (no logger suffix)",
-                                              "\n".join(group)))
-                stats.quarantined_lines += len(group)
-                i = start + len(group)
-                continue
-            if any(_RECORD_START.match(_NOISE.sub("", g, count=1)) for g in group[1:]):
-                quarantine.append(Quarantined(f"{source}:{start + 1}", "a continuation line looks like a new "
-                                                                      "record (possible log injection)",
-                                              "\n".join(group)))
-                stats.quarantined_lines += len(group)
-                i = start + len(group)
-                continue
-        i = start + len(group)
-        text = group[0] if len(group) == 1 else "\n".join(group)
+def valid_timestamp(ts: str) -> bool:
+    """A log4j `%d` that names a real instant (month 1-12, a day the month has, 00:00:00-23:59:59)."""
+    try:
+        datetime(int(ts[0:4]), int(ts[5:7]), int(ts[8:10]), int(ts[11:13]), int(ts[14:16]), int(ts[17:19]))
+    except ValueError:
+        return False
+    return True
+
+
+def classify_message(message: str) -> tuple:
+    """What the reader makes of one complete single-line record whose layout was recognised and which
+    ends with the logger suffix: ("N",) a non-decision line, ("Q", reason), or ("D", *fields) with
+    the fields of :func:`_parse_core` (principal, host, operation, resource_type, name, pattern,
+    decision, request, ref, rule, format). The Spark job asks this once per distinct message."""
+    if _NON_DECISION.match(message):
+        return ("N",)
+    core = _parse_core(message)
+    if isinstance(core, str):
+        return ("Q", core)
+    return ("D",) + core
+
+
+# A record joined from more lines or characters than this is quarantined unparsed (memory stays flat).
+GROUP_MAX_LINES = 10_000
+GROUP_MAX_CHARS = 4 << 20
+SUFFIX_MODE_LINES = 200
+
+
+class FileReader:
+    """The reader's state machine over the physical lines of one file (line terminators removed).
+
+    `feed` lines in order; `gap` says the next line is not fed (the Spark job feeds only the lines
+    its JVM shape did not take, and every line it takes ends a record): it returns True when a record
+    was still open, i.e. the next line would have been joined to it. `finish` at the end of the file.
+    Decisions are returned as they complete; counts go to `stats`, rejects to `quarantine`.
+    """
+
+    __slots__ = ("source", "stats", "quarantine", "suffix_mode", "_start", "_texts", "_lines", "_chars",
+                 "_injection")
+
+    def __init__(self, source: str, stats: "ReadStats", quarantine: list, suffix_mode: bool):
+        self.source = source
+        self.stats = stats
+        self.quarantine = quarantine
+        self.suffix_mode = suffix_mode
+        self._start = 0  # first line of the open record, 0 when none is open
+
+    def feed(self, lineno: int, raw: str) -> list[AuditDecision]:
+        self.stats.lines += 1
+        line = raw.rstrip("\r")
+        if self._start:
+            self._lines += 1
+            if self._chars <= GROUP_MAX_CHARS and self._lines <= GROUP_MAX_LINES:
+                self._texts.append(line)
+                self._chars += len(line) + 1
+            if not self._injection and _RECORD_START.match(_NOISE.sub("", line, count=1)):
+                self._injection = True
+            if _ends_record(line):
+                return self._close()
+            return []
+        if self.suffix_mode and not _ends_record(line) and _RECORD_START.match(_NOISE.sub("", line, count=1)):
+            self._start, self._texts, self._lines, self._chars, self._injection = lineno, [line], 1, len(line), False
+            return []
+        return self._record(line, 1, lineno)
+
+    def gap(self) -> bool:
+        """The next line is not fed. True if an open record would have taken it (nothing is counted)."""
+        if self._start:
+            self.stats.lines -= self._lines
+            self._start = 0
+            return True
+        return False
+
+    def finish(self) -> None:
+        if self._start:
+            self._quarantine("record never ends (no logger suffix before the end of the file)")
+
+    def _group_text(self) -> str:
+        text = "\n".join(self._texts)
+        if self._lines > len(self._texts):
+            text += f"\n… {self._lines - len(self._texts)} more line(s)"
+        return text
+
+    def _quarantine(self, reason: str) -> None:
+        self.quarantine.append(Quarantined(f"{self.source}:{self._start}", reason, self._group_text()))
+        self.stats.quarantined_lines += self._lines
+        self._start = 0
+
+    def _close(self) -> list[AuditDecision]:
+        if self._injection:
+            self._quarantine("a continuation line looks like a new record (possible log injection)")
+            return []
+        if self._lines > len(self._texts) or self._chars > GROUP_MAX_CHARS:
+            self._quarantine(f"record joined from {self._lines} lines is over the reader's limit "
+                             f"({GROUP_MAX_LINES} lines, {GROUP_MAX_CHARS >> 20} MiB)")
+            return []
+        start, lines = self._start, self._lines
+        self._start = 0
+        return self._record("\n".join(self._texts), lines, start)
+
+    def _record(self, text: str, lines: int, lineno: int) -> list[AuditDecision]:
+        stats = self.stats
         if not text or text.isspace() or (text[0] == "\x00" and not text.strip("\x00")):
-            stats.non_decision_lines += len(group)
-            continue
+            stats.non_decision_lines += lines
+            return []
         message, level, ts, _ = _strip_layout(text)
         if _NON_DECISION.match(message) or ("kafka.authorizer.logger" not in text and _OTHER_LOGGER.match(text)):
-            stats.non_decision_lines += len(group)
-            continue
-        parsed = parse_message(message, f"{source}:{start + 1}", level, ts)
+            stats.non_decision_lines += lines
+            return []
+        source = f"{self.source}:{lineno}"
+        parsed = parse_message(message, source, level, ts)
         if isinstance(parsed, str):
-            quarantine.append(Quarantined(f"{source}:{start + 1}", parsed, text))
-            stats.quarantined_lines += len(group)
-            continue
-        stats.decision_lines += len(group)
+            if level is None and not message.startswith("Principal = "):
+                parsed = "not an authorizer record: no log4j layout ([timestamp] LEVEL) and no 'Principal = '"
+            self.quarantine.append(Quarantined(source, parsed, text))
+            stats.quarantined_lines += lines
+            return []
+        if ts and not valid_timestamp(ts):
+            self.quarantine.append(Quarantined(source, f"impossible timestamp {ts!r}", text))
+            stats.quarantined_lines += lines
+            return []
+        stats.decision_lines += lines
         stats.decisions += 1
         stats.by_format[parsed.format] = stats.by_format.get(parsed.format, 0) + 1
-        yield parsed
+        return [parsed]
+
+
+def ends_record(line: str) -> bool:
+    """Does this physical line (trailing CRs removed) end a record in the stock layouts?"""
+    return _ends_record(line)
+
+
+def read_lines(lines: Iterable[str], source: str, stats: ReadStats,
+               quarantine: list[Quarantined], first_line: int = 1) -> Iterator[AuditDecision]:
+    """Records from the physical lines (without line terminators) of one file, streamed.
+
+    Files written with the stock layout end every record with the logger suffix: when one of the first
+    200 lines does, a line that does not is joined with the following ones (see the module doc)."""
+    it = iter(lines)
+    head = []
+    for line in it:
+        head.append(line)
+        if len(head) >= SUFFIX_MODE_LINES:
+            break
+    reader = FileReader(source, stats, quarantine, any(_ends_record(ln.rstrip("\r")) for ln in head))
+    n = first_line
+    for line in head:
+        yield from reader.feed(n, line)
+        n += 1
+    for line in it:
+        yield from reader.feed(n, line)
+        n += 1
+    reader.finish()
+
+
+def read_runs(source: str, numbered: Iterable[tuple[int, str]], total_lines: int, first_fast_line: int | None,
+              stats: ReadStats, quarantine: list[Quarantined], consumed: list[int]) -> Iterator[AuditDecision]:
+    """The lines of one file that the Spark job's JVM shape did not take, in order, with their numbers.
+
+    Every line not given is a complete single-line record (it ends with the logger suffix), so it
+    closes whatever is open before it: the runs between such lines are read independently. When a run
+    ends inside an open record, the next line would have been joined to it: its number goes to
+    `consumed` (the job then routes that line here too and reads again)."""
+    it = iter(numbered)
+    head = []
+    for item in it:
+        head.append(item)
+        if item[0] >= SUFFIX_MODE_LINES:
+            break
+    mode = (first_fast_line is not None and first_fast_line <= SUFFIX_MODE_LINES) or any(
+        n <= SUFFIX_MODE_LINES and _ends_record(ln.rstrip("\r")) for n, ln in head)
+    reader = FileReader(source, stats, quarantine, mode)
+    last = 0
+    for n, line in itertools.chain(head, it):
+        if n != last + 1 and last and reader.gap():
+            consumed.append(last + 1)
+        yield from reader.feed(n, line)
+        last = n
+    if last < total_lines:
+        if reader.gap():
+            consumed.append(last + 1)
+    else:
+        reader.finish()
 
 
 def _ends_record(line: str) -> bool:
-    return line.endswith(LOGGER_SUFFIX) or re.search(r"\(kafka\.authorizer\.logger\) \[[^\]]*\]\Z", line) is not None
+    return line.endswith(LOGGER_SUFFIX) or (line.endswith("]") and _THREAD_END.search(line) is not None)
+
+
+_THREAD_END = re.compile(r"\(kafka\.authorizer\.logger\) \[[^\]]*\]\Z")
+GZIP_MAGIC = b"\x1f\x8b"
+_CHUNK = 1 << 22
+
+
+def iter_file_lines(fh: BinaryIO, source: str, stats: ReadStats, on_bytes=None) -> Iterator[str]:
+    """The physical lines of a file, streamed: gzip undone member by member (a truncated or corrupt
+    member keeps what it held, with a warning), invalid UTF-8 replaced, split on LF only."""
+    for piece in iter_file_line_bytes(fh, source, stats, on_bytes):
+        yield piece.decode("utf-8", "replace")
+
+
+def iter_file_line_bytes(fh: BinaryIO, source: str, stats: ReadStats, on_bytes=None) -> Iterator[bytes]:
+    buf = b""
+    for data in _iter_decoded(fh, source, stats, on_bytes):
+        if b"\n" not in data:
+            buf += data
+            continue
+        parts = data.split(b"\n")
+        parts[0] = buf + parts[0]
+        buf = parts.pop()
+        yield from parts
+    if buf:
+        yield buf
+
+
+def _iter_decoded(fh: BinaryIO, source: str, stats: ReadStats, on_bytes) -> Iterator[bytes]:
+    first = fh.read(_CHUNK)
+    if on_bytes:
+        on_bytes(len(first))
+    if first[:2] != GZIP_MAGIC:
+        while first:
+            yield first
+            first = fh.read(_CHUNK)
+            if on_bytes:
+                on_bytes(len(first))
+        return
+    d = zlib.decompressobj(wbits=31)
+    data = first
+    member_bytes = 0
+    while data:
+        try:
+            out = d.decompress(data)
+        except zlib.error as exc:
+            stats.warnings.append(f"{source}: gzip data corrupt ({exc}) after {member_bytes} byte(s) of a member: "
+                                  "the rest of the file is not read")
+            return
+        member_bytes += len(data)
+        if out:
+            yield out
+        if d.eof:
+            rest = d.unused_data
+            if not rest:
+                rest = fh.read(_CHUNK)
+                if on_bytes:
+                    on_bytes(len(rest))
+                if not rest:
+                    return
+            if rest[:2] != GZIP_MAGIC:
+                stats.warnings.append(f"{source}: {len(rest)}+ byte(s) after the last gzip member are not gzip "
+                                      "data: not read")
+                return
+            d, data, member_bytes = zlib.decompressobj(wbits=31), rest, 0
+            continue
+        data = fh.read(_CHUNK)
+        if on_bytes:
+            on_bytes(len(data))
+    if not d.eof:
+        stats.warnings.append(f"{source}: the last gzip member is truncated (a file still being written or "
+                              "compressed?): read what it holds")
 
 
 def decode(data: bytes) -> str:
     """File bytes as text: gzip (possibly a truncated last member) undone, invalid UTF-8 replaced."""
-    if data[:2] == b"\x1f\x8b":
-        # Member by member with zlib, so that a truncated last member still yields what it holds.
-        out = bytearray()
-        rest = data
-        while rest[:2] == b"\x1f\x8b":
-            d = zlib.decompressobj(wbits=31)
-            try:
-                out += d.decompress(rest)
-            except zlib.error:
-                break
-            rest = d.unused_data
-        data = bytes(out)
-    return data.decode("utf-8", "replace")
+    return "\n".join(iter_file_lines(io.BytesIO(data), "", ReadStats()))
+
+
+def read_stream(fh: BinaryIO, source: str, stats: ReadStats, quarantine: list[Quarantined],
+                on_bytes=None) -> Iterator[AuditDecision]:
+    """Records of one file or stream (stdin), memory flat in its size."""
+    stats.files += 1
+    yield from read_lines(iter_file_lines(fh, source, stats, on_bytes), source, stats, quarantine)
 
 
 def read_file_bytes(data: bytes, source: str, stats: ReadStats, quarantine: list[Quarantined]) -> list[AuditDecision]:
-    text = decode(data)
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    stats.files += 1
-    return list(read_lines(lines, source, stats, quarantine))
+    return list(read_stream(io.BytesIO(data), source, stats, quarantine))
 
 
 def _rotation_key(path: str):

@@ -1,44 +1,185 @@
-"""The whatif replay as a PySpark job: the only module that imports pyspark.
+"""The whatif replay as a Spark pipeline: the only module that imports pyspark.
 
-Files are parsed where they are (one task per file, gzip included) with the same reader as the
-in-process path; per-request aggregates are merged with reduceByKey; each distinct request is
-decided on the executors with the ACL sets broadcast; the driver only sees the aggregates. Local
-Spark (`local[*]`) by default; `--master yarn|k8s://...|spark://...` runs the same job on a cluster
-(the package is shipped to executors as a zip).
+Lines are read with Spark's splittable text source (a plain file is split across tasks; gzip, a
+byte-order mark or another codec's extension go through a streaming Python decompressor, one task
+per file), so no file is ever held whole in memory. Per line, the JVM takes the log4j layout apart
+with anchored Spark SQL expressions (stock `[%d] %p %m (%c)`, ISO `%d %p %m (%c) [%t]`, behind the
+CRI, docker compose and stern prefixes the reader strips) and aggregates per distinct (message,
+level, hour): every other line - multi-line records, foreign lines, odd layouts - keeps its file and
+line number and goes to the reference reader (:mod:`kafka_authz_cli.auditlog`) with the context it
+needs. Message fields of the KRaft and ZK 2.4+ shapes are extracted in the JVM; each distinct
+message is also read once by the reference reader, which has the last word. Distinct requests are
+aggregated in Spark SQL and decided on the executors (Arrow batches) with the ACL sets broadcast.
+
+Line numbers are exact: Spark's file splits are made deterministic (`openCostInBytes` =
+`maxPartitionBytes`), each line carries its split and its position in its partition, and a per-split
+line count (collected with the aggregates, in the same scan) turns them into file line numbers.
+
+Every line the JVM takes ends a record, so the odd lines fall into runs that the reference reader
+reads independently - except when a run ends inside an open record (a forged record right after an
+unterminated one): that line is then routed to the reader as well, with every line of its
+(message, level, hour) group, and the odd lines are read again. The same happens to messages the
+reference reader quarantines (their lines need numbers). Both only happen on hostile or broken input.
 """
 
 from __future__ import annotations
 
+import itertools
+import json
 import os
+import re
 import shutil
+import socket
 import sys
 import tempfile
+import threading
+import time
+import urllib.parse
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
-from kafka_authz_cli.auditlog import Quarantined, ReadStats, read_file_bytes
-from kafka_authz_cli.model import AclBinding
-from kafka_authz_cli.whatif import Aggregate, Verdict, WhatIfReport, aggregate, build_report, decide
+from kafka_authz_cli.auditlog import (
+    GZIP_MAGIC,
+    LOGGER_SUFFIX,
+    Quarantined,
+    ReadStats,
+    classify_message,
+    iter_file_line_bytes,
+    read_runs,
+)
+from kafka_authz_cli.errors import AuthzError
+from kafka_authz_cli.model import AclBinding, AclOperation, ResourceType
+from kafka_authz_cli.whatif import Aggregate, Summary, Verdict, WhatIfReport, assemble_report, classify, decide
+
+KEY = ["principal", "host", "operation", "resource_type", "resource_name"]
+SPLIT_BYTES = 128 << 20
+_SEP_THREAD = LOGGER_SUFFIX + " ["
+
+
+class SparkFailure(AuthzError):
+    """A Spark failure, said in one line with what to change."""
+
+
+# ----------------------------------------------------------------------------------------------
+# Session, logging, failures, progress
+
+
+def java_problem() -> str | None:
+    """None when a Java 17+ runtime is there; otherwise what is wrong, in words."""
+    home = os.environ.get("JAVA_HOME")
+    java = os.path.join(home, "bin", "java") if home else shutil.which("java")
+    if home and not os.access(java, os.X_OK):
+        return f"JAVA_HOME is {home} but {java} is not an executable"
+    if not java:
+        return "no Java runtime (java is not on PATH and JAVA_HOME is not set)"
+    import subprocess
+
+    try:
+        out = subprocess.run([java, "-version"], capture_output=True, text=True, timeout=30).stderr
+    except (OSError, subprocess.SubprocessError) as exc:
+        return f"{java} does not run ({exc})"
+    m = re.search(r'version "(\d+)(?:\.(\d+))?', out)
+    if m:
+        major = int(m[1]) if m[1] != "1" else int(m[2] or 0)
+        if major < 17:
+            return f"Spark needs Java 17+, found Java {major} ({java})"
+    return None
 
 
 def java_available() -> bool:
-    return shutil.which("java") is not None or bool(os.environ.get("JAVA_HOME"))
+    return java_problem() is None
 
 
-def spark_session(master: str = "local[*]", app_name: str = "authz-whatif", progress: bool = True):
+def _log_config() -> Path:
+    return Path(__file__).with_name("spark-log4j2.properties")
+
+
+def spark_log_file() -> str:
+    return os.path.join(tempfile.gettempdir(), f"authz-spark-{os.getpid()}.log")
+
+
+def check_master(master: str) -> None:
+    """Fail fast (one line) on a master URL Spark would retry for a minute before giving up."""
+    if master.startswith("local"):
+        if not re.fullmatch(r"local(\[(\*|\d+)(,\d+)?\])?", master):
+            raise SparkFailure(f"--master {master!r}: a local master is local, local[N] or local[*]")
+        return
+    m = re.fullmatch(r"spark://([^:/]+):(\d+)", master)
+    if m:
+        try:
+            socket.create_connection((m[1], int(m[2])), timeout=5).close()
+        except OSError as exc:
+            raise SparkFailure(f"cannot reach the Spark master at {m[1]}:{m[2]} ({exc.strerror or exc}): check "
+                               "--master and that the master is running") from None
+        return
+    if not (master == "yarn" or master.startswith("k8s://") or master.startswith("mesos://")):
+        raise SparkFailure(f"--master {master!r} is not a Spark master URL (local[*], spark://HOST:PORT, yarn, "
+                           "k8s://https://HOST:PORT)")
+
+
+def spark_session(master: str = "local[*]", app_name: str = "authz-whatif", progress: bool = False,
+                  driver_memory: str | None = None, executor_memory: str | None = None, conf: dict | None = None):
+    """A SparkSession with Spark's own console output off (its log goes to a file, see spark_log_file)."""
+    problem = java_problem()
+    if problem:
+        raise SparkFailure(f"the Spark job needs Java 17+: {problem} (install e.g. openjdk-17-jre-headless)")
+    check_master(master)
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
     from pyspark.sql import SparkSession
 
-    spark = (SparkSession.builder.master(master).appName(app_name)
-             .config("spark.ui.enabled", "false")
-             .config("spark.ui.showConsoleProgress", "true" if progress else "false")
-             .config("spark.sql.shuffle.partitions", "8")
-             .config("spark.driver.memory", os.environ.get("AUTHZ_SPARK_DRIVER_MEMORY", "2g"))
-             .getOrCreate())
-    spark.sparkContext.setLogLevel("ERROR")
-    if not master.startswith("local"):
-        _ship_package(spark)
+    import logging
+
+    for name in ("SQLQueryContextLogger", "DataFrameQueryContextLogger", "py4j", "py4j.clientserver"):
+        logging.getLogger(name).setLevel(logging.CRITICAL)  # failures are said once, by authz
+    log = spark_log_file()
+    java_opts = f"-Dlog4j2.configurationFile={_log_config().as_uri()} -Dauthz.spark.log={log}"
+    builder = (SparkSession.builder.master(master).appName(app_name)
+               .config("spark.ui.enabled", "false")
+               .config("spark.ui.showConsoleProgress", "false")
+               .config("spark.driver.extraJavaOptions", java_opts)
+               .config("spark.log.structuredLogging.enabled", "false")
+               .config("spark.driver.memory", driver_memory or os.environ.get("AUTHZ_SPARK_DRIVER_MEMORY", "2g"))
+               .config("spark.sql.files.maxPartitionBytes", str(SPLIT_BYTES))
+               .config("spark.sql.files.openCostInBytes", str(SPLIT_BYTES)))
+    if master.startswith("local"):
+        builder = builder.config("spark.sql.shuffle.partitions", "4")
+    if executor_memory:
+        builder = builder.config("spark.executor.memory", executor_memory)
+    for k, v in (conf or {}).items():
+        builder = builder.config(k, v)
+    with spark_errors("starting Spark"), _jvm_stderr_to(log):
+        spark = builder.getOrCreate()
+        spark.sparkContext.setLogLevel("ERROR")
+        if not master.startswith("local"):
+            _ship_package(spark)
     return spark
+
+
+class _jvm_stderr_to:
+    """The JVM Spark starts inherits file descriptor 2: point it at the log file while it starts, so
+    that Java's own start-up notes never reach the terminal (authz's stderr is restored after)."""
+
+    def __init__(self, path: str):
+        self.path = path
+
+    def __enter__(self):
+        try:
+            sys.stderr.flush()
+            self.saved = os.dup(2)
+            fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+            os.dup2(fd, 2)
+            os.close(fd)
+        except OSError:
+            self.saved = None
+        return self
+
+    def __exit__(self, *exc):
+        if self.saved is not None:
+            os.dup2(self.saved, 2)
+            os.close(self.saved)
+        return False
 
 
 def _ship_package(spark) -> None:
@@ -49,54 +190,835 @@ def _ship_package(spark) -> None:
     spark.sparkContext.addPyFile(archive)
 
 
-def _parse_file(item):
-    path, data = item
-    stats = ReadStats()
-    quarantine: list[Quarantined] = []
-    decisions = read_file_bytes(bytes(data), path, stats, quarantine)
-    out = [("S", stats)]
-    out += [("Q", q) for q in quarantine]
-    out += [("A", kv) for kv in aggregate(decisions).items()]
+def explain_failure(exc: BaseException) -> str:
+    """One line: what happened to Spark and what to change."""
+    text = f"{type(exc).__name__}: {exc}"
+    log = spark_log_file()
+    where = f" (Spark's log: {log})" if os.path.exists(log) else ""
+    if "OutOfMemoryError" in text or "Java heap space" in text or "GC overhead limit" in text:
+        return ("Spark ran out of memory: raise --driver-memory (and --executor-memory on a cluster), or give it "
+                "more partitions (smaller --partition-bytes)" + where)
+    if "must be at least" in text and "memory" in text.lower():
+        m = re.search(r"[Ss]ystem memory (\d+) must be at least (\d+)", text)
+        need = f" (at least {int(m[2]) >> 20} MiB)" if m else ""
+        return f"Spark refuses to start with this little memory: raise --driver-memory{need}" + where
+    if "ExecutorLostFailure" in text or "Lost executor" in text or "executor lost" in text.lower() or \
+            "Worker lost" in text or "SparkContext was shut down" in text:
+        return ("a Spark executor was lost (killed, out of memory or its worker died): check the cluster, raise "
+                "--executor-memory, or retry" + where)
+    if "JAVA_GATEWAY_EXITED" in text or "Java gateway process exited" in text:
+        return "Spark could not start its Java process: check Java 17+ (JAVA_HOME, java on PATH)" + where
+    if "All masters are unresponsive" in text or "Could not parse Master URL" in text or \
+            "Failed to connect to master" in text:
+        return "Spark cannot use this --master: check the URL and that the master is running" + where
+    if "FileNotFoundException" in text or "PATH_NOT_FOUND" in text or "does not exist" in text:
+        m = re.search(r"(?:File|Path) (?:file:)?(\S+) does not exist", text)
+        return f"a log file disappeared or is not readable where Spark runs{': ' + m[1] if m else ''}" + where
+    first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    first = re.sub(r"^An error occurred while calling \S+\.\s*:?\s*", "", first)
+    return f"Spark failed: {first[:300]}" + where
+
+
+class spark_errors:
+    """Turn any Spark/py4j failure into one SparkFailure line (exit 2)."""
+
+    def __init__(self, what: str):
+        self.what = what
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, et, exc, tb):
+        if exc is None or isinstance(exc, (AuthzError, KeyboardInterrupt, SystemExit)):
+            return False
+        raise SparkFailure(explain_failure(exc)) from None
+
+
+class StatusProgress:
+    """Polls Spark's status tracker (tasks of the running jobs) for authz's own progress bar."""
+
+    def __init__(self, spark, callback: Callable[[str, int, int], None] | None, interval: float = 0.3):
+        self.sc = spark.sparkContext
+        self.callback = callback
+        self.interval = interval
+        self.phase = ""
+        self._stop = threading.Event()
+        self._thread = None
+
+    def __enter__(self):
+        if self.callback is not None:
+            self._thread = threading.Thread(target=self._run, daemon=True)
+            self._thread.start()
+        return self
+
+    def set(self, phase: str) -> None:
+        self._tick()  # the finished phase's final count
+        self._n = getattr(self, "_n", 0) + 1
+        self.phase = phase
+        self.sc.setJobGroup(f"authz-{self._n}", phase, interruptOnCancel=True)
+
+    def _tick(self) -> None:
+        if self.callback is None or not self.phase:
+            return
+        try:
+            tracker = self.sc.statusTracker()
+            done = total = 0
+            for job in tracker.getJobIdsForGroup(f"authz-{self._n}"):
+                info = tracker.getJobInfo(job)
+                if info is None:
+                    continue
+                for sid in info.stageIds:
+                    st = tracker.getStageInfo(sid)
+                    if st is not None:
+                        done += st.numCompletedTasks
+                        total += st.numTasks
+            self.callback(self.phase, done, total)
+        except Exception:  # noqa: BLE001 - progress must never break the job
+            pass
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.interval):
+            self._tick()
+
+    def __exit__(self, *exc):
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=2)
+        self._tick()
+        return False
+
+
+# ----------------------------------------------------------------------------------------------
+# Reading: sources and the per-line JVM shape
+
+
+def _ts_re() -> str:
+    """A log4j %d that names a real instant (what auditlog.valid_timestamp accepts), in Java regex."""
+    y = "(?!0000)[0-9]{4}"
+    md = r"(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))"
+    leap = r"(?!0000)(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:[02468][048]|[13579][26])00)-02-29"
+    return rf"(?:{y}-{md}|{leap})[ T](?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:[,.][0-9]{{1,9}})?"
+
+
+_LEVELS = "TRACE|DEBUG|INFO|WARN|ERROR"
+# The collection prefixes auditlog's _NOISE strips, in ASCII: CRI, docker compose, stern (before "[").
+_PREFIX_RE = (r"^(?:[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z (?:stdout|stderr) [FP] |[A-Za-z0-9_.-]+ +\| |"
+              r"[A-Za-z0-9_.-]+ [A-Za-z0-9_.-]+ (?=\[[0-9]{4}-))?"
+              rf"(?:\[{_ts_re()}\]|{_ts_re()}) (?:{_LEVELS}) ")
+
+
+def _sniff(path: str) -> bool:
+    """Does this file need the Python decoder (gzip, a byte-order mark, a name Spark would decompress)?"""
+    if re.search(r"\.(gz|bz2|deflate|lz4|snappy|zst|xz|z|br|zip)$", path, re.I):
+        return True
+    with open(path, "rb") as fh:
+        head = fh.read(3)
+    return head[:2] == GZIP_MAGIC or head == b"\xef\xbb\xbf"
+
+
+def _decode_worker(batches):
+    """Executor side of the Python decoder: one file per row in, its lines out (memory flat)."""
+    import pyarrow as pa
+
+    schema = pa.schema([("file", pa.string()), ("block", pa.int64()), ("id", pa.int64()), ("value", pa.binary())])
+    for batch in batches:
+        for key, path, display in zip(batch.column("key").to_pylist(), batch.column("path").to_pylist(),
+                                      batch.column("display").to_pylist()):
+            stats = ReadStats()
+            ids, values = [], []
+            n = 0
+            with open(path, "rb") as fh:
+                for line in iter_file_line_bytes(fh, display, stats):
+                    ids.append(n)
+                    values.append(line)
+                    n += 1
+                    if len(values) >= 32768:
+                        yield pa.record_batch([pa.array([key] * len(ids)), pa.array([0] * len(ids), pa.int64()),
+                                               pa.array(ids, pa.int64()), pa.array(values, pa.binary())], schema=schema)
+                        ids, values = [], []
+            for i, w in enumerate(stats.warnings):  # warnings ride along as negative ids
+                ids.append(-1 - i)
+                values.append(w.encode())
+            if ids:
+                yield pa.record_batch([pa.array([key] * len(ids)), pa.array([0] * len(ids), pa.int64()),
+                                       pa.array(ids, pa.int64()), pa.array(values, pa.binary())], schema=schema)
+
+
+@dataclass
+class Sources:
+    lines: object  # DataFrame(file, block, id, value)
+    display: dict[str, str]  # Spark's file name -> the path as the user named it
+    total_bytes: int
+
+
+def _sources(spark, files: list[str], names: dict[str, str] | None = None) -> Sources:
+    from pyspark.sql import functions as F
+
+    display: dict[str, str] = {}
+    text, python = [], []
+    for f in files:
+        (python if _sniff(f) else text).append(f)
+    parts = []
+    if text:
+        real = {os.path.realpath(f): (names or {}).get(f, f) for f in text}
+        df = (spark.read.option("lineSep", "\n").text([os.path.abspath(f) for f in text])
+              .select(F.col("_metadata.file_path").alias("file"), F.col("_metadata.file_block_start").alias("block"),
+                      F.monotonically_increasing_id().alias("id"), "value"))
+        parts.append(df)
+        for uri in spark.read.text([os.path.abspath(f) for f in text]).inputFiles():
+            local = os.path.realpath(urllib.parse.unquote(urllib.parse.urlparse(uri).path))
+            for form in (uri, "file:" + urllib.parse.urlparse(uri).path):
+                display[form] = real.get(local, local)
+    if python:
+        rows = []
+        for i, f in enumerate(python):
+            key = f"authz-python:{i}"
+            display[key] = (names or {}).get(f, f)
+            rows.append((key, os.path.abspath(f), display[key]))
+        paths = spark.createDataFrame(rows, "key string, path string, display string").repartition(len(rows))
+        decoded = paths.mapInArrow(_decode_worker, "file string, block long, id long, value binary")
+        parts.append(decoded.select("file", "block", "id", F.col("value").cast("string").alias("value")))
+    lines = parts[0]
+    for p in parts[1:]:
+        lines = lines.unionByName(p)
+    return Sources(lines, display, sum(os.path.getsize(f) for f in files))
+
+
+def _shape(lines):
+    """Per line, JVM side: is it a complete single-line record in a layout the JVM takes apart, and
+    its message (raw bytes), level, time and hour. Byte-exact cuts at ASCII boundaries, byte-level
+    functions only (counting characters costs more than reading the line); every intermediate value
+    is its own column so that nothing is computed twice."""
+    from pyspark.sql import functions as F
+
+    base = ["file", "block", "id", "value"]
+    value = F.col("value")
+    # auditlog strips trailing CRs; only lines that have one pay for the trim
+    v = F.when(value.endswith("\r"), F.expr("TRIM(TRAILING '\\r' FROM value)")).otherwise(value)
+    s = lines.select(*base, v.alias("v"))
+    head = F.substring(F.col("v").cast("binary"), 1, 160).cast("string")
+    s = s.select(*base, "v", F.regexp_extract(head, _PREFIX_RE, 0).alias("pfx"))
+    v, pfx = F.col("v"), F.col("pfx")
+    s = s.select(*base, "v", "pfx", F.octet_length(pfx).alias("plen"), F.octet_length(v).alias("vlen"))
+    plen, vlen = F.col("plen"), F.col("vlen")
+    # Thread form "... (kafka.authorizer.logger) [thread]": cut at the first separator, which must be
+    # followed by no "]" but the last character (auditlog's _THREAD_SUFFIX, searched leftmost).
+    before_sep = F.octet_length(F.substring_index(v, _SEP_THREAD, 1))
+    s = s.select(*base, "v", "pfx", "plen", "vlen",
+                 F.when(plen == 0, None).when(v.endswith(LOGGER_SUFFIX), vlen - plen - len(LOGGER_SUFFIX))
+                 .when(v.endswith("]") & v.contains(_SEP_THREAD), before_sep).alias("cut"),
+                 v.endswith(LOGGER_SUFFIX).alias("apache"))
+    cut = F.col("cut")
+    after = F.substring(v.cast("binary"), cut + len(_SEP_THREAD) + 1, vlen).cast("string")
+    thread_ok = F.octet_length(F.substring_index(after, "]", 1)) == F.octet_length(after) - 1
+    msg_len = F.when(F.col("apache"), cut).when(cut.isNotNull() & thread_ok, cut - plen)
+    s = s.select(*base, "v", "pfx", "plen", msg_len.alias("mlen"))
+    mlen = F.col("mlen")
+    fast = F.coalesce((mlen >= 0) & (F.col("id") >= 0), F.lit(False))
+    s = s.select(*base, "v", "pfx", "plen", "mlen", fast.alias("fast"))
+    # level: the last token of the prefix; time: inside [..], or the one/two tokens before the level
+    s = s.select(*base, "fast", F.when(F.col("fast"), F.substring(F.col("v").cast("binary"), plen + 1, mlen)
+                                       .cast("string")).alias("msg"),
+                 F.when(F.col("fast"), F.rtrim(pfx)).alias("p"))
+    p = F.col("p")
+    s = s.select(*base, "fast", "msg", F.substring_index(p, " ", -1).alias("level"),
+                 F.expr("substring(p, 1, octet_length(p) - octet_length(substring_index(p, ' ', -1)) - 1)").alias("bfr"))
+    bfr = F.col("bfr")
+    last = F.substring_index(bfr, " ", -1)
+    ts = (F.when(bfr.endswith("]"), F.substring_index(F.expr("substring(bfr, 1, octet_length(bfr) - 1)"), "[", -1))
+          .when(last.contains("T"), last).otherwise(F.substring_index(bfr, " ", -2)))
+    s = s.select(*base, "fast", "msg", "level", F.translate(ts, "T", " ").alias("ts"))
+    # Times as numbers (yyyyMMddHHmmssSSS) so that the aggregation keeps fixed-width buffers (a hash
+    # aggregation that spills); the JVM takes log4j's own `,SSS`, other fractions go to the reader.
+    t = F.col("ts")
+    stock_ts = F.coalesce((F.octet_length(t) == 23) & (F.substring(t, 20, 1) == ","), F.lit(False))
+    digits = F.concat(*(F.substring(t, a, b) for a, b in ((1, 4), (6, 2), (9, 2), (12, 2), (15, 2), (18, 2), (21, 3))))
+    fast = F.col("fast") & stock_ts
+    return s.select("file", "block", "id", "value", fast.alias("fast"), F.when(fast, F.col("msg")).alias("msg"),
+                    F.when(fast, F.col("level")).alias("level"), F.when(fast, digits.cast("long")).alias("tsl"),
+                    F.when(fast, F.substring(t, 1, 13)).alias("hour"))
+
+
+def ts_text(col):
+    """yyyyMMddHHmmssSSS (a long) back to log4j's text, `yyyy-MM-dd HH:mm:ss,SSS`."""
+    from pyspark.sql import functions as F
+
+    d = F.lpad(col.cast("string"), 17, "0")
+    return F.when(col.isNotNull(), F.concat(F.substring(d, 1, 4), F.lit("-"), F.substring(d, 5, 2), F.lit("-"),
+                                            F.substring(d, 7, 2), F.lit(" "), F.substring(d, 9, 2), F.lit(":"),
+                                            F.substring(d, 11, 2), F.lit(":"), F.substring(d, 13, 2), F.lit(","),
+                                            F.substring(d, 15, 3)))
+
+
+def _stage1(shaped):
+    """One scan, one hash aggregation: per (split, message, level, hour) aggregates of the lines the JVM
+    takes, and every other line with its position (kind S, or W for a decoder warning; its bytes are a
+    grouping key, so every aggregation buffer is fixed-width). Per-split line counts and first
+    positions are sums and minima of these rows (see _block_stats)."""
+    from pyspark.sql import functions as F
+
+    fast, rid = F.col("fast"), F.col("id")
+    kind = F.when(fast, "F").when(rid >= 0, "S").otherwise("W")
+    rows = shaped.select(kind.alias("kind"), "file", "block", "msg", "level", "hour",
+                         F.when(~fast, rid).alias("rid"), "tsl", F.col("id").alias("bid"),
+                         F.when(~fast, F.col("value").cast("binary")).alias("raw"))
+    return rows.groupBy("kind", "file", "block", "msg", "level", "hour", "rid", "raw").agg(
+        F.count(F.lit(1)).alias("n"), F.min("tsl").alias("tmin"), F.max("tsl").alias("tmax"),
+        F.min("bid").alias("bmin"))
+
+
+def _block_stats(stage1):
+    """Per split: lines, the first line's position, the first fast line's position."""
+    from pyspark.sql import functions as F
+
+    return stage1.where("kind IN ('F', 'S')").groupBy("file", "block").agg(
+        F.sum("n").alias("n"), F.min("bmin").alias("bmin"),
+        F.min(F.when(F.col("kind") == "F", F.col("bmin"))).alias("fmin"))
+
+
+# ----------------------------------------------------------------------------------------------
+# Messages: JVM extraction of the KRaft / ZK 2.4+ shapes, checked by the reference reader
+
+
+_KRAFT_OPS = "|".join(m.name for m in AclOperation.concrete())
+_ZK_OPS = "|".join(m.pascal for m in AclOperation.concrete())
+_PASCAL_TYPES = "|".join(m.pascal for m in ResourceType.concrete())
+_HOST = r"[0-9]{1,3}(?:\.[0-9]{1,3}){3}|[0-9a-fA-F]{0,4}(?::[0-9a-fA-F]{0,4}){2,7}(?:%[A-Za-z0-9_.-]+)?"
+_RULE = r"SuperUser|DefaultAllow|DefaultDeny|MatchingAcl\(acl=StandardAcl[(\[].*[)\]]\)"
+_KRAFT_RE = (rf"(?s)^Principal = (.*?) is (Allowed|Denied) operation = ({_KRAFT_OPS}) from host = ({_HOST}) on "
+             rf"resource = ({_PASCAL_TYPES}):LITERAL:(.*) for request = ([A-Za-z_]+|[0-9]+) with resourceRefCount = "
+             rf"(-?[0-9]+) based on rule ({_RULE})$")
+_ZK_RE = (rf"(?s)^Principal = (.*?) is (Allowed|Denied) Operation = ({_ZK_OPS}) from host = ({_HOST}) on "
+          rf"resource = ({_PASCAL_TYPES}):LITERAL:(.*) for request = ([A-Za-z_]+|[0-9]+) with resourceRefCount = "
+          r"(-?[0-9]+)$")
+
+
+def _jvm_fields(msgs):
+    """KRaft / ZK 2.4+ fields of each distinct message, in the JVM (one regex pass each, groups split)."""
+    from pyspark.sql import functions as F
+
+    m = F.col("msg")
+    sep = "\u0001"
+    kraft = F.split(F.regexp_replace(m, _KRAFT_RE, sep + "K" + sep + sep.join(f"${i}" for i in range(1, 10))), sep)
+    zk = F.split(F.regexp_replace(m, _ZK_RE, sep + "Z" + sep + sep.join(f"${i}" for i in range(1, 9))), sep)
+    ok = F.is_valid_utf8(m) & ~m.contains(sep)
+    parts = F.when(ok & m.startswith("Principal = ") & (F.get(kraft, 1) == "K"), kraft) \
+        .when(ok & m.startswith("Principal = ") & (F.get(zk, 1) == "Z"), zk)
+    op_map = F.create_map(*itertools.chain.from_iterable(
+        (F.lit(x), F.lit(o.name)) for o in AclOperation.concrete() for x in {o.name, o.pascal}))
+    type_map = F.create_map(*itertools.chain.from_iterable(
+        (F.lit(t.pascal), F.lit(t.name)) for t in ResourceType.concrete()))
+    p = F.col("parts")
+    rule = F.when(F.get(p, 1) == "K", F.get(p, 10))
+    return msgs.select("msg", "n", parts.alias("parts")).select(
+        F.col("msg").cast("binary").alias("msg"), "n",
+        F.get(p, 2).alias("j_principal"), F.get(p, 5).alias("j_host"),
+        F.element_at(op_map, F.get(p, 4)).alias("j_operation"),
+        F.element_at(type_map, F.get(p, 6)).alias("j_resource_type"), F.get(p, 7).alias("j_resource_name"),
+        F.when(F.get(p, 3) == "Allowed", "ALLOWED").when(F.get(p, 3) == "Denied", "DENIED").alias("j_decision"),
+        rule.alias("j_rule"),
+        F.when(F.get(p, 1) == "Z", "F-ZK24").when(rule.contains("StandardAcl["), "F-KRAFT-RECORD")
+        .when(F.get(p, 1) == "K", "F-KRAFT").alias("j_format"))
+
+
+_CLASS_SCHEMA = ("msg string, n long, cls string, principal string, host string, operation string, resource_type string, "
+                 "resource_name string, decision string, rule string, format string, reason string, agree boolean")
+
+
+def _classify_worker(batches):
+    """The reference reader on each distinct message; JVM fields are kept where it agrees."""
+    import pyarrow as pa
+
+    names = ["principal", "host", "operation", "resource_type", "resource_name", "decision", "rule", "format"]
+    for batch in batches:
+        msgs = batch.column("msg")
+        jvm = [batch.column("j_" + n).to_pylist() for n in names]
+        out = {n: [] for n in ["cls"] + names + ["reason", "agree"]}
+        for i, raw in enumerate(msgs.to_pylist()):
+            c = classify_message(raw.decode("utf-8", "replace"))
+            out["cls"].append(c[0])
+            if c[0] == "D":
+                principal, host, op, rtype, name, _, decision, _, _, rule, fmt = c[1:]
+                mine = [principal, host, op, rtype, name, decision, rule, fmt]
+                theirs = [col[i] for col in jvm]
+                out["agree"].append(theirs[0] is None or theirs == mine)
+                for n, val in zip(names, mine):
+                    out[n].append(val)
+                out["reason"].append(None)
+            else:
+                for n in names:
+                    out[n].append(None)
+                out["reason"].append(c[1] if c[0] == "Q" else None)
+                out["agree"].append(jvm[0][i] is None)
+        yield pa.record_batch([msgs.cast(pa.binary()), batch.column("n")]
+                              + [pa.array(out[n], pa.bool_() if n == "agree" else pa.string())
+                                 for n in ["cls"] + names + ["reason", "agree"]],
+                              names=["msg", "n", "cls"] + names + ["reason", "agree"])
+
+
+# ----------------------------------------------------------------------------------------------
+# The odd lines: the reference reader, per file, with the context it needs
+
+
+_SLOW_SCHEMA = ("kind string, principal string, host string, operation string, resource_type string, "
+                "resource_name string, hour string, count long, visible long, allowed long, denied long, "
+                "first_seen string, last_seen string, rule_at string, rule string, a string, b string, c string, "
+                "num long")
+_SLOW_FIELDS = [f.split()[0] for f in _SLOW_SCHEMA.split(", ")]
+
+
+def _slow_worker(info_bc):
+    def run(batches):
+        import pyarrow as pa
+
+        info = info_bc.value
+        rows: list[tuple] = []
+
+        def flush():
+            cols = list(zip(*rows)) if rows else [[] for _ in _SLOW_FIELDS]
+            types = [pa.int64() if f in ("count", "visible", "allowed", "denied", "num") else pa.string()
+                     for f in _SLOW_FIELDS]
+            batch = pa.record_batch([pa.array(list(c), t) for c, t in zip(cols, types)], names=_SLOW_FIELDS)
+            rows.clear()
+            return batch
+
+        def items():
+            for b in batches:
+                yield from zip(b.column("file").to_pylist(), b.column("lineno").to_pylist(), b.column("raw").to_pylist())
+
+        none = (None,) * 14
+        for file, group in itertools.groupby(items(), key=lambda t: t[0]):
+            display, total, first_fast = info[file]
+            stats, quarantine, consumed = ReadStats(), [], []
+            aggs: dict = {}
+            numbered = ((n, raw.decode("utf-8", "replace")) for _, n, raw in group)
+            for d in read_runs(display, numbered, total, first_fast, stats, quarantine, consumed):
+                ts = d.timestamp.replace("T", " ") if d.timestamp else None
+                k = (d.principal, d.host, d.operation, d.resource_type, d.resource_name, ts[:13] if ts else None)
+                agg = aggs.get(k)
+                if agg is None:
+                    agg = aggs[k] = Aggregate()
+                agg.add(d)
+            for k, a in aggs.items():
+                rows.append(("D",) + k + (a.count, a.visible, a.allowed, a.denied, a.first_seen, a.last_seen,
+                                          a.rule_at if a.rule is not None else None, a.rule, None, None, None, None))
+            for q in quarantine:
+                rows.append(("Q",) + none[:14] + (q.source, q.reason, q.text, None))
+            for n in consumed:
+                rows.append(("C",) + none[:14] + (file, None, None, n))
+            rows.append(("T",) + none[:14] + (json.dumps(stats.as_dict()), None, None, None))
+            if len(rows) > 20000:
+                yield flush()
+        if rows:
+            yield flush()
+    return run
+
+
+# ----------------------------------------------------------------------------------------------
+# Deciding distinct requests on the executors
+
+
+_DECIDED_SCHEMA = ("principal string, host string, operation string, resource_type string, resource_name string, "
+                   "count long, visible long, allowed long, denied long, first_seen string, last_seen string, "
+                   "rule string, kind string, before_rule string, after_rule string, after_acl int, "
+                   "comparable int, reproduced int, mismatch boolean, mixed boolean, current_decision string, "
+                   "current_rule string")
+
+
+def _decide_worker(acls_bc):
+    def run(batches):
+        import pyarrow as pa
+
+        from kafka_authz_cli.engine import StandardAuthorizer
+
+        proposed, current, settings = acls_bc.value
+        after_authz = StandardAuthorizer(proposed, **settings)
+        before_authz = StandardAuthorizer(current, **settings) if current is not None else None
+        index = {a: i for i, a in enumerate(proposed)}
+        names = [f.split()[0] for f in _DECIDED_SCHEMA.split(", ")]
+        for batch in batches:
+            cols = {n: batch.column(n).to_pylist() for n in batch.schema.names}
+            keys = list(zip(*(cols[k] for k in KEY)))
+            after = decide(keys, after_authz)
+            before = decide(keys, before_authz) if before_authz is not None else None
+            out = {n: [] for n in names}
+            for i, key in enumerate(keys):
+                agg = Aggregate(cols["count"][i], cols["visible"][i], cols["allowed"][i], cols["denied"][i],
+                                cols["first_seen"][i], cols["last_seen"][i], rule=cols["rule"][i])
+                a = after[key]
+                b = before[key] if before is not None else None
+                kind, _, before_rule = classify(agg, a, b)
+                logged = agg.logged
+                comparable = b is not None and logged != "MIXED"
+                for n, val in zip(KEY, key):
+                    out[n].append(val)
+                for n in ("count", "visible", "allowed", "denied", "first_seen", "last_seen", "rule"):
+                    out[n].append(cols[n][i])
+                out["kind"].append(kind)
+                out["before_rule"].append(before_rule)
+                out["after_rule"].append(a.rule)
+                out["after_acl"].append(index.get(a.acl, -1) if a.acl is not None else -1)
+                out["comparable"].append(int(comparable))
+                out["reproduced"].append(int(comparable and b.decision == logged))
+                out["mismatch"].append(bool(comparable and b.decision != logged))
+                out["mixed"].append(logged == "MIXED")
+                out["current_decision"].append(b.decision if b is not None else None)
+                out["current_rule"].append(b.rule if b is not None else None)
+            types = {"count": pa.int64(), "visible": pa.int64(), "allowed": pa.int64(), "denied": pa.int64(),
+                     "after_acl": pa.int32(), "comparable": pa.int32(), "reproduced": pa.int32(),
+                     "mismatch": pa.bool_(), "mixed": pa.bool_()}
+            yield pa.record_batch([pa.array(out[n], types.get(n, pa.string())) for n in names], names=names)
+    return run
+
+
+# ----------------------------------------------------------------------------------------------
+# The pipeline
+
+
+@dataclass
+class ReadResult:
+    """What reading the logs gives: per (request, hour) aggregates (a DataFrame), the line accounting,
+    the quarantine, and how the work was split (for tests and the benchmark)."""
+
+    hourly: object
+    stats: ReadStats
+    quarantine: list[Quarantined]
+    info: dict = field(default_factory=dict)
+
+
+def read_logs(spark, files: list[str], progress: StatusProgress | None = None,
+              partition_bytes: int | None = None, names: dict[str, str] | None = None) -> ReadResult:
+    """Read log files into per (request, hour) aggregates; the caller unpersists `info['cached']`."""
+    from pyspark import StorageLevel
+    from pyspark.sql import functions as F
+
+    progress = progress or StatusProgress(spark, None)
+    split = str(partition_bytes or SPLIT_BYTES)
+    spark.conf.set("spark.sql.files.maxPartitionBytes", split)
+    spark.conf.set("spark.sql.files.openCostInBytes", split)
+    sources = _sources(spark, files, names)
+    shaped = _shape(sources.lines)
+    stage1 = _stage1(shaped).persist(StorageLevel.MEMORY_AND_DISK)
+    cached = [stage1]
+    progress.set(f"scanning {_size(sources.total_bytes)} of logs")
+    stage1.count()
+    progress.set("line accounting")
+    order = {(names or {}).get(f, f): i for i, f in enumerate(files)}
+    blocks = _block_stats(stage1).collect()
+    warn_rows = sorted(stage1.where("kind = 'W'").select("file", "rid", "raw").collect(),
+                       key=lambda r: (order.get(sources.display.get(r.file), 0), -r.rid))
+    warnings = [bytes(r.raw).decode("utf-8", "replace") for r in warn_rows]
+    per_file: dict[str, list] = {}
+    for r in blocks:
+        per_file.setdefault(r.file, []).append(r)
+    offsets, file_info = [], {}
+    for f, bl in per_file.items():
+        bl.sort(key=lambda r: r.block)
+        off, first_fast = 0, None
+        for r in bl:
+            offsets.append((f, r.block, off, r.bmin, r.n))
+            if r.fmin is not None and first_fast is None:
+                first_fast = off + (r.fmin - r.bmin) + 1
+            off += r.n
+        file_info[f] = (sources.display.get(f, f), off, first_fast)
+    offsets_df = spark.createDataFrame(offsets or [("", 0, 0, 0, 0)], "file string, block long, off long, bmin long, "
+                                                                       "n long")
+    info_bc = spark.sparkContext.broadcast(file_info)
+
+    fast = stage1.where("kind = 'F'").groupBy("msg", "level", "hour").agg(
+        F.sum("n").alias("n"), F.min("tmin").alias("tmin"), F.max("tmax").alias("tmax"))
+    progress.set("reading distinct messages")
+    msgs = fast.groupBy("msg").agg(F.sum("n").alias("n"))
+    classes = _jvm_fields(msgs).mapInArrow(_classify_worker, _CLASS_SCHEMA.replace("msg string", "msg binary")) \
+        .withColumn("msg", F.col("msg").cast("string")).persist(StorageLevel.MEMORY_AND_DISK)
+    cached.append(classes)
+    by_class = classes.groupBy("cls", "format", "agree").agg(F.sum("n").alias("n"), F.count(F.lit(1)).alias("m")) \
+        .collect()
+    agree_counts = {r.agree: r.m for r in by_class if r.cls == "D"}
+    bad_msgs = classes.where("cls = 'Q'").select("msg")
+    has_bad = any(r.cls == "Q" for r in by_class)
+
+    slow = stage1.where("kind = 'S'").select("file", "block", F.col("rid").alias("id"), "raw")
+    reroute = None
+    for attempt in range(3):
+        progress.set("reading odd lines" if attempt == 0 else "reading odd lines again (with their context)")
+        odd = _slow_stage(spark, slow, offsets_df, info_bc)
+        cached.append(odd)
+        odd_rows = odd.where("kind IN ('T', 'Q', 'C')").select("kind", "a", "b", "c", "num").collect()
+        consumed = [r for r in odd_rows if r.kind == "C"]
+        need_bad = attempt == 0 and has_bad
+        if not consumed and not need_bad:
+            break
+        if attempt == 2:  # pragma: no cover - routing every line of a group closes its runs
+            raise AuthzError("internal error: odd lines still need context after two rounds")
+        progress.set("routing hostile lines to the reference reader")
+        groups = fast.join(F.broadcast(bad_msgs), "msg").select("msg", "level", "hour") if need_bad else None
+        if consumed:
+            pos = _positions([(r.a, r.num) for r in consumed], offsets)
+            pos_df = spark.createDataFrame(pos, "file string, id long")
+            hit = shaped.join(F.broadcast(pos_df), ["file", "id"]).where("fast").select("msg", "level", "hour")
+            groups = hit if groups is None else groups.unionByName(hit)
+        # Collected as bytes: a message with invalid UTF-8 must come back byte for byte.
+        grp_rows = groups.distinct().select(F.col("msg").cast("binary"), "level", "hour").collect()
+        grp_df = spark.createDataFrame(grp_rows, "msg binary, level string, hour string") \
+            .select(F.col("msg").cast("string"), "level", "hour")
+        new = (shaped.where("fast").join(F.broadcast(grp_df), ["msg", "level", "hour"], "left_semi")
+               .select("file", "block", "id", F.col("value").cast("binary").alias("raw")))
+        slow = slow.unionByName(new)
+        reroute = grp_df if reroute is None else reroute.unionByName(grp_df)
+    if reroute is not None:
+        fast = fast.join(F.broadcast(reroute.distinct()), ["msg", "level", "hour"], "left_anti")
+        by_class = fast.join(classes.drop("n"), "msg").groupBy("cls", "format").agg(F.sum("n").alias("n")).collect()
+
+    # Line accounting: fast lines by their message's class, odd lines as the reader counted them.
+    stats = ReadStats(files=len(files))
+    for r in by_class:
+        stats.lines += r.n
+        if r.cls == "D":
+            stats.decision_lines += r.n
+            stats.decisions += r.n
+            stats.by_format[r.format] = stats.by_format.get(r.format, 0) + r.n
+        elif r.cls == "N":
+            stats.non_decision_lines += r.n
+        else:  # pragma: no cover - quarantined messages were routed to the reader
+            raise AuthzError("internal error: a quarantined message was not routed")
+    quarantine = []
+    for r in odd_rows:
+        if r.kind == "T":
+            stats.add(ReadStats.from_dict(json.loads(r.a)))
+        elif r.kind == "Q":
+            quarantine.append(Quarantined(r.a, r.b, r.c))
+    stats.warnings = warnings + stats.warnings
+    total = sum(n for *_, n in offsets)
+    if stats.lines != total:  # pragma: no cover - every line is a fast line or an odd line
+        raise AuthzError(f"internal error: {total} lines read but {stats.lines} accounted for")
+    quarantine.sort(key=lambda q: _source_key(q.source, order))
+
+    d = classes.where("cls = 'D'").select("msg", *KEY, "decision", "rule")
+    f = fast.join(d, "msg")
+    fast_rows = f.select(*KEY, "hour", F.col("n").alias("count"),
+                         F.when(F.col("level") != "TRACE", F.col("n")).otherwise(0).alias("visible"),
+                         F.when(F.col("decision") == "ALLOWED", F.col("n")).otherwise(0).alias("allowed"),
+                         F.when(F.col("decision") == "DENIED", F.col("n")).otherwise(0).alias("denied"),
+                         ts_text(F.col("tmin")).alias("first_seen"), ts_text(F.col("tmax")).alias("last_seen"),
+                         F.when(F.col("rule").isNotNull(), ts_text(F.col("tmax"))).alias("rule_at"), "rule")
+    slow_rows = odd.where("kind = 'D'").select(*KEY, "hour", "count", "visible", "allowed", "denied", "first_seen",
+                                               "last_seen", "rule_at", "rule")
+    hourly = merge_hourly(fast_rows.unionByName(slow_rows), ["hour"])
+    info = {"cached": cached, "agree": agree_counts,
+            "rerouted": reroute is not None, "blocks": len(offsets), "files": file_info}
+    return ReadResult(hourly, stats, quarantine, info)
+
+
+def merge_hourly(rows, extra: list[str]):
+    """Aggregate rows of the hourly schema by request (+ `extra` columns) in Spark SQL."""
+    from pyspark.sql import functions as F
+
+    best = F.max(F.when(F.col("rule").isNotNull(), F.struct(F.coalesce(F.col("rule_at"), F.lit("")).alias("at"),
+                                                             F.col("rule").alias("rule"))))
+    out = rows.groupBy(*KEY, *extra).agg(
+        F.sum("count").alias("count"), F.sum("visible").alias("visible"), F.sum("allowed").alias("allowed"),
+        F.sum("denied").alias("denied"), F.min("first_seen").alias("first_seen"),
+        F.max("last_seen").alias("last_seen"), best.alias("best"))
+    return out.select(*KEY, *extra, "count", "visible", "allowed", "denied", "first_seen", "last_seen",
+                      F.col("best.at").alias("rule_at"), F.col("best.rule").alias("rule"))
+
+
+def _slow_stage(spark, slow, offsets_df, info_bc):
+    from pyspark import StorageLevel
+    from pyspark.sql import functions as F
+
+    numbered = slow.join(F.broadcast(offsets_df), ["file", "block"]).select(
+        "file", (F.col("off") + F.col("id") - F.col("bmin") + 1).alias("lineno"), "raw")
+    parts = max(1, min(len(info_bc.value), int(spark.conf.get("spark.sql.shuffle.partitions"))))
+    odd = (numbered.repartition(parts, "file").sortWithinPartitions("file", "lineno")
+           .mapInArrow(_slow_worker(info_bc), _SLOW_SCHEMA).persist(StorageLevel.MEMORY_AND_DISK))
+    return odd
+
+
+def _positions(consumed, offsets) -> list[tuple[str, int]]:
+    out = []
+    by_file: dict[str, list] = {}
+    for f, block, off, bmin, n in offsets:
+        by_file.setdefault(f, []).append((off, bmin, n))
+    for file, lineno in consumed:
+        for off, bmin, n in by_file.get(file, []):
+            if off < lineno <= off + n:
+                out.append((file, bmin + lineno - off - 1))
+                break
     return out
 
 
-def _merge_stats(a: ReadStats, b: ReadStats) -> ReadStats:
-    merged = ReadStats()
-    merged.add(a)
-    merged.add(b)
-    return merged
+def _source_key(source: str, order: dict[str, int]):
+    path, _, line = source.rpartition(":")
+    return (order.get(path, len(order)), path, int(line) if line.isdigit() else 0)
+
+
+def _size(n: int) -> str:
+    for unit in ("B", "KB", "MB", "GB", "TB"):
+        if n < 1000 or unit == "TB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1000
+    return str(n)
+
+
+# ----------------------------------------------------------------------------------------------
+# From per-request aggregates to the report
+
+
+def report_from(spark, per_key, proposed: tuple[list[AclBinding], dict],
+                current: tuple[list[AclBinding], dict] | None, hourly, progress: StatusProgress | None = None,
+                decide_on: str = "executors") -> WhatIfReport:
+    """Decide each distinct request (on the executors, or on the driver after one collect) and report."""
+    from pyspark import StorageLevel
+    from pyspark.sql import functions as F
+
+    progress = progress or StatusProgress(spark, None)
+    acls = list(dict.fromkeys(proposed[0]))
+    settings = proposed[1]
+    if decide_on == "driver":
+        progress.set("collecting distinct requests")
+        from kafka_authz_cli.engine import StandardAuthorizer
+        from kafka_authz_cli.whatif import build_report
+
+        table = per_key.toArrow()
+        hours = {}
+        for r in hourly.where("hour IS NOT NULL").groupBy(*KEY).agg(
+                F.map_from_entries(F.collect_list(F.struct("hour", "count"))).alias("hours")).collect():
+            hours[tuple(r[k] for k in KEY)] = dict(r.hours)
+        aggs = {}
+        cols = table.to_pydict()
+        for i in range(table.num_rows):
+            key = tuple(cols[k][i] for k in KEY)
+            aggs[key] = Aggregate(cols["count"][i], cols["visible"][i], cols["allowed"][i], cols["denied"][i],
+                                  cols["first_seen"][i], cols["last_seen"][i], hours.get(key, {}), cols["rule"][i],
+                                  cols["rule_at"][i] or "")
+        progress.set("deciding distinct requests")
+        after = decide(aggs, StandardAuthorizer(acls, **settings))
+        before = decide(aggs, StandardAuthorizer(current[0], **current[1])) if current is not None else None
+        return build_report(aggs, after, acls, before)
+    acls_bc = spark.sparkContext.broadcast((acls, current[0] if current is not None else None, settings))
+    progress.set("deciding distinct requests")
+    decided = per_key.mapInArrow(_decide_worker(acls_bc), _DECIDED_SCHEMA).persist(StorageLevel.MEMORY_AND_DISK)
+    try:
+        totals = decided.agg(F.count(F.lit(1)).alias("distinct"), F.sum("count").alias("decisions"),
+                             F.sum("allowed").alias("allowed"), F.sum("denied").alias("denied"),
+                             F.sum("comparable").alias("comparable"), F.sum("reproduced").alias("reproduced"),
+                             F.max("mixed").alias("mixed"), F.collect_set("after_acl").alias("used")).collect()[0]
+        summary = Summary(totals.distinct, totals.decisions or 0, totals.allowed or 0, totals.denied or 0,
+                          totals.comparable or 0, totals.reproduced or 0, bool(totals.mixed))
+        progress.set("collecting the changes")
+        for r in decided.where("mismatch").orderBy(*KEY).limit(20).collect():
+            key = tuple(r[k] for k in KEY)
+            agg = Aggregate(r["count"], r.visible, r.allowed, r.denied, r.first_seen, r.last_seen, rule=r.rule)
+            summary.mismatches.append((key, {"principal": key[0], "host": key[1], "operation": key[2],
+                                             "resource_type": key[3], "resource_name": key[4], "logged": agg.logged,
+                                             "current": r.current_decision, "current_rule": r.current_rule,
+                                             "logged_rule": r.rule, "count": r["count"]}))
+        changed_df = decided.where("kind IS NOT NULL")
+        changed = []
+        for r in changed_df.collect():
+            key = tuple(r[k] for k in KEY)
+            agg = Aggregate(r["count"], r.visible, r.allowed, r.denied, r.first_seen, r.last_seen, rule=r.rule)
+            changed.append((key, agg, r.kind, r.before_rule, r.after_rule))
+        timeline: dict[str, dict[str, int]] = {}
+        if changed:
+            kinds = changed_df.select(*KEY, "kind")
+            for r in hourly.where("hour IS NOT NULL").join(kinds, KEY).groupBy("hour", "kind").agg(
+                    F.sum("count").alias("n")).collect():
+                slot = timeline.setdefault(r.hour, {"newly_denied": 0, "newly_allowed": 0})
+                slot[r.kind] += r.n
+        used = {acls[i] for i in totals.used if i is not None and i >= 0}
+        return assemble_report(changed, summary, timeline, acls, used, current is not None)
+    finally:
+        decided.unpersist()
+
+
+def per_key(hourly):
+    return merge_hourly(hourly, [])
 
 
 def run(spark, paths: list[str], proposed: tuple[list[AclBinding], dict],
-        current: tuple[list[AclBinding], dict] | None = None) -> tuple[ReadStats, list[Quarantined], WhatIfReport]:
-    sc = spark.sparkContext
-    files = sc.binaryFiles(",".join(paths), minPartitions=max(1, len(paths)))
-    tagged = files.flatMap(_parse_file).persist()
-    try:
-        stats = tagged.filter(lambda t: t[0] == "S").map(lambda t: t[1]).fold(ReadStats(), _merge_stats)
-        quarantine = tagged.filter(lambda t: t[0] == "Q").map(lambda t: t[1]).collect()
-        aggs = tagged.filter(lambda t: t[0] == "A").map(lambda t: t[1]).reduceByKey(Aggregate.merge)
-        acl_sets = sc.broadcast((proposed, current))
+        current: tuple[list[AclBinding], dict] | None = None, progress: Callable | None = None,
+        partition_bytes: int | None = None, decide_on: str = "executors", names: dict[str, str] | None = None):
+    """Read the logs and report: (stats, quarantine, report), as the in-process replay gives them."""
+    with spark_errors("whatif"), StatusProgress(spark, progress) as tracker:
+        result = read_logs(spark, paths, tracker, partition_bytes, names)
+        try:
+            hourly = result.hourly.persist()
+            report = report_from(spark, per_key(hourly), proposed, current, hourly, tracker, decide_on)
+            hourly.unpersist()
+        finally:
+            for df in result.info["cached"]:
+                df.unpersist()
+            spark.catalog.clearCache()
+    return result.stats, result.quarantine, report
 
-        def decide_partition(items):
-            from kafka_authz_cli.engine import StandardAuthorizer
 
-            (p_acls, p_settings), cur = acl_sets.value
-            items = list(items)
-            keys = [k for k, _ in items]
-            after = decide(keys, StandardAuthorizer(p_acls, **p_settings))
-            before = decide(keys, StandardAuthorizer(cur[0], **cur[1])) if cur is not None else None
-            for k, agg in items:
-                yield k, agg, after[k], before[k] if before is not None else None
+def index_logs(spark, paths: list[str], staged: str, progress: Callable | None = None,
+               partition_bytes: int | None = None, names: dict[str, str] | None = None):
+    """Read the logs and write their per (request, hour) aggregates under `staged`/day=.../ (Parquet)."""
+    from pyspark.sql import functions as F
 
-        rows = aggs.mapPartitions(decide_partition).collect()
-    finally:
-        tagged.unpersist()
-    agg_map = {k: a for k, a, _, _ in rows}
-    after_map: dict = {k: v for k, _, v, _ in rows}
-    before_map: dict | None = {k: b for k, _, _, b in rows} if current is not None else None
-    quarantine.sort(key=lambda q: q.source)
-    return stats, quarantine, build_report(agg_map, after_map, list(dict.fromkeys(proposed[0])), before_map)
+    with spark_errors("index"), StatusProgress(spark, progress) as tracker:
+        result = read_logs(spark, paths, tracker, partition_bytes, names)
+        try:
+            tracker.set("writing the index")
+            h = result.hourly
+            out = h.select(*KEY, F.expr("try_cast(concat(hour, ':00:00') AS timestamp_ntz)").alias("hour"),
+                           F.col("hour").alias("hour_text"), "count", "visible", "allowed", "denied",
+                           F.expr("try_cast(translate(first_seen, ',', '.') AS timestamp_ntz)").alias("first_seen"),
+                           F.expr("try_cast(translate(last_seen, ',', '.') AS timestamp_ntz)").alias("last_seen"),
+                           F.col("first_seen").alias("first_seen_text"), F.col("last_seen").alias("last_seen_text"),
+                           "rule_at", "rule", F.substring("hour", 1, 10).alias("day"))
+            out.repartition("day").write.partitionBy("day").parquet(staged)
+        finally:
+            for df in result.info["cached"]:
+                df.unpersist()
+            spark.catalog.clearCache()
+    return result.stats, result.quarantine
+
+
+def report_from_index(spark, roots: list[tuple[str, list[str]]], since: str | None, until: str | None,
+                      proposed: tuple[list[AclBinding], dict], current: tuple[list[AclBinding], dict] | None,
+                      progress: Callable | None = None, decide_on: str = "executors") -> tuple[WhatIfReport, int]:
+    """Answer from one or more indexes ((root, run ids)); also returns how many decisions had no time
+    and were left out by --since/--until."""
+    from pyspark.sql import functions as F
+
+    from kafka_authz_cli.formats.whatif_index import SPARK_SCHEMA
+
+    with spark_errors("whatif --index"), StatusProgress(spark, progress) as tracker:
+        tracker.set("reading the index")
+        parts = []
+        for root, runs in roots:
+            req = os.path.join(root, "requests")
+            if not os.path.isdir(req) or not runs:
+                continue
+            df = spark.read.schema(SPARK_SCHEMA).option("basePath", req).parquet(req)
+            parts.append(df.where(F.col("run").isin(runs)))
+        if not parts:
+            empty = spark.createDataFrame([], SPARK_SCHEMA)
+            parts = [empty]
+        rows = parts[0]
+        for p in parts[1:]:
+            rows = rows.unionByName(p)
+        untimed = 0
+        if since is not None or until is not None:
+            untimed = rows.where("hour_text IS NULL").agg(F.sum("count")).collect()[0][0] or 0
+            if since is not None:
+                rows = rows.where(F.col("hour_text") >= since)
+            if until is not None:
+                rows = rows.where(F.col("hour_text") < until)
+        hourly = merge_hourly(rows.select(*KEY, F.col("hour_text").alias("hour"), "count", "visible", "allowed",
+                                          "denied", F.col("first_seen_text").alias("first_seen"),
+                                          F.col("last_seen_text").alias("last_seen"), "rule_at", "rule"),
+                              ["hour"]).persist()
+        try:
+            report = report_from(spark, per_key(hourly), proposed, current, hourly, tracker, decide_on)
+        finally:
+            hourly.unpersist()
+    return report, untimed
 
 
 def count_lines(spark, paths: list[str]) -> int:
@@ -104,4 +1026,5 @@ def count_lines(spark, paths: list[str]) -> int:
     return spark.read.text(paths).count()
 
 
-__all__ = ["Verdict", "run", "spark_session", "count_lines", "java_available"]
+__all__ = ["Verdict", "run", "read_logs", "report_from", "spark_session", "count_lines", "java_available",
+           "SparkFailure", "StatusProgress"]

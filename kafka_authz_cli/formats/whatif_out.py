@@ -5,10 +5,14 @@ from __future__ import annotations
 import html
 import json
 import os
+import shutil
+import tempfile
 from dataclasses import asdict
 from pathlib import Path
 
 from kafka_authz_cli.auditlog import Quarantined, ReadStats
+from kafka_authz_cli.errors import InputError
+from kafka_authz_cli.formats.whatif_index import to_datetime
 from kafka_authz_cli.whatif import Change, WhatIfReport
 
 
@@ -16,7 +20,7 @@ def report_dict(report: WhatIfReport, stats: ReadStats) -> dict:
     return {
         "lines": {"total": stats.lines, "decision_lines": stats.decision_lines, "decisions": stats.decisions,
                   "non_decision_lines": stats.non_decision_lines, "quarantined_lines": stats.quarantined_lines,
-                  "files": stats.files, "formats": stats.by_format},
+                  "files": stats.files, "formats": stats.by_format, "warnings": stats.warnings},
         "distinct_requests": report.distinct_requests,
         "baseline": report.baseline,
         "logged_allowed": report.logged_allowed_lines,
@@ -32,9 +36,28 @@ def report_dict(report: WhatIfReport, stats: ReadStats) -> dict:
 
 
 def write_out_dir(out: Path, report: WhatIfReport, stats: ReadStats, quarantine: list[Quarantined]) -> None:
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "whatif.json").write_text(json.dumps(report_dict(report, stats), indent=2, ensure_ascii=False) + "\n",
-                                     encoding="utf-8")
+    """Everything is written to a temporary sibling first and renamed into place at the end: a failure
+    never leaves a directory that looks complete. An existing --out is replaced only if it is a whatif
+    output (or empty)."""
+    if out.exists() and (not out.is_dir() or (any(out.iterdir()) and not (out / "whatif.json").exists())):
+        raise InputError("exists and is not an authz whatif output directory: choose another --out", str(out))
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
+    try:
+        _write_files(tmp, report, stats, quarantine)
+        if out.exists():
+            old = out.with_name(f".{out.name}.old-{os.getpid()}")
+            os.replace(out, old)
+            os.replace(tmp, out)
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            os.replace(tmp, out)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+
+
+def _write_files(out: Path, report: WhatIfReport, stats: ReadStats, quarantine: list[Quarantined]) -> None:
     with open(out / "quarantine.jsonl", "w", encoding="utf-8") as fh:
         for q in quarantine:
             fh.write(json.dumps({"source": q.source, "reason": q.reason, "text": q.text}, ensure_ascii=False) + "\n")
@@ -44,10 +67,12 @@ def write_out_dir(out: Path, report: WhatIfReport, stats: ReadStats, quarantine:
     for name, changes in (("newly_denied", report.newly_denied), ("newly_allowed", report.newly_allowed)):
         rows = [asdict(c) for c in changes]
         columns = [f for f in Change.__dataclass_fields__]
-        table = pa.table({c: [r[c] for r in rows] for c in columns}) if rows else pa.table(
-            {c: pa.array([], type=pa.list_(pa.string()) if c == "hosts" else
-                          pa.int64() if c in ("count", "visible") else pa.string()) for c in columns})
-        pq.write_table(table, os.fspath(out / f"{name}.parquet"))
+        types = {c: pa.list_(pa.string()) if c == "hosts" else pa.int64() if c in ("count", "visible") else
+                 pa.timestamp("us") if c in ("first_seen", "last_seen") else pa.string() for c in columns}
+        data = {c: [to_datetime(r[c]) if c in ("first_seen", "last_seen") else r[c] for r in rows] for c in columns}
+        pq.write_table(pa.table({c: pa.array(data[c], types[c]) for c in columns}), os.fspath(out / f"{name}.parquet"))
+    (out / "whatif.json").write_text(json.dumps(report_dict(report, stats), indent=2, ensure_ascii=False) + "\n",
+                                     encoding="utf-8")
 
 
 def _svg_chart(timeline: dict[str, dict[str, int]]) -> str:

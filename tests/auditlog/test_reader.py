@@ -135,3 +135,32 @@ def test_gzip_truncated_and_rotation_order(tmp_path):
         (tmp_path / n).write_text("")
     assert [Path(p).name for p in expand_paths([str(tmp_path)])] == [
         "kafka-authorizer.log.2024-01-01-09.gz", "kafka-authorizer.log.2024-01-01-10", "kafka-authorizer.log"]
+
+
+@pytest.mark.parametrize("message, says", [
+    ("Principal = User:a is Denied operation = READS from host = 10.0.0.1 on resource = Topic:LITERAL:t for request = "
+     "Fetch with resourceRefCount = 1 based on rule DefaultDeny", "unknown operation 'READS'"),
+    ("Principal = User:a is Denied operation = READ from host = broker-1 on resource = Topic:LITERAL:t",
+     "host 'broker-1' is not an IP address"),
+    ("Principal = User:a is Denied operation = READ from host = 10.0.0.1 on resource = Tpic:LITERAL:t",
+     "unknown resource type 'Tpic'"),
+    ("Principal = User:a is Denied operation = READ from host = 10.0.0.1 on resource = Topic:LITERAL:t",
+     "without ' for request = '"),
+    ("Principal = User:a is Denied operation = READ from host = 10.0.0.1 on resource = Topic:LITERAL:t for request = "
+     "Fetch with resourceRefCount = 1 based on rule MatchingAcl(acl=StandardAcl(resourceType=TOPIC, resourceName=t, "
+     "patternType=LITERAL, principal=User:a, host=*, operation=READ, permissionType=ALLOW))",
+     "permissionType is ALLOW but the record says Denied"),
+    ("Principal = User:a was Denied", "no ' is Allowed ' or ' is Denied '"),
+])
+def test_quarantine_reasons_name_what_failed_to_parse(message, says):
+    _, _, quarantine = run([f"[2024-01-01 00:00:00,000] INFO {message}{LOGGER_SUFFIX}"])
+    assert len(quarantine) == 1 and says in quarantine[0].reason, quarantine[0].reason
+
+
+def test_impossible_timestamps_are_quarantined_missing_ones_are_not():
+    msg = ("Principal = User:a is Denied operation = READ from host = 10.0.0.1 on resource = Topic:LITERAL:t for "
+           "request = Fetch with resourceRefCount = 1 based on rule DefaultDeny" + LOGGER_SUFFIX)
+    out, stats, quarantine = run([f"[2026-02-29 10:00:00,000] INFO {msg}", f"[2024-02-29 10:00:00,000] INFO {msg}",
+                                  f"INFO {msg}", f"[2026-11-20 24:00:00,000] INFO {msg}"])
+    assert len(out) == 2 and [q.source for q in quarantine] == ["f:1", "f:4"]
+    assert "impossible timestamp" in quarantine[0].reason

@@ -1,18 +1,23 @@
-"""whatif speed on synthetic logs: end-to-end lines/s against the I/O floor and the in-process replay.
+"""whatif on Spark: speed against Spark's own read-and-count of the same files, measured in the same run.
 
-Baselines in the same run: Spark only reading and counting the same files (the I/O floor) and the
-in-process replay. Logs are generated into a temporary directory (several rotated files, one gzipped)
-and deleted afterwards.
+Data comes from gen_auditlogs.py (realistic: hundreds of principals, thousands of resources and hosts,
+allowed/denied/TRACE, KRaft/ZK/Confluent lines, Apache/Strimzi/CRI layouts, odd lines). Generated
+files go to a temporary directory (or --data DIR, kept) and are never committed.
 
-    python tests/bench/bench_whatif.py [--quick | --lines N ...]
+    python tests/bench/bench_whatif.py --quick                    # 1 M lines, a few minutes
+    python tests/bench/bench_whatif.py                            # 7 M single file, 10 M rotated
+    python tests/bench/bench_whatif.py --big --data /tmp/authz-bench   # + 100 M lines and an index of them
+
+Reported per data set: the floor (Spark's `read.text().count()`), the whatif job, the ratio, lines/s;
+for the rotated set also the in-process replay and deciding on the driver vs on the executors; for
+100 M lines the per-core throughput and what a 32-core cluster would take (linear in cores, the
+distinct requests are few), and `whatif --index` seconds per proposal.
 """
 
 from __future__ import annotations
 
 import argparse
-import gzip
 import os
-import random
 import shutil
 import sys
 import tempfile
@@ -20,94 +25,151 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from kafka_authz_cli.auditlog import ReadStats, expand_paths, read_file_bytes  # noqa: E402
-from kafka_authz_cli.engine import StandardAuthorizer  # noqa: E402
+import gen_auditlogs  # noqa: E402
+
+from kafka_authz_cli.auditlog import expand_paths  # noqa: E402
 from kafka_authz_cli.model import AclBinding  # noqa: E402
-from kafka_authz_cli.whatif import replay  # noqa: E402
 
-SETTINGS = {"super_users": "User:admin", "allow_everyone_if_no_acl_found": False}
+SETTINGS = {"super_users": "User:svc-orders-0;User:svc-payments-1", "allow_everyone_if_no_acl_found": False}
 
 
-def acls() -> list[AclBinding]:
+def proposals(n: int = 3) -> list[list[AclBinding]]:
+    """Realistic changes: the current grants (prefixed per team) minus some teams, minus literal grants."""
+    base = []
+    for i, team in enumerate(gen_auditlogs.TEAMS):
+        for op in ("READ", "WRITE", "DESCRIBE"):
+            base.append(AclBinding.of("TOPIC", team + ".", "PREFIXED", "User:*", "*", op, "ALLOW"))
+        base.append(AclBinding.of("GROUP", team + "-", "PREFIXED", "User:*", "*", "READ", "ALLOW"))
+        base.append(AclBinding.of("TRANSACTIONAL_ID", team + "-", "PREFIXED", "User:*", "*", "ALL", "ALLOW"))
+    base.append(AclBinding.of("CLUSTER", "kafka-cluster", "LITERAL", "User:*", "*", "IDEMPOTENT_WRITE", "ALLOW"))
     out = []
-    for t in range(200):
-        out.append(AclBinding.of("TOPIC", f"team{t}-", "PREFIXED", f"User:svc{t}", "*", "WRITE", "ALLOW"))
-        out.append(AclBinding.of("TOPIC", f"team{t}-", "PREFIXED", f"User:reader{t % 20}", "*", "READ", "ALLOW"))
-        out.append(AclBinding.of("GROUP", f"g{t}-", "PREFIXED", f"User:reader{t % 20}", "*", "READ", "ALLOW"))
+    for k in range(n):
+        drop = set(gen_auditlogs.TEAMS[k::5])
+        out.append([a for a in base if not any(a.resource_name.startswith(t) for t in drop)])
     return out
 
 
-def generate(directory: Path, lines: int, files: int = 6, seed: int = 1) -> None:
-    rand = random.Random(seed)
-    per_file = lines // files
-    for f in range(files):
-        hour = f"2026-11-20-{10 + f:02d}"
-        name = "kafka-authorizer.log" if f == files - 1 else f"kafka-authorizer.log.{hour}"
-        chunks = []
-        for i in range(per_file):
-            t = rand.randrange(200)
-            if rand.random() < 0.5:
-                p, op, rt, res, req = f"User:svc{t}", "WRITE", "Topic", f"team{t}-events", "Produce"
-                rule = (f"MatchingAcl(acl=StandardAcl(resourceType=TOPIC, resourceName=team{t}-, patternType=PREFIXED, "
-                        f"principal=User:svc{t}, host=*, operation=WRITE, permissionType=ALLOW))")
-            else:
-                p, op, rt, res, req = f"User:reader{t % 20}", "READ", "Topic", f"team{t}-events", "Fetch"
-                rule = (f"MatchingAcl(acl=StandardAcl(resourceType=TOPIC, resourceName=team{t}-, patternType=PREFIXED, "
-                        f"principal=User:reader{t % 20}, host=*, operation=READ, permissionType=ALLOW))")
-            host = f"10.{t % 4}.{t % 250}.{rand.randrange(1, 5)}"
-            chunks.append(f"[2026-11-20 {10 + f:02d}:{i % 60:02d}:{i % 60:02d},{i % 1000:03d}] DEBUG Principal = {p} "
-                          f"is Allowed operation = {op} from host = {host} on resource = {rt}:LITERAL:{res} for "
-                          f"request = {req} with resourceRefCount = 1 based on rule {rule} (kafka.authorizer.logger)\n")
-        data = "".join(chunks).encode()
-        path = directory / name
-        if f == 1:
-            path = path.with_name(path.name + ".gz")
-            data = gzip.compress(data, compresslevel=1)
-        path.write_bytes(data)
+def timed(fn):
+    t0 = time.perf_counter()
+    result = fn()
+    return time.perf_counter() - t0, result
+
+
+def cores(spark) -> int:
+    return spark.sparkContext.defaultParallelism
+
+
+def bench_set(spark, label: str, files: list[str], lines: int, extra: bool = False) -> dict:
+    from kafka_authz_cli import spark_job
+
+    proposed = proposals(1)[0]
+    t_floor, counted = timed(lambda: spark_job.count_lines(spark, files))
+    t_job, (stats, quarantine, report) = timed(lambda: spark_job.run(spark, files, (proposed, SETTINGS)))
+    assert stats.lines == counted, (stats.lines, counted)
+    lines = counted  # the generator adds a few odd lines (stack traces, multi-line records) to the decisions
+    row = {"set": label, "lines": lines, "bytes": sum(os.path.getsize(f) for f in files), "floor_s": t_floor,
+           "job_s": t_job, "x_floor": t_job / t_floor, "lines_per_s": lines / t_job,
+           "distinct": report.distinct_requests, "quarantined": stats.quarantined_lines,
+           "newly_denied": len(report.newly_denied), "formats": stats.by_format}
+    print(f"{label:>22} {lines:>12,} {row['bytes'] / 1e9:>7.2f} GB  floor {t_floor:>7.1f} s  whatif {t_job:>7.1f} s  "
+          f"x floor {row['x_floor']:>5.2f}  {row['lines_per_s']:>10,.0f} lines/s  {report.distinct_requests:,} "
+          f"distinct requests, {stats.quarantined_lines} quarantined", flush=True)
+    if extra:
+        t_drv, (_, _, r2) = timed(lambda: spark_job.run(spark, files, (proposed, SETTINGS), decide_on="driver"))
+        assert r2 == report
+        row["job_driver_decide_s"] = t_drv
+        print(f"{'':>22} deciding on the driver after one collect: {t_drv:.1f} s (on the executors, Arrow: "
+              f"{t_job:.1f} s)", flush=True)
+    return row
+
+
+def bench_in_process(files: list[str], lines: int, t_job: float) -> None:
+    from kafka_authz_cli.cli.whatif import _run_local
+
+    class Set:
+        bindings = proposals(1)[0]
+    t, _ = timed(lambda: _run_local(files, {}, Set.bindings, None, SETTINGS))
+    print(f"{'in-process replay':>22} {lines:>12,} {t:>7.1f} s ({lines / t:,.0f} lines/s): Spark job is "
+          f"{t / t_job:.2f}x faster on this machine", flush=True)
+
+
+def bench_index(spark, files: list[str], lines: int, tmp: Path) -> None:
+    from kafka_authz_cli import spark_job
+    from kafka_authz_cli.cli.whatif import _index_local
+    from kafka_authz_cli.formats.whatif_index import commit_run, new_run_id, open_index, staging_dir
+
+    root = tmp / "index"
+    shutil.rmtree(root, ignore_errors=True)
+    ix = open_index(root, create=True)
+    run_id = new_run_id()
+    staged = staging_dir(ix, run_id)
+    t_ix, (stats, quarantine) = timed(lambda: spark_job.index_logs(spark, files, str(staged / "spark")))
+    for d in (staged / "spark").glob("day=*"):
+        os.replace(d, staged / d.name)
+    commit_run(ix, run_id, staged, [], stats, quarantine)
+    size = sum(f.stat().st_size for f in (root / "requests").rglob("*.parquet"))
+    print(f"{'index of':>22} {lines:>12,} lines: {t_ix:.1f} s, {size / 1e6:.1f} MB of Parquet", flush=True)
+    ix = open_index(root)
+    for k, proposed in enumerate(proposals(3)):
+        t_local, (report, _) = timed(lambda: _index_local([ix], None, None, proposed, None, SETTINGS))
+        t_spark, (r2, _) = timed(lambda: spark_job.report_from_index(spark, [(str(root), [r["id"] for r in ix.runs])],
+                                                                     None, None, (proposed, SETTINGS), None))
+        assert r2 == report
+        print(f"{'whatif --index':>22} proposal {k + 1}: in-process {t_local:.1f} s, on Spark {t_spark:.1f} s "
+              f"({report.distinct_requests:,} distinct requests, {len(report.newly_denied)} newly denied kinds)",
+              flush=True)
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--lines", type=int, nargs="*", default=None)
-    args = parser.parse_args()
-    sizes = args.lines or ([200_000] if args.quick else [1_000_000])
-    proposed = acls()[::2]  # the change: drop half of the grants
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quick", action="store_true", help="1 M lines only")
+    ap.add_argument("--big", action="store_true", help="also 100 M lines and an index of them")
+    ap.add_argument("--data", type=Path, help="where generated logs go (kept; reused when present)")
+    ap.add_argument("--only", choices=["single", "rotated", "big"], action="append")
+    args = ap.parse_args()
     from kafka_authz_cli import spark_job
 
-    spark = spark_job.spark_session("local[2]", "authz-bench", progress=False)
-    print(f"{'lines':>10} {'in-process s':>12} {'spark s':>8} {'I/O floor s':>11} {'lines/s spark':>14} "
-          f"{'x floor':>8} {'x in-process':>12}")
+    tmp = args.data or Path(tempfile.mkdtemp(prefix="authz-bench-"))
+    tmp.mkdir(parents=True, exist_ok=True)
+    plan = [("single", "single file", 1_000_000 if args.quick else 7_000_000, "single7m" if not args.quick else "s1m"),
+            ("rotated", "rotated, 24 files", 1_000_000 if args.quick else 10_000_000, "rot10m" if not args.quick else "r1m")]
+    if args.big:
+        plan.append(("big", "rotated, 100 files", 100_000_000, "rot100m"))
+    if args.only:
+        plan = [p for p in plan if p[0] in args.only]
+    spark = spark_job.spark_session("local[*]", "authz-bench")
+    print(f"Spark local[*] with {cores(spark)} cores, default 2g driver; ratios are against Spark's "
+          "read.text().count() of the same files, measured in this run", flush=True)
     try:
-        for n in sizes:
-            tmp = Path(tempfile.mkdtemp(prefix="authz-bench-"))
-            try:
-                generate(tmp, n)
-                files = [str(Path(f).resolve()) for f in expand_paths([str(tmp)])]
-                t0 = time.perf_counter()
-                stats, quarantine, decisions = ReadStats(), [], []
-                for f in files:
-                    decisions += read_file_bytes(Path(f).read_bytes(), f, stats, quarantine)
-                report_local = replay(decisions, StandardAuthorizer(proposed, **SETTINGS))
-                t_local = time.perf_counter() - t0
-                del decisions
-                t0 = time.perf_counter()
-                spark_job.count_lines(spark, files)
-                t_floor = time.perf_counter() - t0
-                t0 = time.perf_counter()
-                _, _, report_spark = spark_job.run(spark, files, (proposed, SETTINGS))
-                t_spark = time.perf_counter() - t0
-                assert len(report_spark.newly_denied) == len(report_local.newly_denied)
-                print(f"{n:>10,} {t_local:>12.1f} {t_spark:>8.1f} {t_floor:>11.1f} {n / t_spark:>14,.0f} "
-                      f"{t_spark / t_floor:>8.1f} {t_local / t_spark:>12.2f}", flush=True)
-            finally:
-                shutil.rmtree(tmp)
+        for kind, label, lines, sub in plan:
+            d = tmp / sub
+            marker = tmp / f"{sub}.complete"  # beside the data: expand_paths would read a file inside it
+            if not marker.exists():
+                shutil.rmtree(d, ignore_errors=True)
+                d.mkdir(parents=True)
+                if kind == "single":
+                    gen_auditlogs.single(d, lines)
+                else:
+                    gen_auditlogs.rotated(d, lines, 100 if kind == "big" else 24, gzip_every=0 if kind == "big" else 4)
+                marker.write_text("")
+            files = expand_paths([str(d)])
+            row = bench_set(spark, label, files, lines, extra=(kind == "rotated"))
+            if kind == "rotated" and not args.quick:
+                bench_in_process(files, lines, row["job_s"])
+            if kind == "big":
+                per_core = lines / row["job_s"] / cores(spark)
+                print(f"{'':>22} {per_core:,.0f} lines/s per core: a 32-core cluster would read these "
+                      f"{lines / 1e6:.0f} M lines in about {lines / (per_core * 32):.0f} s "
+                      f"({lines / (per_core * 32) / 60:.1f} min)", flush=True)
+                bench_index(spark, files, lines, tmp)
+            elif args.quick:
+                bench_index(spark, files, lines, tmp)
     finally:
         spark.stop()
-    print("x floor: Spark replay time / Spark read-and-count time (aim: within 3x); x in-process: in-process time / "
-          "Spark time on this 2-core machine. Time goes to parsing each record in Python (anchored regexes); "
-          "evaluation is per distinct request and negligible.")
+        if args.data is None:
+            shutil.rmtree(tmp, ignore_errors=True)
 
 
 if __name__ == "__main__":

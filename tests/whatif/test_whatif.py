@@ -56,7 +56,11 @@ def test_spark_and_in_process_give_identical_results(spark):
 
     files = [str(Path(f).resolve()) for f in expand_paths([LOGS])]
     acls = (load_acls(EXAMPLES / "proposed.json"), SETTINGS)
-    s_stats, s_quarantine, s_report = spark_job.run(spark, files, acls)
+    calls = []
+    s_stats, s_quarantine, s_report = spark_job.run(spark, files, acls, progress=lambda *a: calls.append(a))
+    # progress comes from Spark's status tracker: phases, with tasks done out of tasks
+    assert any(phase.startswith("scanning") for phase, _, _ in calls)
+    assert any(total > 0 and 0 <= done <= total for _, done, total in calls)
     l_stats, l_quarantine, l_report = local()
     assert summary(s_report) == summary(l_report)
     assert (s_stats.lines, s_stats.decisions, s_stats.quarantined_lines) == \

@@ -1,0 +1,143 @@
+"""whatif from the command line: stdin, the index (runs merge, hours), outputs, progress, table size."""
+
+import json
+import os
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from typer.testing import CliRunner
+
+from kafka_authz_cli.cli.app import app
+from kafka_authz_cli.cli.whatif import read_logs_local
+
+EXAMPLES = Path(__file__).parents[2] / "examples" / "whatif"
+LOGS = EXAMPLES / "logs"
+PROPOSED = str(EXAMPLES / "proposed.json")
+runner = CliRunner()
+SUFFIX = " (kafka.authorizer.logger)"
+
+
+def line(hour, principal, name, allowed=True, op="READ"):
+    word = "Allowed" if allowed else "Denied"
+    return (f"[2026-11-20 {hour:02d}:00:00,000] {'DEBUG' if allowed else 'INFO'} Principal = {principal} is {word} "
+            f"operation = {op} from host = 10.0.0.1 on resource = Topic:LITERAL:{name} for request = Fetch with "
+            f"resourceRefCount = 1 based on rule {'SuperUser' if allowed else 'DefaultDeny'}{SUFFIX}")
+
+
+def whatif_json(*args, input=None):
+    res = runner.invoke(app, ["whatif", *args, "--proposed", PROPOSED, "-f", "json"], input=input)
+    assert res.exit_code == 0, res.output
+    return json.loads(res.stdout)
+
+
+def test_stdin_is_read_like_a_file():
+    log = LOGS / "kafka-authorizer.log"
+    from_file = whatif_json("--logs", str(log))
+    from_stdin = whatif_json("--logs", "-", input=log.read_bytes())
+    assert from_stdin == from_file and from_file["lines"]["total"] > 0
+
+
+def test_progress_counts_bytes_not_files(tmp_path):
+    big = tmp_path / "kafka-authorizer.log"
+    big.write_text("\n".join(line(10, "User:a", f"t{i}") for i in range(60000)) + "\n")
+    seen = []
+    stats, _, decisions = read_logs_local([str(big), str(LOGS / "kafka-authorizer.log")], {}, seen.append)
+    assert sum(1 for _ in decisions) == stats.decisions
+    assert sum(seen) == big.stat().st_size + (LOGS / "kafka-authorizer.log").stat().st_size
+    assert len([n for n in seen if n]) > 2  # a big file advances in chunks, not once per file
+
+
+def test_table_says_top_30_of_n_and_how_to_get_all(tmp_path):
+    log = tmp_path / "kafka-authorizer.log"
+    log.write_text("\n".join(line(10, f"User:svc{i}", "orders") for i in range(35)) + "\n")
+    acls = tmp_path / "none.json"
+    acls.write_text('{"version": 1, "acls": []}')
+    res = runner.invoke(app, ["whatif", "--logs", str(log), "--proposed", str(acls)])
+    assert res.exit_code == 0, res.output
+    assert "top 30 of 35" in res.output and "--format json" in res.output
+
+
+def test_out_parquet_times_are_timestamps_and_out_is_written_atomically(tmp_path, monkeypatch):
+    out = tmp_path / "out"
+    res = runner.invoke(app, ["whatif", "--logs", str(LOGS), "--proposed", PROPOSED, "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    table = pq.read_table(out / "newly_denied.parquet")
+    assert pa.types.is_timestamp(table.schema.field("first_seen").type)
+    assert pa.types.is_timestamp(table.schema.field("last_seen").type)
+    assert table.column("first_seen")[0].as_py().year == 2026
+    # a failure half-way leaves the previous output as it was, and no half-written directory
+    from kafka_authz_cli.formats import whatif_out
+
+    def boom(*a):
+        raise OSError("disk full")
+    monkeypatch.setattr(whatif_out, "_write_files", boom)
+    before = sorted(p.name for p in out.iterdir())
+    res = runner.invoke(app, ["whatif", "--logs", str(LOGS), "--proposed", PROPOSED, "--out", str(out)])
+    assert res.exit_code != 0
+    assert sorted(p.name for p in out.iterdir()) == before
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+    fresh = tmp_path / "fresh"
+    res = runner.invoke(app, ["whatif", "--logs", str(LOGS), "--proposed", PROPOSED, "--out", str(fresh)])
+    assert res.exit_code != 0 and not fresh.exists()
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "keep.txt").write_text("x")
+    monkeypatch.undo()
+    res = runner.invoke(app, ["whatif", "--logs", str(LOGS), "--proposed", PROPOSED, "--out", str(other)])
+    assert res.exit_code == 2 and "not an authz whatif output" in res.output
+
+
+def test_index_runs_merge_hours_filter_and_files_are_never_counted_twice(tmp_path):
+    day1, day2 = tmp_path / "d1", tmp_path / "d2"
+    day1.mkdir(), day2.mkdir()
+    (day1 / "kafka-authorizer.log.2026-11-20-10").write_text(
+        "\n".join([line(10, "User:analytics", "orders-audit")] * 3 + [line(10, "User:bob", "orders-eu", False)]) + "\n")
+    (day2 / "kafka-authorizer.log.2026-11-20-11").write_text(
+        "\n".join([line(11, "User:analytics", "orders-audit")] * 2 + ["garbage"]) + "\n")
+    index = tmp_path / "index"
+    for d in (day1, day2):
+        res = runner.invoke(app, ["whatif", "index", "--logs", str(d), "-o", str(index)])
+        assert res.exit_code == 0, res.output
+    res = runner.invoke(app, ["whatif", "index", "--logs", str(day1), "-o", str(index)])
+    assert res.exit_code == 2 and "already in this index" in res.output
+    both = whatif_json("--logs", str(day1), "--logs", str(day2))
+    assert whatif_json("--index", str(index)) == both
+    only_11 = whatif_json("--index", str(index), "--since", "2026-11-20T11", "--until", "2026-11-21")
+    assert only_11["newly_denied"] == whatif_json("--logs", str(day2))["newly_denied"]
+    assert only_11["newly_denied"][0]["count"] == 2
+    res = runner.invoke(app, ["whatif", "--index", str(index), "--proposed", PROPOSED, "--since", "2026-11-20T11:30"])
+    assert res.exit_code == 2 and "hour" in res.output
+    manifest = json.loads((index / "manifest.json").read_text())
+    assert len(manifest["runs"]) == 2 and manifest["runs"][1]["stats"]["quarantined_lines"] == 1
+    table = pq.read_table(index / "requests")
+    assert pa.types.is_timestamp(table.schema.field("hour").type)
+
+
+def test_index_and_logs_are_exclusive_and_a_non_index_is_refused(tmp_path):
+    res = runner.invoke(app, ["whatif", "--logs", str(LOGS), "--index", str(tmp_path), "--proposed", PROPOSED])
+    assert res.exit_code == 2 and "either --logs" in res.output
+    res = runner.invoke(app, ["whatif", "--index", str(tmp_path), "--proposed", PROPOSED])
+    assert res.exit_code == 2 and "not an authz whatif index" in res.output
+
+
+@pytest.mark.spark
+def test_spark_index_equals_in_process_index(spark, tmp_path):
+    from kafka_authz_cli import spark_job
+    from kafka_authz_cli.auditlog import expand_paths
+
+    files = expand_paths([str(LOGS)])
+    staged = tmp_path / "staged"
+    stats, quarantine = spark_job.index_logs(spark, files, str(staged), partition_bytes=4096)
+    local_index = tmp_path / "local"
+    assert runner.invoke(app, ["whatif", "index", "--logs", str(LOGS), "-o", str(local_index)]).exit_code == 0
+    manifest = json.loads((local_index / "manifest.json").read_text())
+    assert stats.as_dict() == manifest["runs"][0]["stats"]
+    cols = ["principal", "host", "operation", "resource_type", "resource_name", "hour_text", "count", "visible",
+            "allowed", "denied", "first_seen_text", "last_seen_text", "rule_at", "rule", "first_seen"]
+
+    def rows(root):
+        t = pq.read_table(root, columns=cols)
+        return sorted(tuple(map(str, r.values())) for r in t.to_pylist())
+    assert rows(staged) == rows(local_index / "requests")

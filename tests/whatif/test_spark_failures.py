@@ -1,0 +1,65 @@
+"""Spark failures end in one line saying what happened and what to change, exit 2, no half output."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from kafka_authz_cli.spark_job import explain_failure
+
+EXAMPLES = Path(__file__).parents[2] / "examples" / "whatif"
+AUTHZ = str(Path(sys.executable).with_name("authz"))
+
+
+def authz(*args, env=None):
+    return subprocess.run([AUTHZ, "whatif", "--logs", str(EXAMPLES / "logs"), "--proposed",
+                           str(EXAMPLES / "proposed.json"), *args], capture_output=True, text=True, env=env,
+                          timeout=300)
+
+
+def one_line_error(res, *words):
+    assert res.returncode == 2, res
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("authz: error: "), res.stderr
+    assert "Traceback" not in res.stderr + res.stdout
+    for w in words:
+        assert w in lines[0], lines[0]
+
+
+def test_no_java(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k != "JAVA_HOME"}
+    env["PATH"] = str(tmp_path)
+    res = authz("--spark", "--out", str(tmp_path / "out"), env=env)
+    one_line_error(res, "Java 17+")
+    assert not (tmp_path / "out").exists()
+
+
+def test_unreachable_master(tmp_path):
+    res = authz("--spark", "--master", "spark://127.0.0.1:9", "--out", str(tmp_path / "out"))
+    one_line_error(res, "cannot reach the Spark master", "--master")
+    assert not (tmp_path / "out").exists()
+    one_line_error(authz("--spark", "--master", "local[two]"), "local[N]")
+
+
+@pytest.mark.spark
+def test_driver_memory_too_small(tmp_path):
+    res = authz("--spark", "--master", "local[1]", "--driver-memory", "300m", "--out", str(tmp_path / "out"))
+    one_line_error(res, "--driver-memory")
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("text, says", [
+    ("py4j.protocol.Py4JJavaError: An error occurred while calling o91.count.\n: org.apache.spark.SparkException: "
+     "Job aborted due to stage failure: Task 3 in stage 2.0 failed 1 times, most recent failure: Lost task 3.0: "
+     "java.lang.OutOfMemoryError: Java heap space\n\tat java.base/java.util.Arrays.copyOf", "--driver-memory"),
+    ("org.apache.spark.SparkException: Job aborted due to stage failure: Task 0 in stage 1.0 failed 4 times: "
+     "ExecutorLostFailure (executor 1 exited caused by one of the running tasks) Reason: Container killed",
+     "executor was lost"),
+    ("[JAVA_GATEWAY_EXITED] Java gateway process exited before sending its port number.", "Java 17+"),
+    ("java.io.FileNotFoundException: File file:/logs/a.log does not exist", "/logs/a.log"),
+])
+def test_failures_are_explained_in_one_line(text, says):
+    out = explain_failure(RuntimeError(text))
+    assert says in out and "\n" not in out

@@ -1,0 +1,97 @@
+"""A real Spark standalone cluster (master + one worker on 127.0.0.1, launched with the classes the
+pyspark package ships): `whatif --master spark://...` gives exactly what local mode gives."""
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import asdict
+from pathlib import Path
+
+import pytest
+
+from kafka_authz_cli.formats import load_acls
+
+EXAMPLES = Path(__file__).parents[2] / "examples" / "whatif"
+AUTHZ = str(Path(sys.executable).with_name("authz"))
+SETTINGS = {"super_users": "", "allow_everyone_if_no_acl_found": False}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_port(port: int, proc, timeout: float = 120) -> None:
+    end = time.time() + timeout
+    while time.time() < end:
+        if proc.poll() is not None:
+            raise RuntimeError(f"Spark daemon exited with {proc.returncode}")
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            time.sleep(0.5)
+    raise TimeoutError(f"nothing listens on 127.0.0.1:{port}")
+
+
+@pytest.fixture
+def standalone(tmp_path):
+    import pyspark
+
+    home = Path(pyspark.__file__).parent
+    spark_class = str(home / "bin" / "spark-class")
+    env = dict(os.environ, SPARK_HOME=str(home), PYSPARK_PYTHON=sys.executable, SPARK_LOCAL_IP="127.0.0.1",
+               SPARK_LOG_DIR=str(tmp_path), SPARK_WORKER_DIR=str(tmp_path / "work"))
+    procs = []
+    try:
+        port = free_port()
+        with open(tmp_path / "master.log", "wb") as log:
+            master = subprocess.Popen([spark_class, "org.apache.spark.deploy.master.Master", "--host", "127.0.0.1",
+                                       "--port", str(port), "--webui-port", str(free_port())], env=env, stdout=log,
+                                      stderr=subprocess.STDOUT, start_new_session=True)
+        procs.append(master)
+        wait_port(port, master)
+        url = f"spark://127.0.0.1:{port}"
+        wport = free_port()
+        with open(tmp_path / "worker.log", "wb") as log:
+            worker = subprocess.Popen([spark_class, "org.apache.spark.deploy.worker.Worker", url, "--host",
+                                       "127.0.0.1", "--port", str(wport), "--webui-port", str(free_port()),
+                                       "--cores", "2", "--memory", "1g", "--work-dir", str(tmp_path / "work")],
+                                      env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        procs.append(worker)
+        wait_port(wport, worker)
+        yield url
+    finally:
+        for p in reversed(procs):
+            if p.poll() is None:
+                os.killpg(p.pid, signal.SIGTERM)
+                try:
+                    p.wait(timeout=30)
+                except subprocess.TimeoutExpired:
+                    os.killpg(p.pid, signal.SIGKILL)
+                    p.wait()
+
+
+@pytest.mark.spark
+@pytest.mark.spark_cluster
+def test_whatif_on_a_standalone_cluster_equals_local_mode(spark, standalone, tmp_path):
+    from kafka_authz_cli import spark_job
+    from kafka_authz_cli.auditlog import expand_paths
+    from kafka_authz_cli.formats.whatif_out import report_dict
+
+    res = subprocess.run([AUTHZ, "whatif", "--spark", "--master", standalone, "--driver-memory", "1g",
+                          "--executor-memory", "512m", "--logs", str(EXAMPLES / "logs"), "--proposed",
+                          str(EXAMPLES / "proposed.json"), "--current", str(EXAMPLES / "current.json"), "-f", "json"],
+                         capture_output=True, text=True, timeout=600, env=dict(os.environ, PYSPARK_PYTHON=sys.executable))
+    assert res.returncode == 0, res.stderr
+    on_cluster = json.loads(res.stdout)
+    files = expand_paths([str(EXAMPLES / "logs")])
+    stats, _, report = spark_job.run(spark, files, (load_acls(EXAMPLES / "proposed.json"), SETTINGS),
+                                     (load_acls(EXAMPLES / "current.json"), SETTINGS))
+    assert on_cluster == json.loads(json.dumps(report_dict(report, stats)))
+    assert on_cluster["lines"]["total"] == 130 and on_cluster["newly_denied"]
