@@ -56,6 +56,15 @@ class BulkFormat(str, Enum):
     kafka_storage = "kafka-storage"
 
 
+def check_password_source(password_column, password_dir, generate: bool, generated_passwords) -> None:
+    """Bulk users: exactly one place the passwords come from, and generated ones are written somewhere."""
+    if sum([password_column is not None, password_dir is not None, generate]) != 1:
+        raise typer.BadParameter("choose one of --password-column, --password-dir, --generate", param_hint="password")
+    if generate and generated_passwords is None:
+        raise typer.BadParameter("--generate needs --generated-passwords FILE (the only place they are written)",
+                                 param_hint="--generated-passwords")
+
+
 def _mechanism(text: str) -> ScramMechanism:
     try:
         return ScramMechanism.parse(text)
@@ -487,11 +496,7 @@ def create_users(
     workers: int = typer.Option(0, "--workers", help="Processes (default: all cores)."),
 ) -> None:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-    if sum([password_column is not None, password_dir is not None, generate]) != 1:
-        raise typer.BadParameter("choose one of --password-column, --password-dir, --generate", param_hint="password")
-    if generate and generated_passwords is None:
-        raise typer.BadParameter("--generate needs --generated-passwords FILE (the only place they are written)",
-                                 param_hint="--generated-passwords")
+    check_password_source(password_column, password_dir, generate, generated_passwords)
     default_mech = _mechanism(mechanism)
     text = read_text(input_csv)
     label = str(input_csv)

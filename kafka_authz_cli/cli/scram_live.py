@@ -18,7 +18,7 @@ import typer
 
 from kafka_authz_cli.cli.live_common import COMMAND_CONFIG, TIMEOUT, Declined, _close, _confirm, delete_guard
 from kafka_authz_cli.cli.common import console, warn, write_output
-from kafka_authz_cli.cli.scram import _generated_password, _mechanism, scram_app
+from kafka_authz_cli.cli.scram import _generated_password, _mechanism, check_password_source, scram_app
 from kafka_authz_cli.errors import AuthzError, InputError
 from kafka_authz_cli.formats import read_text
 from kafka_authz_cli.scram import ScramError, ScramMechanism
@@ -255,11 +255,7 @@ def apply_users(
     dry_run: bool = typer.Option(False, "--dry-run", help="Show the plan only."),
     yes: bool = typer.Option(False, "--yes", help="Apply without asking."),
 ) -> None:
-    if sum([password_column is not None, password_dir is not None, generate]) != 1:
-        raise typer.BadParameter("choose one of --password-column, --password-dir, --generate", param_hint="password")
-    if generate and generated_passwords is None:
-        raise typer.BadParameter("--generate needs --generated-passwords FILE (the only place they are written)",
-                                 param_hint="--generated-passwords")
+    check_password_source(password_column, password_dir, generate, generated_passwords)
     upserts, generated = _read_users_csv(users_csv, _mechanism(mechanism), iterations, password_column,
                                          password_dir, generate)
     admin = _open(bootstrap_server, command_config, timeout)

@@ -14,10 +14,12 @@ import argparse
 import random
 import re
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from timing import best_of  # noqa: E402
 
 from kafka_authz_cli.principal import KerberosShortNamer, SslPrincipalMapper  # noqa: E402
 
@@ -47,15 +49,6 @@ def naive_map(rules, dn):
             out = re.sub(pattern, lambda m: re.sub(r"\$(\d)", lambda g: m.group(int(g.group(1))) or "", repl), dn)
             return out.lower() if flag == "L" else out.upper() if flag == "U" else out
     return dn
-
-
-def best_of(fn, repeat=3):
-    best = float("inf")
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t0)
-    return best
 
 
 def main() -> None:

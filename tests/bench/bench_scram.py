@@ -12,21 +12,14 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from cryptography.hazmat.primitives import hashes  # noqa: E402
+from timing import best_of  # noqa: E402
+
 from cryptography.hazmat.primitives.kdf.pbkdf2 import PBKDF2HMAC  # noqa: E402
 
 from kafka_authz_cli.cli.scram import derive_many  # noqa: E402
 from kafka_authz_cli.scram import ScramCredential, ScramMechanism  # noqa: E402
-
-
-def best_of(fn, repeat: int) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t0)
-    return best
 
 
 def main() -> None:

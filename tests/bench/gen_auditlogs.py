@@ -15,7 +15,6 @@ group id). Deterministic for a seed.
 from __future__ import annotations
 
 import argparse
-import bisect
 import gzip
 import itertools
 import zlib
