@@ -133,6 +133,14 @@ def spark_session(master: str = "local[*]", app_name: str = "authz-whatif", prog
 
     for name in ("SQLQueryContextLogger", "DataFrameQueryContextLogger", "py4j", "py4j.clientserver"):
         logging.getLogger(name).setLevel(logging.CRITICAL)  # failures are said once, by authz
+    # py4j logs a lost connection on the root logger, traceback and all: the failure is said once, by authz
+    logging.getLogger().addFilter(lambda record: "py4j" not in (record.pathname or ""))
+    from pyspark import accumulators
+
+    # Its server thread prints a traceback when the JVM dies mid-job; the main thread says it once.
+    for server in ("AccumulatorTCPServer", "AccumulatorUnixServer"):
+        if hasattr(accumulators, server):
+            getattr(accumulators, server).handle_error = lambda self, request, client_address: None
     log = spark_log_file()
     java_opts = f"-Dlog4j2.configurationFile={_log_config().as_uri()} -Dauthz.spark.log={log}"
     builder = (SparkSession.builder.master(master).appName(app_name)
@@ -201,9 +209,15 @@ def _ship_package(spark) -> None:
 
 def explain_failure(exc: BaseException) -> str:
     """One line: what happened to Spark and what to change."""
-    text = f"{type(exc).__name__}: {exc}"
     log = spark_log_file()
     where = f" (Spark's log: {log})" if os.path.exists(log) else ""
+    try:
+        text = f"{type(exc).__name__}: {exc}"
+    except Exception:  # a py4j error asks the JVM for its text: the JVM died
+        text = "Py4JNetworkError"
+    if isinstance(exc, ConnectionError) or "Py4JNetworkError" in text or "Connection refused" in text:
+        return ("Spark's JVM died (out of memory or killed): raise --driver-memory, or give it more partitions "
+                "(smaller --partition-bytes)" + where)
     if "OutOfMemoryError" in text or "Java heap space" in text or "GC overhead limit" in text:
         return ("Spark ran out of memory: raise --driver-memory (and --executor-memory on a cluster), or give it "
                 "more partitions (smaller --partition-bytes)" + where)

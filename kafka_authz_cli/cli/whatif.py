@@ -308,7 +308,10 @@ def _stop(spark, ok: bool) -> None:
     """Stop Spark; its log file is kept only when something failed (the error line names it)."""
     from kafka_authz_cli import spark_job
 
-    spark.stop()
+    try:
+        spark.stop()
+    except Exception:  # the JVM is already gone (killed, out of memory): the error was said once
+        ok = False
     if ok:
         try:
             os.remove(spark_job.spark_log_file())

@@ -1,8 +1,10 @@
 """Spark failures end in one line saying what happened and what to change, exit 2, no half output."""
 
 import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -50,6 +52,32 @@ def test_driver_memory_too_small(tmp_path):
     assert not (tmp_path / "out").exists()
 
 
+@pytest.mark.spark
+def test_a_killed_jvm_is_one_line_not_a_traceback(tmp_path):
+    """The driver JVM killed mid-job (the OOM killer does this): py4j's own loggers and pyspark's
+    accumulator thread would print pages of tracebacks; authz says what happened once."""
+    proc = subprocess.Popen([AUTHZ, "whatif", "--spark", "--master", "local[1]", "--logs", str(EXAMPLES / "logs"),
+                             "--proposed", str(EXAMPLES / "proposed.json"), "--out", str(tmp_path / "out")],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        jvm = None
+        end = time.time() + 120
+        while jvm is None and time.time() < end and proc.poll() is None:
+            time.sleep(0.5)
+            kids = subprocess.run(["pgrep", "-P", str(proc.pid), "java"], capture_output=True, text=True).stdout.split()
+            jvm = int(kids[0]) if kids else None
+        assert jvm is not None, "Spark's JVM never started"
+        time.sleep(6)  # into the job
+        os.kill(jvm, signal.SIGKILL)
+        out, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    res = subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+    one_line_error(res, "--driver-memory")
+    assert not (tmp_path / "out").exists()
+
+
 @pytest.mark.parametrize("text, says", [
     ("py4j.protocol.Py4JJavaError: An error occurred while calling o91.count.\n: org.apache.spark.SparkException: "
      "Job aborted due to stage failure: Task 3 in stage 2.0 failed 1 times, most recent failure: Lost task 3.0: "
@@ -59,6 +87,7 @@ def test_driver_memory_too_small(tmp_path):
      "executor was lost"),
     ("[JAVA_GATEWAY_EXITED] Java gateway process exited before sending its port number.", "Java 17+"),
     ("java.io.FileNotFoundException: File file:/logs/a.log does not exist", "/logs/a.log"),
+    ("[Errno 111] Connection refused", "JVM died"),
 ])
 def test_failures_are_explained_in_one_line(text, says):
     out = explain_failure(RuntimeError(text))
