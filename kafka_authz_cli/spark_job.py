@@ -160,8 +160,8 @@ def spark_session(master: str = "local[*]", app_name: str = "authz-whatif", prog
                .config("spark.driver.memory", driver_memory or os.environ.get("AUTHZ_SPARK_DRIVER_MEMORY", "2g"))
                .config("spark.sql.files.maxPartitionBytes", str(SPLIT_BYTES))
                .config("spark.sql.files.openCostInBytes", str(SPLIT_BYTES)))
-    if master.startswith("local"):
-        builder = builder.config("spark.sql.shuffle.partitions", "4")
+    if master.startswith("local") and "spark.sql.shuffle.partitions" not in (conf or {}):
+        builder = builder.config("spark.sql.shuffle.partitions", "4").config("spark.authz.fitShuffle", "true")
     if executor_memory:
         builder = builder.config("spark.executor.memory", executor_memory)
     for k, v in (conf or {}).items():
@@ -710,15 +710,19 @@ class ReadResult:
 
 
 def _fit_shuffle(spark, total_bytes: int) -> None:
-    """Shuffle partitions sized to the logs and the cores: Spark's default of 200 costs a Python
+    """Shuffle partitions sized to the logs and the cores. Spark's default of 200 costs a Python
     worker round per partition per stage, which on a small cluster dwarfs the work (the example logs
-    took minutes on a 2-core standalone worker). A value set in Spark's own configuration wins, and
-    local mode keeps the small number spark_session chose."""
-    if spark.sparkContext.master.startswith("local") or \
-            spark.sparkContext.getConf().contains("spark.sql.shuffle.partitions"):
+    took minutes on a 2-core standalone worker); too few, and one partition of a 100 M-line run's
+    aggregates does not fit in the heap. A value set in Spark's own configuration wins."""
+    conf = spark.sparkContext.getConf()
+    by_size = -(-total_bytes // SPLIT_BYTES)
+    if spark.sparkContext.master.startswith("local"):
+        if conf.get("spark.authz.fitShuffle", "false") == "true":
+            spark.conf.set("spark.sql.shuffle.partitions", str(max(4, min(400, by_size))))
+        return
+    if conf.contains("spark.sql.shuffle.partitions"):
         return
     cores = spark.sparkContext.defaultParallelism
-    by_size = -(-total_bytes // SPLIT_BYTES)
     spark.conf.set("spark.sql.shuffle.partitions", str(max(2, min(400, max(cores, by_size) * 2))))
 
 
