@@ -33,7 +33,6 @@ import socket
 import sys
 import tempfile
 import threading
-import time
 import urllib.parse
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -50,7 +49,8 @@ from kafka_authz_cli.auditlog import (
 )
 from kafka_authz_cli.errors import AuthzError
 from kafka_authz_cli.model import AclBinding, AclOperation, ResourceType
-from kafka_authz_cli.whatif import Aggregate, Summary, Verdict, WhatIfReport, assemble_report, classify, decide
+from kafka_authz_cli.whatif import (Aggregate, Summary, Verdict, WhatIfReport, assemble_report, classify, decide,
+                                    mismatch_row)
 
 KEY = ["principal", "host", "operation", "resource_type", "resource_name"]
 SPLIT_BYTES = 128 << 20
@@ -950,17 +950,12 @@ def report_from(spark, per_key, proposed: tuple[list[AclBinding], dict],
                           totals.comparable or 0, totals.reproduced or 0, bool(totals.mixed))
         progress.set("collecting the changes")
         for r in decided.where("mismatch").orderBy(*KEY).limit(20).collect():
-            key = tuple(r[k] for k in KEY)
-            agg = Aggregate(r["count"], r.visible, r.allowed, r.denied, r.first_seen, r.last_seen, rule=r.rule)
-            summary.mismatches.append((key, {"principal": key[0], "host": key[1], "operation": key[2],
-                                             "resource_type": key[3], "resource_name": key[4], "logged": agg.logged,
-                                             "current": r.current_decision, "current_rule": r.current_rule,
-                                             "logged_rule": r.rule, "count": r["count"]}))
+            key, agg = _decided_row(r)
+            summary.mismatches.append((key, mismatch_row(key, agg, Verdict(r.current_decision, r.current_rule, None))))
         changed_df = decided.where("kind IS NOT NULL")
         changed = []
         for r in changed_df.collect():
-            key = tuple(r[k] for k in KEY)
-            agg = Aggregate(r["count"], r.visible, r.allowed, r.denied, r.first_seen, r.last_seen, rule=r.rule)
+            key, agg = _decided_row(r)
             changed.append((key, agg, r.kind, r.before_rule, r.after_rule))
         timeline: dict[str, dict[str, int]] = {}
         if changed:
@@ -973,6 +968,12 @@ def report_from(spark, per_key, proposed: tuple[list[AclBinding], dict],
         return assemble_report(changed, summary, timeline, acls, used, current is not None)
     finally:
         decided.unpersist()
+
+
+def _decided_row(r) -> tuple[tuple, Aggregate]:
+    """A row of the decided table back to the request key and its aggregate."""
+    key = tuple(r[k] for k in KEY)
+    return key, Aggregate(r["count"], r.visible, r.allowed, r.denied, r.first_seen, r.last_seen, rule=r.rule)
 
 
 def per_key(hourly):
