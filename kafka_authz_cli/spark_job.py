@@ -2,14 +2,17 @@
 
 Lines are read with Spark's splittable text source (a plain file is split across tasks; gzip, a
 byte-order mark or another codec's extension go through a streaming Python decompressor, one task
-per file), so no file is ever held whole in memory. Per line, the JVM takes the log4j layout apart
-with anchored Spark SQL expressions (stock `[%d] %p %m (%c)`, ISO `%d %p %m (%c) [%t]`, behind the
-CRI, docker compose and stern prefixes the reader strips) and aggregates per distinct (message,
-level, hour): every other line - multi-line records, foreign lines, odd layouts - keeps its file and
-line number and goes to the reference reader (:mod:`kafka_authz_cli.auditlog`) with the context it
-needs. Message fields of the KRaft and ZK 2.4+ shapes are extracted in the JVM; each distinct
-message is also read once by the reference reader, which has the last word. Distinct requests are
-aggregated in Spark SQL and decided on the executors (Arrow batches) with the ACL sets broadcast.
+per file), so no file is ever held whole in memory. Per line, the JVM recognises the stock layout
+`[%d] %p %m (%c)` with byte tests and a 26-byte regex, and takes the other layouts apart with anchored
+Spark SQL expressions (ISO `%d %p %m (%c) [%t]`, behind the CRI, docker compose and stern prefixes the
+reader strips). Lines are aggregated per distinct (hour, `LEVEL message (kafka.authorizer.logger)`);
+the level and the calendar date are checked once per group. Every other line - multi-line records,
+foreign lines, odd layouts - keeps its file and line number and goes to the reference reader
+(:mod:`kafka_authz_cli.auditlog`) with the context it needs. Message fields of the KRaft and ZK 2.4+
+shapes are extracted in the JVM; each distinct message is also read once by the reference reader,
+which has the last word. Distinct requests are aggregated in Spark SQL and decided on the executors
+(Arrow batches) with the ACL sets broadcast. Intermediate results are local checkpoints, so each
+later query reads a small table instead of re-planning (and, after a self-join, re-running) the scan.
 
 Line numbers are exact: Spark's file splits are made deterministic (`openCostInBytes` =
 `maxPartitionBytes`), each line carries its split and its position in its partition, and a per-split
@@ -18,8 +21,9 @@ line count (collected with the aggregates, in the same scan) turns them into fil
 Every line the JVM takes ends a record, so the odd lines fall into runs that the reference reader
 reads independently - except when a run ends inside an open record (a forged record right after an
 unterminated one): that line is then routed to the reader as well, with every line of its
-(message, level, hour) group, and the odd lines are read again. The same happens to messages the
-reference reader quarantines (their lines need numbers). Both only happen on hostile or broken input.
+(hour, rest) group, and the odd lines are read again. The same happens to messages the reference
+reader quarantines (their lines need numbers) and to stock-layout groups whose level or date does not
+exist. These only happen on hostile or broken input.
 """
 
 from __future__ import annotations
@@ -315,12 +319,20 @@ class StatusProgress:
 # Reading: sources and the per-line JVM shape
 
 
-def _ts_re() -> str:
-    """A log4j %d that names a real instant (what auditlog.valid_timestamp accepts), in Java regex."""
+def _date_re() -> str:
+    """A calendar date `yyyy-MM-dd` that exists (leap years included), in Java regex."""
     y = "(?!0000)[0-9]{4}"
     md = r"(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))"
     leap = r"(?!0000)(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:[02468][048]|[13579][26])00)-02-29"
-    return rf"(?:{y}-{md}|{leap})[ T](?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:[,.][0-9]{{1,9}})?"
+    return rf"(?:{y}-{md}|{leap})"
+
+
+def _ts_re() -> str:
+    """A log4j %d that names a real instant (what auditlog.valid_timestamp accepts), in Java regex."""
+    return rf"{_date_re()}[ T](?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:[,.][0-9]{{1,9}})?"
+
+
+_HOUR_RE = rf"^{_date_re()} (?:[01][0-9]|2[0-3])$"
 
 
 _LEVELS = "TRACE|DEBUG|INFO|WARN|ERROR"
@@ -407,27 +419,47 @@ def _sources(spark, files: list[str], names: dict[str, str] | None = None) -> So
     return Sources(lines, display, sum(os.path.getsize(f) for f in files))
 
 
+# The stock layout `[yyyy-MM-dd HH:mm:ss,SSS] LEVEL message (kafka.authorizer.logger)` is nearly every
+# line of a real log: it is recognised with byte tests and one small regex on its first 26 bytes; the
+# date's calendar and the level are checked once per distinct (hour, rest) group (see _groups), not
+# per line. Every other line goes through the general shape.
+_STOCK_HEAD = r"^\[[0-9]{4}-[0-9]{2}-[0-9]{2} (?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9],[0-9]{3}\] $"
+_STOCK_REST = 27  # 1-based byte where the level starts
+
+
+def _ms_in_hour(ts, at: int = 1):
+    """The `yyyy-MM-dd HH:mm:ss,SSS` at byte `at` of a column, as milliseconds within its hour."""
+    from pyspark.sql import functions as F
+
+    return (F.substring(ts, at + 14, 2).cast("int") * 60000 + F.substring(ts, at + 17, 2).cast("int") * 1000
+            + F.substring(ts, at + 20, 3).cast("int"))
+
+
 def _shape(lines):
-    """Per line, JVM side: is it a complete single-line record in a layout the JVM takes apart, and
-    its message (raw bytes), level, time and hour. Byte-exact cuts at ASCII boundaries, byte-level
+    """Per line, JVM side: does it end a record in a layout the JVM takes apart (`fast`), and if so its
+    hour, its milliseconds within the hour and its `rest` (`LEVEL message (kafka.authorizer.logger)`,
+    as bytes): the key lines are aggregated on. Byte-exact cuts at ASCII boundaries, byte-level
     functions only (counting characters costs more than reading the line); every intermediate value
     is its own column so that nothing is computed twice."""
     from pyspark.sql import functions as F
 
     base = ["file", "block", "id", "value"]
-    value = F.col("value")
+    value, rid = F.col("value"), F.col("id")
+    stock = value.endswith(LOGGER_SUFFIX) & F.substring(value, 1, _STOCK_REST - 1).rlike(_STOCK_HEAD) & (rid >= 0)
+    s = lines.select(*base, stock.alias("stock"))
+    # The general shape, for the other lines only (CASE WHEN is lazy: stock lines skip the regex).
     # auditlog strips trailing CRs; only lines that have one pay for the trim
     v = F.when(value.endswith("\r"), F.expr("TRIM(TRAILING '\\r' FROM value)")).otherwise(value)
-    s = lines.select(*base, v.alias("v"))
+    s = s.select(*base, "stock", F.when(~F.col("stock"), v).alias("v"))
     head = F.substring(F.col("v").cast("binary"), 1, 160).cast("string")
-    s = s.select(*base, "v", F.regexp_extract(head, _PREFIX_RE, 0).alias("pfx"))
+    s = s.select(*base, "stock", "v", F.regexp_extract(head, _PREFIX_RE, 0).alias("pfx"))
     v, pfx = F.col("v"), F.col("pfx")
-    s = s.select(*base, "v", "pfx", F.octet_length(pfx).alias("plen"), F.octet_length(v).alias("vlen"))
+    s = s.select(*base, "stock", "v", "pfx", F.octet_length(pfx).alias("plen"), F.octet_length(v).alias("vlen"))
     plen, vlen = F.col("plen"), F.col("vlen")
     # Thread form "... (kafka.authorizer.logger) [thread]": cut at the first separator, which must be
     # followed by no "]" but the last character (auditlog's _THREAD_SUFFIX, searched leftmost).
     before_sep = F.octet_length(F.substring_index(v, _SEP_THREAD, 1))
-    s = s.select(*base, "v", "pfx", "plen", "vlen",
+    s = s.select(*base, "stock", "v", "pfx", "plen", "vlen",
                  F.when(plen == 0, None).when(v.endswith(LOGGER_SUFFIX), vlen - plen - len(LOGGER_SUFFIX))
                  .when(v.endswith("]") & v.contains(_SEP_THREAD), before_sep).alias("cut"),
                  v.endswith(LOGGER_SUFFIX).alias("apache"))
@@ -435,68 +467,86 @@ def _shape(lines):
     after = F.substring(v.cast("binary"), cut + len(_SEP_THREAD) + 1, vlen).cast("string")
     thread_ok = F.octet_length(F.substring_index(after, "]", 1)) == F.octet_length(after) - 1
     msg_len = F.when(F.col("apache"), cut).when(cut.isNotNull() & thread_ok, cut - plen)
-    s = s.select(*base, "v", "pfx", "plen", msg_len.alias("mlen"))
+    s = s.select(*base, "stock", "v", "pfx", "plen", msg_len.alias("mlen"))
     mlen = F.col("mlen")
-    fast = F.coalesce((mlen >= 0) & (F.col("id") >= 0), F.lit(False))
-    s = s.select(*base, "v", "pfx", "plen", "mlen", fast.alias("fast"))
+    general = F.coalesce((mlen >= 0) & (rid >= 0), F.lit(False))
+    s = s.select(*base, "stock", "v", "pfx", "plen", "mlen", general.alias("general"))
     # level: the last token of the prefix; time: inside [..], or the one/two tokens before the level
-    s = s.select(*base, "fast", F.when(F.col("fast"), F.substring(F.col("v").cast("binary"), plen + 1, mlen)
-                                       .cast("string")).alias("msg"),
-                 F.when(F.col("fast"), F.rtrim(pfx)).alias("p"))
+    s = s.select(*base, "stock", "general",
+                 F.when(F.col("general"), F.substring(F.col("v").cast("binary"), plen + 1, mlen)).alias("msg"),
+                 F.when(F.col("general"), F.rtrim(pfx)).alias("p"))
     p = F.col("p")
-    s = s.select(*base, "fast", "msg", F.substring_index(p, " ", -1).alias("level"),
+    s = s.select(*base, "stock", "general", "msg", F.substring_index(p, " ", -1).alias("level"),
                  F.expr("substring(p, 1, octet_length(p) - octet_length(substring_index(p, ' ', -1)) - 1)").alias("bfr"))
     bfr = F.col("bfr")
     last = F.substring_index(bfr, " ", -1)
     ts = (F.when(bfr.endswith("]"), F.substring_index(F.expr("substring(bfr, 1, octet_length(bfr) - 1)"), "[", -1))
           .when(last.contains("T"), last).otherwise(F.substring_index(bfr, " ", -2)))
-    s = s.select(*base, "fast", "msg", "level", F.translate(ts, "T", " ").alias("ts"))
-    # Times as numbers (yyyyMMddHHmmssSSS) so that the aggregation keeps fixed-width buffers (a hash
-    # aggregation that spills); the JVM takes log4j's own `,SSS`, other fractions go to the reader.
+    s = s.select(*base, "stock", "general", "msg", "level", F.translate(ts, "T", " ").alias("ts"))
+    # The JVM takes log4j's own `,SSS`; other fractions go to the reader.
     t = F.col("ts")
     stock_ts = F.coalesce((F.octet_length(t) == 23) & (F.substring(t, 20, 1) == ","), F.lit(False))
-    digits = F.concat(*(F.substring(t, a, b) for a, b in ((1, 4), (6, 2), (9, 2), (12, 2), (15, 2), (18, 2), (21, 3))))
-    fast = F.col("fast") & stock_ts
-    return s.select("file", "block", "id", "value", fast.alias("fast"), F.when(fast, F.col("msg")).alias("msg"),
-                    F.when(fast, F.col("level")).alias("level"), F.when(fast, digits.cast("long")).alias("tsl"),
-                    F.when(fast, F.substring(t, 1, 13)).alias("hour"))
+    general = F.col("general") & stock_ts
+    stock = F.col("stock")
+    fast = stock | general
+    suffix = F.lit(LOGGER_SUFFIX.encode())
+    rest = (F.when(stock, F.substring(value.cast("binary"), _STOCK_REST, 1 << 30))
+            .when(general, F.concat(F.col("level").cast("binary"), F.lit(b" "), F.col("msg"), suffix)))
+    hour = F.when(stock, F.substring(value, 2, 13)).when(general, F.substring(t, 1, 13))
+    ms = F.when(stock, _ms_in_hour(value, 2)).when(general, _ms_in_hour(t))
+    return s.select("file", "block", "id", "value", fast.alias("fast"), hour.alias("hour"), ms.alias("ms"),
+                    rest.alias("rest"))
 
 
-def ts_text(col):
-    """yyyyMMddHHmmssSSS (a long) back to log4j's text, `yyyy-MM-dd HH:mm:ss,SSS`."""
+def _ts_from(hour, ms):
+    """An hour (`yyyy-MM-dd HH`) and milliseconds within it back to log4j's `yyyy-MM-dd HH:mm:ss,SSS`."""
     from pyspark.sql import functions as F
 
-    d = F.lpad(col.cast("string"), 17, "0")
-    return F.when(col.isNotNull(), F.concat(F.substring(d, 1, 4), F.lit("-"), F.substring(d, 5, 2), F.lit("-"),
-                                            F.substring(d, 7, 2), F.lit(" "), F.substring(d, 9, 2), F.lit(":"),
-                                            F.substring(d, 11, 2), F.lit(":"), F.substring(d, 13, 2), F.lit(","),
-                                            F.substring(d, 15, 3)))
+    def pad(c, n):
+        return F.lpad(c.cast("string"), n, "0")
+
+    return F.when(ms.isNotNull(), F.concat(hour, F.lit(":"), pad(F.floor(ms / 60000), 2), F.lit(":"),
+                                           pad(F.floor(ms / 1000) % 60, 2), F.lit(","), pad(ms % 1000, 3)))
 
 
 def _stage1(shaped):
-    """One scan, one hash aggregation: per (split, message, level, hour) aggregates of the lines the JVM
-    takes, and every other line with its position (kind S, or W for a decoder warning; its bytes are a
-    grouping key, so every aggregation buffer is fixed-width). Per-split line counts and first
-    positions are sums and minima of these rows (see _block_stats)."""
+    """One scan, one hash aggregation with two grouping sets: per split (kind B), its lines, first line
+    and first fast line (for line numbers); and per distinct (hour, rest) of the fast lines (kind F),
+    their count and first/last time - or, for every other line, the line itself with its position
+    (kind S, or W for a decoder warning). Its bytes are a grouping key, so every aggregation buffer
+    is fixed-width (a hash aggregation that spills), and the fast groups are global, not per split:
+    what is kept for the later phases is about as large as the distinct requests, not the logs."""
     from pyspark.sql import functions as F
 
     fast, rid = F.col("fast"), F.col("id")
-    kind = F.when(fast, "F").when(rid >= 0, "S").otherwise("W")
-    rows = shaped.select(kind.alias("kind"), "file", "block", "msg", "level", "hour",
-                         F.when(~fast, rid).alias("rid"), "tsl", F.col("id").alias("bid"),
-                         F.when(~fast, F.col("value").cast("binary")).alias("raw"))
-    return rows.groupBy("kind", "file", "block", "msg", "level", "hour", "rid", "raw").agg(
-        F.count(F.lit(1)).alias("n"), F.min("tsl").alias("tmin"), F.max("tsl").alias("tmax"),
-        F.min("bid").alias("bmin"))
+    rows = shaped.select("file", "block", "hour", "rest", F.when(~fast, F.col("file")).alias("sfile"),
+                         F.when(~fast, F.col("block")).alias("sblock"), F.when(~fast, rid).alias("rid"),
+                         F.when(~fast, F.col("value").cast("binary")).alias("raw"), "ms", "id", "fast")
+    keys = ["hour", "rest", "sfile", "sblock", "rid", "raw"]
+    agg = rows.groupingSets([keys, ["file", "block"]], *keys, "file", "block").agg(
+        F.grouping("file").alias("g"), F.count(F.when(rid >= 0, 1)).alias("n"), F.min("ms").alias("tmin"),
+        F.max("ms").alias("tmax"), F.min(F.when(rid >= 0, rid)).alias("bmin"),
+        F.min(F.when(fast, rid)).alias("fmin"))
+    kind = (F.when(F.col("g") == 0, "B").when(F.col("rest").isNotNull(), "F").when(F.col("rid") >= 0, "S")
+            .otherwise("W"))
+    return agg.select(kind.alias("kind"), F.coalesce("file", "sfile").alias("file"),
+                      F.coalesce("block", "sblock").alias("block"), "hour", "rest", "rid", "raw", "n", "tmin", "tmax",
+                      "bmin", "fmin")
 
 
-def _block_stats(stage1):
-    """Per split: lines, the first line's position, the first fast line's position."""
+def _groups(stage1):
+    """The fast groups taken apart: level and message, and whether the group really is a record (a
+    valid level and calendar date: the stock path checks these per group, not per line)."""
     from pyspark.sql import functions as F
 
-    return stage1.where("kind IN ('F', 'S')").groupBy("file", "block").agg(
-        F.sum("n").alias("n"), F.min("bmin").alias("bmin"),
-        F.min(F.when(F.col("kind") == "F", F.col("bmin"))).alias("fmin"))
+    rest = F.col("rest")
+    level = F.substring_index(rest.cast("string"), " ", 1)
+    g = stage1.where("kind = 'F'").select("hour", "rest", "n", "tmin", "tmax", level.alias("level"))
+    lv = F.octet_length(F.col("level"))
+    mlen = F.octet_length(rest) - lv - 1 - len(LOGGER_SUFFIX)
+    valid = F.col("level").isin(*_LEVELS.split("|")) & (mlen >= 0) & F.col("hour").rlike(_HOUR_RE)
+    return g.select("hour", "rest", "n", "tmin", "tmax", "level",
+                    F.when(valid, F.substring(rest, lv + 2, mlen).cast("string")).alias("msg"), valid.alias("valid"))
 
 
 # ----------------------------------------------------------------------------------------------
@@ -726,10 +776,29 @@ def _fit_shuffle(spark, total_bytes: int) -> None:
     spark.conf.set("spark.sql.shuffle.partitions", str(max(2, min(400, max(cores, by_size) * 2))))
 
 
+def _materialize(df):
+    """Computed once, kept (memory, then disk) and cut from its lineage. Derived queries read it as a
+    table instead of re-planning the scan: a join of two DataFrames derived from the same cached plan
+    re-instantiates one side, and the grouping-sets aggregation then no longer matches its cache, so
+    the logs would be scanned again. Local checkpoints live on the executors: losing one fails the
+    job (said as such, see explain_failure), which costs less than keeping the lineage."""
+    from pyspark import StorageLevel
+
+    return df.localCheckpoint(eager=True, storageLevel=StorageLevel.MEMORY_AND_DISK)
+
+
+def release(df) -> None:
+    """Drop what _materialize (or persist) kept."""
+    df.unpersist()
+    try:
+        df._jdf.queryExecution().analyzed().rdd().unpersist(False)
+    except Exception:  # noqa: BLE001 - not a checkpoint, or the JVM is gone: nothing to drop
+        pass
+
+
 def read_logs(spark, files: list[str], progress: StatusProgress | None = None,
               partition_bytes: int | None = None, names: dict[str, str] | None = None) -> ReadResult:
     """Read log files into per (request, hour) aggregates; the caller unpersists `info['cached']`."""
-    from pyspark import StorageLevel
     from pyspark.sql import functions as F
 
     progress = progress or StatusProgress(spark, None)
@@ -739,13 +808,12 @@ def read_logs(spark, files: list[str], progress: StatusProgress | None = None,
     sources = _sources(spark, files, names)
     _fit_shuffle(spark, sources.total_bytes)
     shaped = _shape(sources.lines)
-    stage1 = _stage1(shaped).persist(StorageLevel.MEMORY_AND_DISK)
-    cached = [stage1]
     progress.set(f"scanning {_size(sources.total_bytes)} of logs")
-    stage1.count()
+    stage1 = _materialize(_stage1(shaped))
+    cached = [stage1]
     progress.set("line accounting")
     order = {(names or {}).get(f, f): i for i, f in enumerate(files)}
-    blocks = _block_stats(stage1).collect()
+    blocks = stage1.where("kind = 'B'").select("file", "block", "n", "bmin", "fmin").collect()
     warn_rows = sorted(stage1.where("kind = 'W'").select("file", "rid", "raw").collect(),
                        key=lambda r: (order.get(sources.display.get(r.file), 0), -r.rid))
     warnings = [bytes(r.raw).decode("utf-8", "replace") for r in warn_rows]
@@ -766,12 +834,16 @@ def read_logs(spark, files: list[str], progress: StatusProgress | None = None,
                                                                        "n long")
     info_bc = spark.sparkContext.broadcast(file_info)
 
-    fast = stage1.where("kind = 'F'").groupBy("msg", "level", "hour").agg(
-        F.sum("n").alias("n"), F.min("tmin").alias("tmin"), F.max("tmax").alias("tmax"))
+    groups = _groups(stage1)
+    # A group the stock path took that is not a record after all (a level or a date that does not
+    # exist): its lines go to the reference reader, with their context, like a quarantined message.
+    has_invalid = groups.where("NOT valid").limit(1).count() > 0
+    fast = groups.where("valid")
     progress.set("reading distinct messages")
     msgs = fast.groupBy("msg").agg(F.sum("n").alias("n"))
-    classes = _jvm_fields(msgs).mapInArrow(_classify_worker, _CLASS_SCHEMA.replace("msg string", "msg binary")) \
-        .withColumn("msg", F.col("msg").cast("string")).persist(StorageLevel.MEMORY_AND_DISK)
+    classes = _materialize(_jvm_fields(msgs).mapInArrow(_classify_worker,
+                                                         _CLASS_SCHEMA.replace("msg string", "msg binary"))
+                           .withColumn("msg", F.col("msg").cast("string")))
     cached.append(classes)
     by_class = classes.groupBy("cls", "format", "agree").agg(F.sum("n").alias("n"), F.count(F.lit(1)).alias("m")) \
         .collect()
@@ -787,28 +859,30 @@ def read_logs(spark, files: list[str], progress: StatusProgress | None = None,
         cached.append(odd)
         odd_rows = odd.where("kind IN ('T', 'Q', 'C')").select("kind", "a", "b", "c", "num").collect()
         consumed = [r for r in odd_rows if r.kind == "C"]
-        need_bad = attempt == 0 and has_bad
+        need_bad = attempt == 0 and (has_bad or has_invalid)
         if not consumed and not need_bad:
             break
         if attempt == 2:  # pragma: no cover - routing every line of a group closes its runs
             raise AuthzError("internal error: odd lines still need context after two rounds")
         progress.set("routing hostile lines to the reference reader")
-        groups = fast.join(F.broadcast(bad_msgs), "msg").select("msg", "level", "hour") if need_bad else None
+        route = None
+        if need_bad:
+            route = groups.where("NOT valid").select("hour", "rest")
+            if has_bad:
+                route = route.unionByName(fast.join(F.broadcast(bad_msgs), "msg").select("hour", "rest"))
         if consumed:
             pos = _positions([(r.a, r.num) for r in consumed], offsets)
             pos_df = spark.createDataFrame(pos, "file string, id long")
-            hit = shaped.join(F.broadcast(pos_df), ["file", "id"]).where("fast").select("msg", "level", "hour")
-            groups = hit if groups is None else groups.unionByName(hit)
-        # Collected as bytes: a message with invalid UTF-8 must come back byte for byte.
-        grp_rows = groups.distinct().select(F.col("msg").cast("binary"), "level", "hour").collect()
-        grp_df = spark.createDataFrame(grp_rows, "msg binary, level string, hour string") \
-            .select(F.col("msg").cast("string"), "level", "hour")
-        new = (shaped.where("fast").join(F.broadcast(grp_df), ["msg", "level", "hour"], "left_semi")
+            hit = shaped.join(F.broadcast(pos_df), ["file", "id"]).where("fast").select("hour", "rest")
+            route = hit if route is None else route.unionByName(hit)
+        grp_rows = route.distinct().collect()
+        grp_df = spark.createDataFrame(grp_rows, "hour string, rest binary")
+        new = (shaped.where("fast").join(F.broadcast(grp_df), ["hour", "rest"], "left_semi")
                .select("file", "block", "id", F.col("value").cast("binary").alias("raw")))
         slow = slow.unionByName(new)
         reroute = grp_df if reroute is None else reroute.unionByName(grp_df)
     if reroute is not None:
-        fast = fast.join(F.broadcast(reroute.distinct()), ["msg", "level", "hour"], "left_anti")
+        fast = fast.join(F.broadcast(reroute.distinct()), ["hour", "rest"], "left_anti")
         by_class = fast.join(classes.drop("n"), "msg").groupBy("cls", "format").agg(F.sum("n").alias("n")).collect()
 
     # Line accounting: fast lines by their message's class, odd lines as the reader counted them.
@@ -841,8 +915,10 @@ def read_logs(spark, files: list[str], progress: StatusProgress | None = None,
                          F.when(F.col("level") != "TRACE", F.col("n")).otherwise(0).alias("visible"),
                          F.when(F.col("decision") == "ALLOWED", F.col("n")).otherwise(0).alias("allowed"),
                          F.when(F.col("decision") == "DENIED", F.col("n")).otherwise(0).alias("denied"),
-                         ts_text(F.col("tmin")).alias("first_seen"), ts_text(F.col("tmax")).alias("last_seen"),
-                         F.when(F.col("rule").isNotNull(), ts_text(F.col("tmax"))).alias("rule_at"), "rule")
+                         _ts_from(F.col("hour"), F.col("tmin")).alias("first_seen"),
+                         _ts_from(F.col("hour"), F.col("tmax")).alias("last_seen"),
+                         F.when(F.col("rule").isNotNull(), _ts_from(F.col("hour"), F.col("tmax"))).alias("rule_at"),
+                         "rule")
     slow_rows = odd.where("kind = 'D'").select(*KEY, "hour", "count", "visible", "allowed", "denied", "first_seen",
                                                "last_seen", "rule_at", "rule")
     hourly = merge_hourly(fast_rows.unionByName(slow_rows), ["hour"])
@@ -866,15 +942,14 @@ def merge_hourly(rows, extra: list[str]):
 
 
 def _slow_stage(spark, slow, offsets_df, info_bc):
-    from pyspark import StorageLevel
     from pyspark.sql import functions as F
 
     numbered = slow.join(F.broadcast(offsets_df), ["file", "block"]).select(
         "file", (F.col("off") + F.col("id") - F.col("bmin") + 1).alias("lineno"), "raw")
     parts = max(1, min(len(info_bc.value), int(spark.conf.get("spark.sql.shuffle.partitions"))))
     odd = (numbered.repartition(parts, "file").sortWithinPartitions("file", "lineno")
-           .mapInArrow(_slow_worker(info_bc), _SLOW_SCHEMA).persist(StorageLevel.MEMORY_AND_DISK))
-    return odd
+           .mapInArrow(_slow_worker(info_bc), _SLOW_SCHEMA))
+    return _materialize(odd)
 
 
 def _positions(consumed, offsets) -> list[tuple[str, int]]:
@@ -911,7 +986,6 @@ def report_from(spark, per_key, proposed: tuple[list[AclBinding], dict],
                 current: tuple[list[AclBinding], dict] | None, hourly, progress: StatusProgress | None = None,
                 decide_on: str = "executors") -> WhatIfReport:
     """Decide each distinct request (on the executors, or on the driver after one collect) and report."""
-    from pyspark import StorageLevel
     from pyspark.sql import functions as F
 
     progress = progress or StatusProgress(spark, None)
@@ -940,7 +1014,7 @@ def report_from(spark, per_key, proposed: tuple[list[AclBinding], dict],
         return build_report(aggs, after, acls, before)
     acls_bc = spark.sparkContext.broadcast((acls, current[0] if current is not None else None, settings))
     progress.set("deciding distinct requests")
-    decided = per_key.mapInArrow(_decide_worker(acls_bc), _DECIDED_SCHEMA).persist(StorageLevel.MEMORY_AND_DISK)
+    decided = _materialize(per_key.mapInArrow(_decide_worker(acls_bc), _DECIDED_SCHEMA))
     try:
         totals = decided.agg(F.count(F.lit(1)).alias("distinct"), F.sum("count").alias("decisions"),
                              F.sum("allowed").alias("allowed"), F.sum("denied").alias("denied"),
@@ -967,7 +1041,7 @@ def report_from(spark, per_key, proposed: tuple[list[AclBinding], dict],
         used = {acls[i] for i in totals.used if i is not None and i >= 0}
         return assemble_report(changed, summary, timeline, acls, used, current is not None)
     finally:
-        decided.unpersist()
+        release(decided)
 
 
 def _decided_row(r) -> tuple[tuple, Aggregate]:
@@ -987,12 +1061,13 @@ def run(spark, paths: list[str], proposed: tuple[list[AclBinding], dict],
     with spark_errors("whatif"), StatusProgress(spark, progress) as tracker:
         result = read_logs(spark, paths, tracker, partition_bytes, names)
         try:
-            hourly = result.hourly.persist()
+            tracker.set("aggregating per request and hour")
+            hourly = _materialize(result.hourly)
             report = report_from(spark, per_key(hourly), proposed, current, hourly, tracker, decide_on)
-            hourly.unpersist()
+            release(hourly)
         finally:
             for df in result.info["cached"]:
-                df.unpersist()
+                release(df)
             spark.catalog.clearCache()
     return result.stats, result.quarantine, report
 
@@ -1016,7 +1091,7 @@ def index_logs(spark, paths: list[str], staged: str, progress: Callable | None =
             out.repartition("day").write.partitionBy("day").parquet(staged)
         finally:
             for df in result.info["cached"]:
-                df.unpersist()
+                release(df)
             spark.catalog.clearCache()
     return result.stats, result.quarantine
 
@@ -1055,11 +1130,12 @@ def report_from_index(spark, roots: list[tuple[str, list[str]]], since: str | No
         hourly = merge_hourly(rows.select(*KEY, F.col("hour_text").alias("hour"), "count", "visible", "allowed",
                                           "denied", F.col("first_seen_text").alias("first_seen"),
                                           F.col("last_seen_text").alias("last_seen"), "rule_at", "rule"),
-                              ["hour"]).persist()
+                              ["hour"])
+        hourly = _materialize(hourly)
         try:
             report = report_from(spark, per_key(hourly), proposed, current, hourly, tracker, decide_on)
         finally:
-            hourly.unpersist()
+            release(hourly)
     return report, untimed
 
 

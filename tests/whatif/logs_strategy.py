@@ -21,7 +21,7 @@ simple_names = st.sampled_from(PLAIN)
 hosts = st.sampled_from(["10.0.0.1", "10.0.0.2", "0:0:0:0:0:0:0:1", "fe80:0:0:0:0:0:0:1%eth0", "١.٢.٣.٤", "abc"])
 ops = st.sampled_from(["READ", "WRITE", "DESCRIBE", "IDEMPOTENT_WRITE", "ALL", "READS"])
 types = st.sampled_from(["Topic", "Group", "Cluster", "TransactionalId", "TOPIC", "Tpic"])
-levels = st.sampled_from(["INFO", "DEBUG", "TRACE", "WARN"])
+levels = st.sampled_from(["INFO", "DEBUG", "TRACE", "WARN", "INFO", "DEBUG", "NOTICE"])
 stamps = st.sampled_from(["2026-11-20 10:00:00,001", "2026-11-20 10:59:59,999", "2026-11-20 11:00:00,000",
                           "2026-11-20T12:30:00,5", "2024-02-29 01:00:00,000", "2026-02-29 01:00:00,000",
                           "2026-11-20 24:00:00,000", "2026-11-20 10:00:00"])

@@ -85,3 +85,37 @@ def test_a_forged_record_at_a_split_boundary_never_becomes_a_decision(spark, tmp
     log.write_text("\n".join(lines) + "\n")
     stats, report = check_same(spark, [str(log)], partition_bytes=200)
     assert stats.quarantined_lines == 2 and stats.decisions == 8
+
+
+NOT_RECORDS = [
+    # The stock path recognises these by bytes and checks date and level per group: none is a record.
+    "[2026-02-29 10:00:00,000] INFO {m} (kafka.authorizer.logger)",  # no such day
+    "[2026-04-31 10:00:00,000] INFO {m} (kafka.authorizer.logger)",
+    "[0000-01-01 10:00:00,000] INFO {m} (kafka.authorizer.logger)",
+    "[2026-11-20 10:00:00,000] NOTICE {m} (kafka.authorizer.logger)",  # no such level
+    "[2026-11-20 10:00:00,000] INFO(kafka.authorizer.logger)",
+    "[2026-11-20 10:00:00,000] INFO (kafka.authorizer.logger)",
+    "[2026-11-20 10:00:00,000]  INFO {m} (kafka.authorizer.logger)",
+]
+MSG = ("Principal = User:bob is Allowed operation = READ from host = 10.0.0.1 on resource = Topic:LITERAL:orders "
+       "for request = Fetch with resourceRefCount = 1 based on rule DefaultDeny")
+
+
+@pytest.mark.spark
+def test_stock_lines_that_are_not_records_are_read_with_their_context(spark, tmp_path):
+    # Real records around each odd line, one of them unterminated: what the odd line is (a record, a
+    # continuation, a foreign line) decides what happens to its neighbours; 2024-02-29 does exist.
+    # One file per odd line, read in one run.
+    good = "[2024-02-29 10:00:0{i},000] DEBUG " + MSG + " (kafka.authorizer.logger)"
+    paths, total = [], 0
+    for k, odd in enumerate(NOT_RECORDS):
+        lines = [good.format(i=i) for i in range(3)] + [odd.format(m=MSG)] * 2 + [good.format(i=5),
+            "[2026-11-20 10:00:05,000] INFO Principal = User:eve is Denied operation = READ from host = 10.0.0.9 on "
+            "resource = Group:LITERAL:a", good.format(i=7), odd.format(m=MSG), "  at some.Frame(Frame.java:1)",
+            good.format(i=9)]
+        log = tmp_path / f"kafka-authorizer-{k}.log"
+        log.write_text("\n".join(lines) + "\n")
+        paths.append(str(log))
+        total += len(lines)
+    stats, _ = check_same(spark, paths, partition_bytes=300, current=True)
+    assert stats.lines == total and stats.decisions >= 4 * len(NOT_RECORDS)
