@@ -241,7 +241,13 @@ def explain_failure(exc: BaseException) -> str:
     if "FileNotFoundException" in text or "PATH_NOT_FOUND" in text or "does not exist" in text:
         m = re.search(r"(?:File|Path) (?:file:)?(\S+) does not exist", text)
         return f"a log file disappeared or is not readable where Spark runs{': ' + m[1] if m else ''}" + where
-    first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    if "Error from python worker" in text:
+        errors = re.findall(r"^\s*([A-Za-z_.]*(?:Error|Exception): .*)$", text, re.M)
+        why = errors[-1].strip() if errors else "it exited"
+        return (f"a Python worker failed on an executor ({why[:200]}): the executors' Python (PYSPARK_PYTHON) needs "
+                "pyspark and pyarrow installed" + where)
+    lines = [ln.strip() for ln in str(exc).splitlines() if ln.strip()]
+    first = lines[0] if lines else type(exc).__name__
     first = re.sub(r"^An error occurred while calling \S+\.\s*:?\s*", "", first)
     return f"Spark failed: {first[:300]}" + where
 

@@ -88,6 +88,13 @@ def test_a_killed_jvm_is_one_line_not_a_traceback(tmp_path):
     ("[JAVA_GATEWAY_EXITED] Java gateway process exited before sending its port number.", "Java 17+"),
     ("java.io.FileNotFoundException: File file:/logs/a.log does not exist", "/logs/a.log"),
     ("[Errno 111] Connection refused", "JVM died"),
+    # what an executor whose Python lacks pyspark says (seen on the standalone cluster)
+    ("An error occurred while calling o73.localCheckpoint.\n: org.apache.spark.SparkException: Job aborted: \n"
+     "Error from python worker:\n  Traceback (most recent call last):\n    File \"<frozen runpy>\", line 131\n"
+     "  ModuleNotFoundError: No module named 'pyspark'\n  \n  ImportError: Error while finding module "
+     "specification for 'pyspark.daemon' (ModuleNotFoundError: No module named 'pyspark')\nPYTHONPATH was:\n  /x",
+     "(ImportError: Error while finding module specification for 'pyspark.daemon'"),
+    ("\n\n  \nsomething odd happened\nmore", "Spark failed: something odd happened"),
 ])
 def test_failures_are_explained_in_one_line(text, says):
     out = explain_failure(RuntimeError(text))

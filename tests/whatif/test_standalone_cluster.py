@@ -1,5 +1,6 @@
 """A real Spark standalone cluster (master + one worker on 127.0.0.1, launched with the classes the
-pyspark package ships): `whatif --master spark://...` gives exactly what local mode gives."""
+pyspark package ships): `whatif --master spark://...` gives exactly what local mode gives, with
+executors whose Python cannot import authz unless the driver ships it."""
 
 import json
 import os
@@ -77,6 +78,32 @@ def standalone(tmp_path):
                     p.wait()
 
 
+# The executors' Python: this venv's, with authz's editable install hidden (its import hook and the
+# checkout on sys.path), as on a cluster node where only pyspark and pyarrow are installed.
+BARE_PYTHON = """#!/bin/sh
+exec "{python}" -c '
+import runpy, sys
+hidden = lambda x: "editable" in (getattr(x, "__module__", "") or "") or "editable" in repr(x)
+sys.meta_path[:] = [f for f in sys.meta_path if not hidden(f)]
+sys.path_hooks[:] = [h for h in sys.path_hooks if not hidden(h)]
+sys.path[:] = [p for p in sys.path if p and p.rstrip("/") != "{checkout}"]
+sys.path_importer_cache.clear()
+assert sys.argv[1] == "-m", "only python -m MODULE (what pyspark runs)"
+open("{marker}", "a").write(sys.argv[2] + "\\n")
+sys.argv = sys.argv[2:]
+runpy.run_module(sys.argv[0], run_name="__main__", alter_sys=True)
+' "$@"
+"""
+
+
+def bare_python(tmp_path: Path) -> str:
+    path = tmp_path / "bare-python"
+    checkout = str(Path(__file__).parents[2])
+    path.write_text(BARE_PYTHON.format(python=sys.executable, checkout=checkout, marker=tmp_path / "bare-python.used"))
+    path.chmod(0o755)
+    return str(path)
+
+
 @pytest.mark.spark
 @pytest.mark.spark_cluster
 def test_whatif_on_a_standalone_cluster_equals_local_mode(spark, standalone, tmp_path):
@@ -84,10 +111,15 @@ def test_whatif_on_a_standalone_cluster_equals_local_mode(spark, standalone, tmp
     from kafka_authz_cli.auditlog import expand_paths
     from kafka_authz_cli.formats.whatif_out import report_dict
 
+    executor_python = bare_python(tmp_path)
+    probe = subprocess.run([executor_python, "-m", "kafka_authz_cli"], capture_output=True, text=True, timeout=60)
+    assert probe.returncode != 0 and "No module named kafka_authz_cli" in probe.stderr, probe.stderr
+    probe = subprocess.run([executor_python, "-m", "platform"], capture_output=True, text=True, timeout=60)
+    assert probe.returncode == 0 and probe.stdout.strip(), probe.stderr
     res = subprocess.run([AUTHZ, "whatif", "--spark", "--master", standalone, "--driver-memory", "1g",
                           "--executor-memory", "512m", "--logs", str(EXAMPLES / "logs"), "--proposed",
                           str(EXAMPLES / "proposed.json"), "--current", str(EXAMPLES / "current.json"), "-f", "json"],
-                         capture_output=True, text=True, timeout=600, env=dict(os.environ, PYSPARK_PYTHON=sys.executable))
+                         capture_output=True, text=True, timeout=600, env=dict(os.environ, PYSPARK_PYTHON=executor_python))
     assert res.returncode == 0, res.stderr
     on_cluster = json.loads(res.stdout)
     files = expand_paths([str(EXAMPLES / "logs")])
@@ -95,3 +127,5 @@ def test_whatif_on_a_standalone_cluster_equals_local_mode(spark, standalone, tmp
                                      (load_acls(EXAMPLES / "current.json"), SETTINGS))
     assert on_cluster == json.loads(json.dumps(report_dict(report, stats)))
     assert on_cluster["lines"]["total"] == 130 and on_cluster["newly_denied"]
+    # the executors ran the bare Python, which had authz only from the zip the driver shipped
+    assert "pyspark.daemon" in (tmp_path / "bare-python.used").read_text().split()
