@@ -1,8 +1,9 @@
 """The whatif replay as a Spark pipeline: the only module that imports pyspark.
 
-Lines are read with Spark's splittable text source (a plain file is split across tasks; gzip, a
-byte-order mark or another codec's extension go through a streaming Python decompressor, one task
-per file), so no file is ever held whole in memory. Per line, the JVM recognises the stock layout
+Lines are read with Spark's splittable text source (a plain file is split across tasks, a whole
+gzip file is one task; a damaged gzip file, a byte-order mark or another codec's extension go through
+the reference reader's streaming Python decoder, one task per file), so no file is ever held whole in
+memory. Per line, the JVM recognises the stock layout
 `[%d] %p %m (%c)` with byte tests and a 26-byte regex, and takes the other layouts apart with anchored
 Spark SQL expressions (ISO `%d %p %m (%c) [%t]`, behind the CRI, docker compose and stern prefixes the
 reader strips). Lines are aggregated per distinct (hour, `LEVEL message (kafka.authorizer.logger)`);
@@ -246,9 +247,9 @@ def explain_failure(exc: BaseException) -> str:
         why = errors[-1].strip() if errors else "it exited"
         return (f"a Python worker failed on an executor ({why[:200]}): the executors' Python (PYSPARK_PYTHON) needs "
                 "pyspark and pyarrow installed" + where)
-    lines = [ln.strip() for ln in str(exc).splitlines() if ln.strip()]
+    lines = [ln.strip() for ln in str(exc).splitlines()]
+    lines = [ln for ln in (re.sub(r"^(An error occurred while calling \S+\.|:)\s*", "", ln) for ln in lines) if ln]
     first = lines[0] if lines else type(exc).__name__
-    first = re.sub(r"^An error occurred while calling \S+\.\s*:?\s*", "", first)
     return f"Spark failed: {first[:300]}" + where
 
 
@@ -348,13 +349,57 @@ _PREFIX_RE = (r"^(?:[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z (?:stdout|stderr) [FP] 
               rf"(?:\[{_ts_re()}\]|{_ts_re()}) (?:{_LEVELS}) ")
 
 
-def _sniff(path: str) -> bool:
-    """Does this file need the Python decoder (gzip, a byte-order mark, a name Spark would decompress)?"""
-    if re.search(r"\.(gz|bz2|deflate|lz4|snappy|zst|xz|z|br|zip)$", path, re.I):
-        return True
+def _sniff(path: str) -> str:
+    """How Spark reads this file: "text" (Spark's text source), "gzip" (Spark's text source too, if the
+    gzip stream turns out whole, see _gzip_worker), or "python" (a byte-order mark, another codec's
+    extension, gzip data without the .gz name Spark decompresses by: the Python decoder)."""
     with open(path, "rb") as fh:
         head = fh.read(3)
-    return head[:2] == GZIP_MAGIC or head == b"\xef\xbb\xbf"
+    if head[:2] == GZIP_MAGIC and path.endswith(".gz"):
+        return "gzip"
+    if re.search(r"\.(gz|bz2|deflate|lz4|snappy|zst|xz|z|br|zip)$", path, re.I):
+        return "python"
+    return "python" if head[:2] == GZIP_MAGIC or head == b"\xef\xbb\xbf" else "text"
+
+
+def _gzip_worker(batches):
+    """Executor side: is each gzip file whole (every member complete, nothing after the last, no
+    byte-order mark)? Only then is Spark's own decompressor known to give the lines the reference
+    reader would; anything else goes to the Python decoder, which reads what a damaged file holds and
+    says what it skipped."""
+    import zlib
+
+    import pyarrow as pa
+
+    for batch in batches:
+        out = []
+        for path in batch.column("path").to_pylist():
+            out.append(_gzip_whole(path, zlib))
+        yield pa.record_batch([batch.column("path"), pa.array(out, pa.bool_())], names=["path", "whole"])
+
+
+def _gzip_whole(path: str, zlib, chunk: int = 1 << 20) -> bool:
+    head = b""
+    with open(path, "rb") as fh:
+        data = fh.read(chunk)
+        while data:
+            if data[:2] != GZIP_MAGIC:
+                return False  # bytes after the last member
+            d = zlib.decompressobj(wbits=31)
+            while True:
+                try:
+                    out = d.decompress(data, chunk)  # bounded: a gzip bomb is not held in memory
+                except zlib.error:
+                    return False
+                if len(head) < 3:
+                    head += out[:3 - len(head)]
+                if d.eof:
+                    break
+                data = d.unconsumed_tail or fh.read(chunk)
+                if not data and not out:
+                    return False  # the last member is truncated
+            data = d.unused_data or fh.read(chunk)
+    return head != b"\xef\xbb\xbf"  # Hadoop's line reader drops a leading byte-order mark; the reader keeps it
 
 
 def _decode_worker(batches):
@@ -392,13 +437,24 @@ class Sources:
     total_bytes: int
 
 
+def _gzip_check(spark, files: list[str]) -> dict[str, bool]:
+    """Which gzip files are whole, checked on the executors (a file per task, in parallel)."""
+    paths = [os.path.abspath(f) for f in files]
+    df = spark.createDataFrame([(p,) for p in paths], "path string").repartition(min(len(paths), 400))
+    return {r.path: r.whole for r in df.mapInArrow(_gzip_worker, "path string, whole boolean").collect()}
+
+
 def _sources(spark, files: list[str], names: dict[str, str] | None = None) -> Sources:
     from pyspark.sql import functions as F
 
     display: dict[str, str] = {}
-    text, python = [], []
+    text, python, gz = [], [], []
     for f in files:
-        (python if _sniff(f) else text).append(f)
+        {"text": text, "python": python, "gzip": gz}[_sniff(f)].append(f)
+    if gz:
+        whole = _gzip_check(spark, gz)
+        text += [f for f in gz if whole[os.path.abspath(f)]]
+        python += [f for f in gz if not whole[os.path.abspath(f)]]
     parts = []
     if text:
         real = {os.path.realpath(f): (names or {}).get(f, f) for f in text}

@@ -119,3 +119,52 @@ def test_stock_lines_that_are_not_records_are_read_with_their_context(spark, tmp
         total += len(lines)
     stats, _ = check_same(spark, paths, partition_bytes=300, current=True)
     assert stats.lines == total and stats.decisions >= 4 * len(NOT_RECORDS)
+
+
+@pytest.mark.spark
+def test_gzip_files_whole_or_damaged_read_as_the_reader_reads_them(spark, tmp_path):
+    # Whole gzip files go to Spark's own decompressor, anything else to the Python decoder: the same
+    # lines, warnings and line numbers either way (a second member, a truncated or corrupt one, bytes
+    # after the last, a byte-order mark inside, an empty stream, gzip data without the .gz name).
+    import gzip
+
+    good = "[2026-11-20 10:00:0{i},000] DEBUG " + MSG + " (kafka.authorizer.logger)\n"
+    body = "".join(good.format(i=i % 10) for i in range(40)).encode()
+    tail = ("[2026-11-20 11:00:00,000] INFO " + MSG.replace("bob", "eve") + " (kafka.authorizer.logger)\n").encode()
+    variants = {
+        "whole.log.gz": gzip.compress(body),
+        "members.log.gz": gzip.compress(body) + gzip.compress(tail) + gzip.compress(b""),
+        "truncated.log.gz": gzip.compress(body + tail)[:-7],
+        "garbage.log.gz": gzip.compress(body) + b"not gzip\n",
+        "corrupt.log.gz": (lambda z: z[:40] + bytes(b ^ 0x55 for b in z[40:60]) + z[60:])(gzip.compress(body + tail)),
+        "bom.log.gz": gzip.compress(b"\xef\xbb\xbf" + body),
+        "empty.log.gz": gzip.compress(b""),
+        "noname.log": gzip.compress(tail + body),
+        "fake.log.gz": body,
+    }
+    paths = []
+    for name, data in variants.items():
+        (tmp_path / name).write_bytes(data)
+        paths.append(str(tmp_path / name))
+    stats, _ = check_same(spark, paths, partition_bytes=300)
+    assert stats.decisions >= 40 * 4 and stats.warnings
+
+
+def test_which_gzip_files_spark_decompresses_itself(tmp_path):
+    import gzip
+    import zlib
+
+    from kafka_authz_cli.spark_job import _gzip_whole
+
+    body = b"[2026-11-20 10:00:00,000] INFO x (kafka.authorizer.logger)\n" * 50_000
+    z = gzip.compress(body)
+    expect = {
+        "whole": (z, True), "members": (z + gzip.compress(b"y\n") + gzip.compress(b""), True),
+        "empty": (gzip.compress(b""), True), "zeros": (gzip.compress(b"\0" * 20_000_000), True),
+        "truncated": (z[:-5], False), "cut": (z[:len(z) // 2], False), "garbage": (z + b"junk", False),
+        "corrupt": (z[:30] + b"\xff" * 30 + z[60:], False), "bom": (gzip.compress(b"\xef\xbb\xbf" + body), False),
+        "bom across members": (gzip.compress(b"\xef") + gzip.compress(b"\xbb\xbf" + body), False),
+    }
+    for name, (data, whole) in expect.items():
+        (tmp_path / "f.gz").write_bytes(data)
+        assert _gzip_whole(str(tmp_path / "f.gz"), zlib, chunk=4096) is whole, name

@@ -95,6 +95,8 @@ def test_a_killed_jvm_is_one_line_not_a_traceback(tmp_path):
      "specification for 'pyspark.daemon' (ModuleNotFoundError: No module named 'pyspark')\nPYTHONPATH was:\n  /x",
      "(ImportError: Error while finding module specification for 'pyspark.daemon'"),
     ("\n\n  \nsomething odd happened\nmore", "Spark failed: something odd happened"),
+    ("An error occurred while calling o120.localCheckpoint.\n: java.io.EOFException: Unexpected end of input stream",
+     "Spark failed: java.io.EOFException: Unexpected end of input stream"),
 ])
 def test_failures_are_explained_in_one_line(text, says):
     out = explain_failure(RuntimeError(text))
