@@ -6,7 +6,7 @@ the reference reader's streaming Python decoder, one task per file), so no file 
 memory. Per line, the JVM recognises the stock layout
 `[%d] %p %m (%c)` with byte tests and a 26-byte regex, and takes the other layouts apart with anchored
 Spark SQL expressions (ISO `%d %p %m (%c) [%t]`, behind the CRI, docker compose and stern prefixes the
-reader strips). Lines are aggregated per distinct (hour, `LEVEL message (kafka.authorizer.logger)`);
+reader strips). Lines are aggregated per distinct (hour, `LEVEL message`);
 the level and the calendar date are checked once per group. Every other line - multi-line records,
 foreign lines, odd layouts - keeps its file and line number and goes to the reference reader
 (:mod:`kafka_authz_cli.auditlog`) with the context it needs. Message fields of the KRaft and ZK 2.4+
@@ -481,16 +481,22 @@ def _sources(spark, files: list[str], names: dict[str, str] | None = None) -> So
     return Sources(lines, display, sum(os.path.getsize(f) for f in files))
 
 
-# The stock layout `[yyyy-MM-dd HH:mm:ss,SSS] LEVEL message (kafka.authorizer.logger)` is nearly every
-# line of a real log: it is recognised with byte tests and one small regex on its first 26 bytes; the
-# date's calendar and the level are checked once per distinct (hour, rest) group (see _groups), not
-# per line. Every other line goes through the general shape.
-_STOCK_HEAD = r"^\[[0-9]{4}-[0-9]{2}-[0-9]{2} (?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9],[0-9]{3}\] $"
-_STOCK_REST = 27  # 1-based byte where the level starts
+# Nearly every line of a real log is in one of two layouts: Kafka's stock `[%d] %p %m (%c)` (alone or
+# behind a CRI, docker compose or stern prefix, which holds no "[") and the thread form
+# `%d %p %m (%c) [%t]` (Strimzi). Both are recognised with byte tests and one small regex on the
+# timestamp (and one on the prefix when there is one); the date's calendar and the level are checked
+# once per distinct (hour, rest) group (see _groups), not per line. Every other line - and any line
+# whose thread form is ambiguous - goes through the general shape.
+_HH = r"(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9],[0-9]{3}"
+_BRACKET_HEAD = rf"^\[[0-9]{{4}}-[0-9]{{2}}-[0-9]{{2}} {_HH}\] $"  # 26 bytes
+_THREAD_HEAD = rf"^[0-9]{{4}}-[0-9]{{2}}-[0-9]{{2}} {_HH} $"  # 24 bytes
+_PREFIXES = (r"^(?:[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z (?:stdout|stderr) [FP] |[A-Za-z0-9_.-]+ +\| |"
+             r"[A-Za-z0-9_.-]+ [A-Za-z0-9_.-]+ )$")
 
 
-def _ms_in_hour(ts, at: int = 1):
-    """The `yyyy-MM-dd HH:mm:ss,SSS` at byte `at` of a column, as milliseconds within its hour."""
+def _ms_in_hour(ts, at=1):
+    """The `yyyy-MM-dd HH:mm:ss,SSS` at byte `at` (an int or a column) of a column, as milliseconds
+    within its hour."""
     from pyspark.sql import functions as F
 
     return (F.substring(ts, at + 14, 2).cast("int") * 60000 + F.substring(ts, at + 17, 2).cast("int") * 1000
@@ -499,65 +505,84 @@ def _ms_in_hour(ts, at: int = 1):
 
 def _shape(lines):
     """Per line, JVM side: does it end a record in a layout the JVM takes apart (`fast`), and if so its
-    hour, its milliseconds within the hour and its `rest` (`LEVEL message (kafka.authorizer.logger)`,
-    as bytes): the key lines are aggregated on. Byte-exact cuts at ASCII boundaries, byte-level
-    functions only (counting characters costs more than reading the line); every intermediate value
-    is its own column so that nothing is computed twice."""
+    hour, its milliseconds within the hour and its `rest` (`LEVEL message`, as bytes): the key lines
+    are aggregated on. Byte-exact cuts at ASCII boundaries, byte-level functions only (counting
+    characters costs more than reading the line); every intermediate value is its own column so that
+    nothing is computed twice."""
     from pyspark.sql import functions as F
 
     base = ["file", "block", "id", "value"]
     value, rid = F.col("value"), F.col("id")
-    stock = value.endswith(LOGGER_SUFFIX) & F.substring(value, 1, _STOCK_REST - 1).rlike(_STOCK_HEAD) & (rid >= 0)
-    s = lines.select(*base, stock.alias("stock"))
-    # The general shape, for the other lines only (CASE WHEN is lazy: stock lines skip the regex).
+    # Bracket form: k bytes of prefix (none, or a collection prefix) before the first "[".
+    s = lines.select(*base, F.octet_length(F.substring_index(value, "[", 1)).alias("k"),
+                     F.octet_length(value).alias("len"))
+    k, n = F.col("k"), F.col("len")
+    # The prefix, when there is one, is ASCII: character positions are byte positions from there on.
+    bracket = (value.endswith(LOGGER_SUFFIX) & (rid >= 0) & ((k == 0) | F.substring(value, 1, k).rlike(_PREFIXES))
+               & F.substring(value, k + 1, 26).rlike(_BRACKET_HEAD))
+    s = s.select(*base, "k", "len", bracket.alias("bracket"))
+    # Thread form, with exactly one separator and no "]" in the thread name but the last character.
+    pre = F.octet_length(F.substring_index(value, _SEP_THREAD, 1))
+    after = F.substring_index(value, _SEP_THREAD, -1)
+    # (no separator: `pre` is the whole line and `single` fails)
+    thread = ~F.col("bracket") & (rid >= 0) & value.endswith("]") & F.substring(value, 1, 24).rlike(_THREAD_HEAD)
+    s = s.select(*base, "k", "len", "bracket", F.when(thread, pre).alias("pre"), F.when(thread, after).alias("after"))
+    pre, after = F.col("pre"), F.col("after")
+    single = pre + len(_SEP_THREAD) + F.octet_length(after) == n
+    thread_ok = F.octet_length(F.substring_index(after, "]", 1)) == F.octet_length(after) - 1
+    s = s.select(*base, "k", "len", "bracket", "pre", F.coalesce(single & thread_ok, F.lit(False)).alias("thread"))
+    known = F.col("bracket") | F.col("thread")
+    # The general shape, for the other lines only (CASE WHEN is lazy: known lines skip the regex).
     # auditlog strips trailing CRs; only lines that have one pay for the trim
     v = F.when(value.endswith("\r"), F.expr("TRIM(TRAILING '\\r' FROM value)")).otherwise(value)
-    s = s.select(*base, "stock", F.when(~F.col("stock"), v).alias("v"))
+    s = s.select(*base, "k", "len", "bracket", "pre", "thread", F.when(~known, v).alias("v"))
     head = F.substring(F.col("v").cast("binary"), 1, 160).cast("string")
-    s = s.select(*base, "stock", "v", F.regexp_extract(head, _PREFIX_RE, 0).alias("pfx"))
+    keep = [*base, "k", "len", "bracket", "pre", "thread"]
+    s = s.select(*keep, "v", F.regexp_extract(head, _PREFIX_RE, 0).alias("pfx"))
     v, pfx = F.col("v"), F.col("pfx")
-    s = s.select(*base, "stock", "v", "pfx", F.octet_length(pfx).alias("plen"), F.octet_length(v).alias("vlen"))
+    s = s.select(*keep, "v", "pfx", F.octet_length(pfx).alias("plen"), F.octet_length(v).alias("vlen"))
     plen, vlen = F.col("plen"), F.col("vlen")
     # Thread form "... (kafka.authorizer.logger) [thread]": cut at the first separator, which must be
     # followed by no "]" but the last character (auditlog's _THREAD_SUFFIX, searched leftmost).
     before_sep = F.octet_length(F.substring_index(v, _SEP_THREAD, 1))
-    s = s.select(*base, "stock", "v", "pfx", "plen", "vlen",
+    s = s.select(*keep, "v", "pfx", "plen", "vlen",
                  F.when(plen == 0, None).when(v.endswith(LOGGER_SUFFIX), vlen - plen - len(LOGGER_SUFFIX))
                  .when(v.endswith("]") & v.contains(_SEP_THREAD), before_sep).alias("cut"),
                  v.endswith(LOGGER_SUFFIX).alias("apache"))
     cut = F.col("cut")
-    after = F.substring(v.cast("binary"), cut + len(_SEP_THREAD) + 1, vlen).cast("string")
-    thread_ok = F.octet_length(F.substring_index(after, "]", 1)) == F.octet_length(after) - 1
-    msg_len = F.when(F.col("apache"), cut).when(cut.isNotNull() & thread_ok, cut - plen)
-    s = s.select(*base, "stock", "v", "pfx", "plen", msg_len.alias("mlen"))
+    tail = F.substring(v.cast("binary"), cut + len(_SEP_THREAD) + 1, vlen).cast("string")
+    tail_ok = F.octet_length(F.substring_index(tail, "]", 1)) == F.octet_length(tail) - 1
+    msg_len = F.when(F.col("apache"), cut).when(cut.isNotNull() & tail_ok, cut - plen)
+    s = s.select(*keep, "v", "pfx", "plen", msg_len.alias("mlen"))
     mlen = F.col("mlen")
     general = F.coalesce((mlen >= 0) & (rid >= 0), F.lit(False))
-    s = s.select(*base, "stock", "v", "pfx", "plen", "mlen", general.alias("general"))
+    s = s.select(*keep, "v", "pfx", "plen", "mlen", general.alias("general"))
     # level: the last token of the prefix; time: inside [..], or the one/two tokens before the level
-    s = s.select(*base, "stock", "general",
+    s = s.select(*keep, "general",
                  F.when(F.col("general"), F.substring(F.col("v").cast("binary"), plen + 1, mlen)).alias("msg"),
                  F.when(F.col("general"), F.rtrim(pfx)).alias("p"))
     p = F.col("p")
-    s = s.select(*base, "stock", "general", "msg", F.substring_index(p, " ", -1).alias("level"),
+    s = s.select(*keep, "general", "msg", F.substring_index(p, " ", -1).alias("level"),
                  F.expr("substring(p, 1, octet_length(p) - octet_length(substring_index(p, ' ', -1)) - 1)").alias("bfr"))
     bfr = F.col("bfr")
     last = F.substring_index(bfr, " ", -1)
     ts = (F.when(bfr.endswith("]"), F.substring_index(F.expr("substring(bfr, 1, octet_length(bfr) - 1)"), "[", -1))
           .when(last.contains("T"), last).otherwise(F.substring_index(bfr, " ", -2)))
-    s = s.select(*base, "stock", "general", "msg", "level", F.translate(ts, "T", " ").alias("ts"))
+    s = s.select(*keep, "general", "msg", "level", F.translate(ts, "T", " ").alias("ts"))
     # The JVM takes log4j's own `,SSS`; other fractions go to the reader.
     t = F.col("ts")
     stock_ts = F.coalesce((F.octet_length(t) == 23) & (F.substring(t, 20, 1) == ","), F.lit(False))
     general = F.col("general") & stock_ts
-    stock = F.col("stock")
-    fast = stock | general
-    suffix = F.lit(LOGGER_SUFFIX.encode())
-    rest = (F.when(stock, F.substring(value.cast("binary"), _STOCK_REST, 1 << 30))
-            .when(general, F.concat(F.col("level").cast("binary"), F.lit(b" "), F.col("msg"), suffix)))
-    hour = F.when(stock, F.substring(value, 2, 13)).when(general, F.substring(t, 1, 13))
-    ms = F.when(stock, _ms_in_hour(value, 2)).when(general, _ms_in_hour(t))
-    return s.select("file", "block", "id", "value", fast.alias("fast"), hour.alias("hour"), ms.alias("ms"),
-                    rest.alias("rest"))
+    bracket, thread = F.col("bracket"), F.col("thread")
+    b = value.cast("binary")
+    rest = (F.when(bracket, F.substring(b, k + 27, n - k - 52))
+            .when(thread, F.substring(b, 25, F.col("pre") - 24))
+            .when(general, F.concat(F.col("level").cast("binary"), F.lit(b" "), F.col("msg"))))
+    hour = F.when(bracket, F.substring(value, k + 2, 13)).when(thread, F.substring(value, 1, 13)) \
+        .when(general, F.substring(t, 1, 13))
+    ms = F.when(bracket, _ms_in_hour(value, k + 2)).when(thread, _ms_in_hour(value, 1)).when(general, _ms_in_hour(t))
+    return s.select("file", "block", "id", "value", (bracket | thread | general).alias("fast"), hour.alias("hour"),
+                    ms.alias("ms"), rest.alias("rest"))
 
 
 def _ts_from(hour, ms):
@@ -605,7 +630,7 @@ def _groups(stage1):
     level = F.substring_index(rest.cast("string"), " ", 1)
     g = stage1.where("kind = 'F'").select("hour", "rest", "n", "tmin", "tmax", level.alias("level"))
     lv = F.octet_length(F.col("level"))
-    mlen = F.octet_length(rest) - lv - 1 - len(LOGGER_SUFFIX)
+    mlen = F.octet_length(rest) - lv - 1
     valid = F.col("level").isin(*_LEVELS.split("|")) & (mlen >= 0) & F.col("hour").rlike(_HOUR_RE)
     return g.select("hour", "rest", "n", "tmin", "tmax", "level",
                     F.when(valid, F.substring(rest, lv + 2, mlen).cast("string")).alias("msg"), valid.alias("valid"))

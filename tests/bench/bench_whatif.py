@@ -163,9 +163,9 @@ def main() -> None:
                 print(f"{'':>22} {per_core:,.0f} lines/s per core: a 32-core cluster would read these "
                       f"{lines / 1e6:.0f} M lines in about {lines / (per_core * 32):.0f} s "
                       f"({lines / (per_core * 32) / 60:.1f} min)", flush=True)
-                bench_index(spark, files, lines, tmp)
+                bench_index(spark, files, row["lines"], tmp)
             elif args.quick:
-                bench_index(spark, files, lines, tmp)
+                bench_index(spark, files, row["lines"], tmp)
     finally:
         spark.stop()
         if args.data is None:
