@@ -231,7 +231,7 @@ def explain_failure(exc: BaseException) -> str:
         need = f" (at least {int(m[2]) >> 20} MiB)" if m else ""
         return f"Spark refuses to start with this little memory: raise --driver-memory{need}" + where
     if "ExecutorLostFailure" in text or "Lost executor" in text or "executor lost" in text.lower() or \
-            "Worker lost" in text or "SparkContext was shut down" in text:
+            "Worker lost" in text or "SparkContext was shut down" in text or "Checkpoint block" in text:
         return ("a Spark executor was lost (killed, out of memory or its worker died): check the cluster, raise "
                 "--executor-memory, or retry" + where)
     if "JAVA_GATEWAY_EXITED" in text or "Java gateway process exited" in text:

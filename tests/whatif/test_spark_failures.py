@@ -85,6 +85,9 @@ def test_a_killed_jvm_is_one_line_not_a_traceback(tmp_path):
     ("org.apache.spark.SparkException: Job aborted due to stage failure: Task 0 in stage 1.0 failed 4 times: "
      "ExecutorLostFailure (executor 1 exited caused by one of the running tasks) Reason: Container killed",
      "executor was lost"),
+    # an executor that held a local checkpoint (the job's intermediate results) went away
+    ("org.apache.spark.SparkException: Checkpoint block rdd_42_0 not found! Either the executor that originally "
+     "checkpointed this partition is no longer alive, or the original RDD is unpersisted.", "executor was lost"),
     ("[JAVA_GATEWAY_EXITED] Java gateway process exited before sending its port number.", "Java 17+"),
     ("java.io.FileNotFoundException: File file:/logs/a.log does not exist", "/logs/a.log"),
     ("[Errno 111] Connection refused", "JVM died"),
