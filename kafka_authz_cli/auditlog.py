@@ -519,7 +519,7 @@ def iter_file_lines(fh: BinaryIO, source: str, stats: ReadStats, on_bytes=None) 
 
 def iter_file_line_bytes(fh: BinaryIO, source: str, stats: ReadStats, on_bytes=None) -> Iterator[bytes]:
     buf = b""
-    for data in _iter_decoded(fh, source, stats, on_bytes):
+    for data in iter_decoded(fh, source, stats, on_bytes):
         if b"\n" not in data:
             buf += data
             continue
@@ -531,7 +531,7 @@ def iter_file_line_bytes(fh: BinaryIO, source: str, stats: ReadStats, on_bytes=N
         yield buf
 
 
-def _iter_decoded(fh: BinaryIO, source: str, stats: ReadStats, on_bytes) -> Iterator[bytes]:
+def iter_decoded(fh: BinaryIO, source: str, stats: ReadStats, on_bytes) -> Iterator[bytes]:
     first = fh.read(_CHUNK)
     if on_bytes:
         on_bytes(len(first))

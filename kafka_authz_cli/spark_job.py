@@ -3,11 +3,11 @@
 Lines are read with Spark's splittable text source (a plain file is split across tasks, a whole
 gzip file is one task; a damaged gzip file, a byte-order mark or another codec's extension go through
 the reference reader's streaming Python decoder, one task per file), so no file is ever held whole in
-memory. Per line, the JVM recognises the stock layout
-`[%d] %p %m (%c)` with byte tests and a 26-byte regex, and takes the other layouts apart with anchored
-Spark SQL expressions (ISO `%d %p %m (%c) [%t]`, behind the CRI, docker compose and stern prefixes the
-reader strips). Lines are aggregated per distinct (hour, `LEVEL message`);
-the level and the calendar date are checked once per group. Every other line - multi-line records,
+memory. Per line, the JVM recognises the stock layout `[%d] %p %m (%c)` (alone or behind the CRI,
+docker compose and stern prefixes the reader strips) and the thread layout `%d %p %m (%c) [%t]` with
+byte tests and a regex on the timestamp, and takes other layouts apart with anchored Spark SQL
+expressions. Lines are aggregated per distinct (hour, `LEVEL message`); the level and the calendar
+date are checked once per group. Every other line - multi-line records,
 foreign lines, odd layouts - keeps its file and line number and goes to the reference reader
 (:mod:`kafka_authz_cli.auditlog`) with the context it needs. Message fields of the KRaft and ZK 2.4+
 shapes are extracted in the JVM; each distinct message is also read once by the reference reader,
@@ -49,6 +49,7 @@ from kafka_authz_cli.auditlog import (
     Quarantined,
     ReadStats,
     classify_message,
+    iter_decoded,
     iter_file_line_bytes,
     read_runs,
 )
@@ -326,6 +327,9 @@ class StatusProgress:
 # Reading: sources and the per-line JVM shape
 
 
+_HMS = "(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]"
+
+
 def _date_re() -> str:
     """A calendar date `yyyy-MM-dd` that exists (leap years included), in Java regex."""
     y = "(?!0000)[0-9]{4}"
@@ -336,7 +340,7 @@ def _date_re() -> str:
 
 def _ts_re() -> str:
     """A log4j %d that names a real instant (what auditlog.valid_timestamp accepts), in Java regex."""
-    return rf"{_date_re()}[ T](?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:[,.][0-9]{{1,9}})?"
+    return rf"{_date_re()}[ T]{_HMS}(?:[,.][0-9]{{1,9}})?"
 
 
 _HOUR_RE = rf"^{_date_re()} (?:[01][0-9]|2[0-3])$"
@@ -344,8 +348,9 @@ _HOUR_RE = rf"^{_date_re()} (?:[01][0-9]|2[0-3])$"
 
 _LEVELS = "TRACE|DEBUG|INFO|WARN|ERROR"
 # The collection prefixes auditlog's _NOISE strips, in ASCII: CRI, docker compose, stern (before "[").
-_PREFIX_RE = (r"^(?:[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z (?:stdout|stderr) [FP] |[A-Za-z0-9_.-]+ +\| |"
-              r"[A-Za-z0-9_.-]+ [A-Za-z0-9_.-]+ (?=\[[0-9]{4}-))?"
+_CRI, _COMPOSE, _STERN = (r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z (?:stdout|stderr) [FP] ", r"[A-Za-z0-9_.-]+ +\| ",
+                          r"[A-Za-z0-9_.-]+ [A-Za-z0-9_.-]+ ")
+_PREFIX_RE = (rf"^(?:{_CRI}|{_COMPOSE}|{_STERN}(?=\[[0-9]{{4}}-))?"
               rf"(?:\[{_ts_re()}\]|{_ts_re()}) (?:{_LEVELS}) ")
 
 
@@ -363,43 +368,25 @@ def _sniff(path: str) -> str:
 
 
 def _gzip_worker(batches):
-    """Executor side: is each gzip file whole (every member complete, nothing after the last, no
-    byte-order mark)? Only then is Spark's own decompressor known to give the lines the reference
-    reader would; anything else goes to the Python decoder, which reads what a damaged file holds and
-    says what it skipped."""
-    import zlib
-
+    """Executor side: is each gzip file whole? Only then is Spark's own decompressor known to give the
+    lines the reference reader would; anything else goes to the Python decoder, which reads what a
+    damaged file holds and says what it skipped."""
     import pyarrow as pa
 
     for batch in batches:
-        out = []
-        for path in batch.column("path").to_pylist():
-            out.append(_gzip_whole(path, zlib))
+        out = [_gzip_whole(path) for path in batch.column("path").to_pylist()]
         yield pa.record_batch([batch.column("path"), pa.array(out, pa.bool_())], names=["path", "whole"])
 
 
-def _gzip_whole(path: str, zlib, chunk: int = 1 << 20) -> bool:
-    head = b""
+def _gzip_whole(path: str) -> bool:
+    """The reference reader's decoder has nothing to say about it (every member complete, nothing
+    after the last), and it holds no byte-order mark (Hadoop's line reader drops one; the reader keeps it)."""
+    stats, head = ReadStats(), b""
     with open(path, "rb") as fh:
-        data = fh.read(chunk)
-        while data:
-            if data[:2] != GZIP_MAGIC:
-                return False  # bytes after the last member
-            d = zlib.decompressobj(wbits=31)
-            while True:
-                try:
-                    out = d.decompress(data, chunk)  # bounded: a gzip bomb is not held in memory
-                except zlib.error:
-                    return False
-                if len(head) < 3:
-                    head += out[:3 - len(head)]
-                if d.eof:
-                    break
-                data = d.unconsumed_tail or fh.read(chunk)
-                if not data and not out:
-                    return False  # the last member is truncated
-            data = d.unused_data or fh.read(chunk)
-    return head != b"\xef\xbb\xbf"  # Hadoop's line reader drops a leading byte-order mark; the reader keeps it
+        for data in iter_decoded(fh, path, stats, None):
+            if len(head) < 3:
+                head += data[:3 - len(head)]
+    return not stats.warnings and head != b"\xef\xbb\xbf"
 
 
 def _decode_worker(batches):
@@ -487,11 +474,10 @@ def _sources(spark, files: list[str], names: dict[str, str] | None = None) -> So
 # timestamp (and one on the prefix when there is one); the date's calendar and the level are checked
 # once per distinct (hour, rest) group (see _groups), not per line. Every other line - and any line
 # whose thread form is ambiguous - goes through the general shape.
-_HH = r"(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9],[0-9]{3}"
+_HH = _HMS + ",[0-9]{3}"
 _BRACKET_HEAD = rf"^\[[0-9]{{4}}-[0-9]{{2}}-[0-9]{{2}} {_HH}\] $"  # 26 bytes
 _THREAD_HEAD = rf"^[0-9]{{4}}-[0-9]{{2}}-[0-9]{{2}} {_HH} $"  # 24 bytes
-_PREFIXES = (r"^(?:[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z (?:stdout|stderr) [FP] |[A-Za-z0-9_.-]+ +\| |"
-             r"[A-Za-z0-9_.-]+ [A-Za-z0-9_.-]+ )$")
+_PREFIXES = rf"^(?:{_CRI}|{_COMPOSE}|{_STERN})$"
 
 
 def _ms_in_hour(ts, at=1):
@@ -501,6 +487,13 @@ def _ms_in_hour(ts, at=1):
 
     return (F.substring(ts, at + 14, 2).cast("int") * 60000 + F.substring(ts, at + 17, 2).cast("int") * 1000
             + F.substring(ts, at + 20, 3).cast("int"))
+
+
+def _closes_thread(after):
+    """What follows the first thread separator is a thread name and its "]": no other "]" in it."""
+    from pyspark.sql import functions as F
+
+    return F.octet_length(F.substring_index(after, "]", 1)) == F.octet_length(after) - 1
 
 
 def _shape(lines):
@@ -529,8 +522,8 @@ def _shape(lines):
     s = s.select(*base, "k", "len", "bracket", F.when(thread, pre).alias("pre"), F.when(thread, after).alias("after"))
     pre, after = F.col("pre"), F.col("after")
     single = pre + len(_SEP_THREAD) + F.octet_length(after) == n
-    thread_ok = F.octet_length(F.substring_index(after, "]", 1)) == F.octet_length(after) - 1
-    s = s.select(*base, "k", "len", "bracket", "pre", F.coalesce(single & thread_ok, F.lit(False)).alias("thread"))
+    s = s.select(*base, "k", "len", "bracket", "pre",
+                 F.coalesce(single & _closes_thread(after), F.lit(False)).alias("thread"))
     known = F.col("bracket") | F.col("thread")
     # The general shape, for the other lines only (CASE WHEN is lazy: known lines skip the regex).
     # auditlog strips trailing CRs; only lines that have one pay for the trim
@@ -551,8 +544,7 @@ def _shape(lines):
                  v.endswith(LOGGER_SUFFIX).alias("apache"))
     cut = F.col("cut")
     tail = F.substring(v.cast("binary"), cut + len(_SEP_THREAD) + 1, vlen).cast("string")
-    tail_ok = F.octet_length(F.substring_index(tail, "]", 1)) == F.octet_length(tail) - 1
-    msg_len = F.when(F.col("apache"), cut).when(cut.isNotNull() & tail_ok, cut - plen)
+    msg_len = F.when(F.col("apache"), cut).when(cut.isNotNull() & _closes_thread(tail), cut - plen)
     s = s.select(*keep, "v", "pfx", "plen", msg_len.alias("mlen"))
     mlen = F.col("mlen")
     general = F.coalesce((mlen >= 0) & (rid >= 0), F.lit(False))
@@ -875,8 +867,7 @@ def _materialize(df):
 
 
 def release(df) -> None:
-    """Drop what _materialize (or persist) kept."""
-    df.unpersist()
+    """Drop what _materialize kept."""
     try:
         df._jdf.queryExecution().analyzed().rdd().unpersist(False)
     except Exception:  # noqa: BLE001 - not a checkpoint, or the JVM is gone: nothing to drop
@@ -885,7 +876,7 @@ def release(df) -> None:
 
 def read_logs(spark, files: list[str], progress: StatusProgress | None = None,
               partition_bytes: int | None = None, names: dict[str, str] | None = None) -> ReadResult:
-    """Read log files into per (request, hour) aggregates; the caller unpersists `info['cached']`."""
+    """Read log files into per (request, hour) aggregates; the caller releases `info['cached']`."""
     from pyspark.sql import functions as F
 
     progress = progress or StatusProgress(spark, None)
@@ -1155,7 +1146,6 @@ def run(spark, paths: list[str], proposed: tuple[list[AclBinding], dict],
         finally:
             for df in result.info["cached"]:
                 release(df)
-            spark.catalog.clearCache()
     return result.stats, result.quarantine, report
 
 
@@ -1179,7 +1169,6 @@ def index_logs(spark, paths: list[str], staged: str, progress: Callable | None =
         finally:
             for df in result.info["cached"]:
                 release(df)
-            spark.catalog.clearCache()
     return result.stats, result.quarantine
 
 
