@@ -167,3 +167,66 @@ def test_which_gzip_files_spark_decompresses_itself(tmp_path):
     for name, (data, whole) in expect.items():
         (tmp_path / "f.gz").write_bytes(data)
         assert _gzip_whole(str(tmp_path / "f.gz")) is whole, name
+
+
+CAROL = ("Principal = User:carol is Allowed operation = READ from host = 10.0.0.7 on resource = Topic:LITERAL:orders "
+         "for request = {req} with resourceRefCount = 1 based on rule {rule}")
+
+
+def _carol_log(tmp_path):
+    # One request over two hours. 10:00: three rules logged at the same millisecond (the greatest text
+    # wins). 11:00: the latest line has a '.' fraction, so the reference reader reads it (an odd line)
+    # and its text is later than the stock line's ',' at the same instant: the odd line's rule wins.
+    line = "[{ts}] {level} " + CAROL + " (kafka.authorizer.logger)"
+    lines = [line.format(ts="2026-11-20 10:00:03,000", level="DEBUG", req="Fetch", rule="DefaultAllow"),
+             line.format(ts="2026-11-20 10:00:05,000", level="DEBUG", req="Fetch", rule="DefaultAllow"),
+             line.format(ts="2026-11-20 10:00:05,000", level="TRACE", req="ListOffsets", rule="SuperUser"),
+             line.format(ts="2026-11-20 10:00:05,000", level="INFO", req="Metadata", rule="DefaultDeny"),
+             line.format(ts="2026-11-20 11:00:07,250", level="INFO", req="Fetch", rule="DefaultAllow"),
+             line.format(ts="2026-11-20 11:00:07.250", level="INFO", req="Fetch", rule="DefaultDeny"),
+             line.format(ts="2026-11-20 11:00:01,000", level="INFO", req="Fetch", rule="SuperUser")]
+    log = tmp_path / "kafka-authorizer.log"
+    log.write_text("\n".join(lines) + "\n")
+    return str(log)
+
+
+@pytest.mark.spark
+def test_latest_rule_and_times_merge_across_fast_groups_and_odd_lines(spark, tmp_path):
+    from kafka_authz_cli import spark_job
+
+    log = _carol_log(tmp_path)
+    stats, report = check_same(spark, [log], partition_bytes=300)
+    (change,) = report.newly_denied
+    assert (change.first_seen, change.last_seen, change.before_rule) == \
+        ("2026-11-20 10:00:03,000", "2026-11-20 11:00:07.250", "DefaultDeny")
+    assert stats.decisions == 7
+    result = spark_job.read_logs(spark, [log])
+    try:
+        rows = {r.hour: r for r in result.hourly.collect()}
+        assert result.info["join_on"] == "h1+h2"
+        assert (rows["2026-11-20 10"].rule, rows["2026-11-20 10"].rule_at) == ("SuperUser", "2026-11-20 10:00:05,000")
+        assert (rows["2026-11-20 10"]["count"], rows["2026-11-20 10"].visible) == (4, 3)
+        assert (rows["2026-11-20 11"].rule, rows["2026-11-20 11"].rule_at) == ("DefaultDeny", "2026-11-20 11:00:07.250")
+        assert (rows["2026-11-20 11"].first_seen, rows["2026-11-20 11"]["count"]) == ("2026-11-20 11:00:01,000", 3)
+    finally:
+        for df in result.info["cached"]:
+            spark_job.release(df)
+
+
+@pytest.mark.spark
+def test_colliding_message_hashes_fall_back_to_joining_on_the_message(spark, tmp_path, monkeypatch):
+    # Every message gets the same two hashes: the one-to-one check must see it and join on the text.
+    from pyspark.sql import functions as F
+
+    from kafka_authz_cli import spark_job
+
+    monkeypatch.setattr(spark_job, "_msg_id", lambda msg: [F.lit(1).cast("long").alias("h1"),
+                                                           F.lit(2).cast("long").alias("h2")])
+    log = _carol_log(tmp_path)
+    check_same(spark, [log], partition_bytes=300)
+    result = spark_job.read_logs(spark, [log])
+    try:
+        assert result.info["join_on"] == "msg"
+    finally:
+        for df in result.info["cached"]:
+            spark_job.release(df)
