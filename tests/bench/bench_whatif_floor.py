@@ -1,0 +1,93 @@
+"""How far below the whatif scan a Spark SQL scan can go: the least per-line work the job's design needs,
+against Spark's `read.text().count()` of the same files, in one warm session (best of 3 each, new
+DataFrames every time so that no shuffle output is reused).
+
+The files are the stock-layout KRaft broker of gen_auditlogs' rotated set (`[%d] %p %m (%c)`, the
+cheapest layout for the job). Steps, each including the ones before it:
+
+    count     read.text().count()
+    touch     the sum of every line's length (each line's bytes are read)
+    minimal   stock lines only: the logger suffix, one regex on the 26-byte timestamp, the hour, the
+              milliseconds and the rest of the line cut out (nothing else is checked)
+    grouped   minimal, aggregated per distinct (hour, rest): count, first and last millisecond
+    job scan  the job's own first scan (every layout, line numbers, odd lines, per-split counts)
+
+    python tests/bench/bench_whatif_floor.py [--data DIR] [--lines N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import gen_auditlogs  # noqa: E402
+from timing import best_of  # noqa: E402
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--data", help="where the generated logs go (kept; reused when present)")
+    ap.add_argument("--lines", type=int, default=2_000_000, help="lines of the whole rotated set (a quarter "
+                    "of them are in the stock layout)")
+    args = ap.parse_args()
+    root = Path(args.data or tempfile.mkdtemp(prefix="authz-floor-"))
+    data = root if (root / "broker-0").is_dir() else root / f"rot{args.lines}"  # an existing set, or a new one
+    if data is not root and not (data / ".complete").exists():
+        shutil.rmtree(data, ignore_errors=True)
+        data.mkdir(parents=True)
+        gen_auditlogs.rotated(data, args.lines)
+        (data / ".complete").write_text("")
+    files = sorted(str(p) for p in (data / "broker-0").iterdir())
+
+    from pyspark.sql import functions as F
+
+    from kafka_authz_cli import spark_job as sj
+
+    spark = sj.spark_session("local[*]")
+    value = F.col("value")
+
+    def text():
+        return spark.read.option("lineSep", "\n").text(files)
+
+    def minimal():
+        stock = value.endswith(sj.LOGGER_SUFFIX) & F.substring(value, 1, 26).rlike(sj._BRACKET_HEAD)
+        df = text().select("value", stock.alias("stock"))
+        s = F.col("stock")
+        return df.select(F.when(s, F.substring(value, 2, 13)).alias("hour"),
+                         F.when(s, sj._ms_in_hour(value, 2)).alias("ms"),
+                         F.when(s, F.substring(value.cast("binary"), 27, F.octet_length(value) - 52)).alias("rest"))
+
+    steps = {
+        "count": lambda: text().count(),
+        "touch": lambda: text().select(F.sum(F.octet_length(value))).collect(),
+        "minimal": lambda: minimal().select(F.sum(F.octet_length("rest")), F.sum("ms"), F.count("hour")).collect(),
+        "grouped": lambda: minimal().groupBy("hour", "rest").agg(F.count(F.lit(1)).alias("n"), F.min("ms").alias("a"),
+                                                                 F.max("ms").alias("b"))
+        .select(F.sum("n"), F.sum("a"), F.sum("b"), F.sum(F.octet_length("rest"))).collect(),
+        "job scan": lambda: sj._stage1(sj._shape(sj._sources(spark, files).lines)).select(F.sum("n")).collect(),
+    }
+    lines = text().count()
+    size = sum(os.path.getsize(f) for f in files)
+    print(f"{len(files)} stock-layout files, {lines:,} lines, {size / 1e9:.2f} GB; local[*] on "
+          f"{spark.sparkContext.defaultParallelism} cores; best of 3, warm")
+    for fn in steps.values():  # warm every plan once
+        fn()
+    base = None
+    for name, fn in steps.items():
+        t = best_of(fn, 3)
+        base = base or t
+        print(f"  {name:9s} {t:6.2f} s  {t / base:5.2f}x count")
+    spark.stop()
+    if args.data is None:
+        shutil.rmtree(root)
+
+
+if __name__ == "__main__":
+    main()
