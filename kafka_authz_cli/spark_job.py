@@ -1128,7 +1128,8 @@ def report_from(spark, per_key, proposed: tuple[list[AclBinding], dict],
 
         table = per_key.toArrow()
         hours = {}
-        for r in hourly.where("hour IS NOT NULL").groupBy(*KEY).agg(
+        per_hour = hourly.where("hour IS NOT NULL").groupBy(*KEY, "hour").agg(F.sum("count").alias("count"))
+        for r in per_hour.groupBy(*KEY).agg(
                 F.map_from_entries(F.collect_list(F.struct("hour", "count"))).alias("hours")).collect():
             hours[tuple(r[k] for k in KEY)] = dict(r.hours)
         aggs = {}
@@ -1217,7 +1218,8 @@ def index_logs(spark, paths: list[str], staged: str, progress: Callable | None =
                            F.expr("try_cast(translate(last_seen, ',', '.') AS timestamp_ntz)").alias("last_seen"),
                            F.col("first_seen").alias("first_seen_text"), F.col("last_seen").alias("last_seen_text"),
                            "rule_at", "rule", F.substring("hour", 1, 10).alias("day"))
-            out.repartition("day").write.partitionBy("day").parquet(staged)
+            # Files of at most 250,000 rows: a later --index on Spark reads them on every core at once.
+            out.repartition("day").write.option("maxRecordsPerFile", 250_000).partitionBy("day").parquet(staged)
         finally:
             for df in result.info["cached"]:
                 release(df)
@@ -1255,10 +1257,11 @@ def report_from_index(spark, roots: list[tuple[str, list[str]]], since: str | No
                 rows = rows.where(F.col("hour_text") >= since)
             if until is not None:
                 rows = rows.where(F.col("hour_text") < until)
-        hourly = merge_hourly(rows.select(*KEY, F.col("hour_text").alias("hour"), "count", "visible", "allowed",
-                                          "denied", F.col("first_seen_text").alias("first_seen"),
-                                          F.col("last_seen_text").alias("last_seen"), "rule_at", "rule"),
-                              ["hour"])
+        hourly = rows.select(*KEY, F.col("hour_text").alias("hour"), "count", "visible", "allowed", "denied",
+                             F.col("first_seen_text").alias("first_seen"), F.col("last_seen_text").alias("last_seen"),
+                             "rule_at", "rule")
+        # Several runs may hold the same (request, hour): nothing needs them merged, everything downstream
+        # aggregates per request or per hour (a sort-based merge took 4-6 s of 9 on 10 M indexed lines).
         hourly = _materialize(hourly)
         try:
             report = report_from(spark, per_key(hourly), proposed, current, hourly, tracker, decide_on)

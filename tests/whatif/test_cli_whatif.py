@@ -141,3 +141,60 @@ def test_spark_index_equals_in_process_index(spark, tmp_path):
         t = pq.read_table(root, columns=cols)
         return sorted(tuple(map(str, r.values())) for r in t.to_pylist())
     assert rows(staged) == rows(local_index / "requests")
+
+
+def _carol(ts, req, rule, level="DEBUG"):
+    head = f"[{ts}] {level} " if ts else f"{level} "
+    return (head + f"Principal = User:carol is Allowed operation = READ from host = 10.0.0.7 on resource = "
+            f"Topic:LITERAL:orders-audit for request = {req} with resourceRefCount = 1 based on rule {rule}{SUFFIX}")
+
+
+@pytest.mark.spark
+def test_spark_answers_from_an_index_as_the_in_process_path_does(spark, tmp_path):
+    # Two runs share a request and an hour; the latest rule of that hour is in the second run, at the
+    # same instant written with a '.' (later text). Deciding on the executors and on the driver.
+    from dataclasses import asdict
+
+    from kafka_authz_cli import spark_job
+    from kafka_authz_cli.cli.whatif import _index_local
+    from kafka_authz_cli.formats import load_acls
+    from kafka_authz_cli.formats.whatif_index import open_index
+
+    a, b = tmp_path / "a", tmp_path / "b"
+    a.mkdir(), b.mkdir()
+    (a / "kafka-authorizer.log.1").write_text("\n".join([
+        _carol("2026-11-20 10:00:01,000", "Fetch", "DefaultAllow"),
+        _carol("2026-11-20 10:00:05.500", "ListOffsets", "SuperUser"),
+        _carol("2026-11-20 11:00:02,000", "Fetch", "DefaultAllow", "TRACE"),
+        _carol(None, "Fetch", "DefaultDeny", "INFO"),
+        line(12, "User:analytics", "orders-audit")]) + "\n")
+    (b / "kafka-authorizer.log.2").write_text("\n".join([
+        _carol("2026-11-20 10:00:03,000", "Metadata", "DefaultDeny"),
+        _carol("2026-11-20 10:00:05,500", "Fetch", "DefaultAllow"),
+        line(10, "User:bob", "orders-eu", False)]) + "\n")
+    both, single = tmp_path / "both", tmp_path / "single"
+    for index, dirs in ((both, (a, b)), (single, (a,))):
+        for d in dirs:
+            res = runner.invoke(app, ["whatif", "index", "--logs", str(d), "-o", str(index)])
+            assert res.exit_code == 0, res.output
+    acls = load_acls(PROPOSED)
+    config = {"super_users": "", "allow_everyone_if_no_acl_found": False}
+    for index, since, until in ((both, None, None), (both, "2026-11-20 11", None), (both, None, "2026-11-20 11"),
+                                (single, None, None),
+                                (single, None, "2026-11-20 12")):
+        ix = open_index(index)
+        local = _index_local([ix], since, until, acls, None, config)
+        for decide_on in ("executors", "driver"):
+            on_spark = spark_job.report_from_index(spark, [(str(ix.root), [r["id"] for r in ix.runs])], since, until,
+                                                   (acls, config), None, decide_on=decide_on)
+            assert asdict(on_spark[0]) == asdict(local[0]) and on_spark[1] == local[1], (index.name, since, until)
+    report, untimed = spark_job.report_from_index(spark, [(str(both), [r["id"] for r in open_index(both).runs])],
+                                                  None, None, (acls, config), None)
+    carol = [c for c in report.newly_denied if c.principal == "User:carol"]
+    assert [(c.count, c.first_seen, c.last_seen, c.before_rule) for c in carol] == \
+        [(6, "2026-11-20 10:00:01,000", "2026-11-20 11:00:02,000", "DefaultAllow")] and untimed == 0
+    report, untimed = spark_job.report_from_index(spark, [(str(both), [r["id"] for r in open_index(both).runs])],
+                                                  None, "2026-11-20 11", (acls, config), None)
+    carol = [c for c in report.newly_denied if c.principal == "User:carol"]
+    assert [(c.count, c.last_seen, c.before_rule) for c in carol] == [(4, "2026-11-20 10:00:05.500", "SuperUser")]
+    assert untimed == 1
