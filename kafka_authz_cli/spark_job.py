@@ -218,6 +218,21 @@ def _ship_package(spark) -> None:
     spark.sparkContext.addPyFile(archive)
 
 
+# py4j gives a call whose connection broke mid-answer (the JVM died under it) this message and nothing
+# else; a JVM that is alive always sends the exception it raised.
+_BARE_PY4J_ERROR = re.compile(r"Py4JError: An error occurred while calling [\w$.]+\s*$")
+
+
+def _jvm_has_exited() -> bool:
+    """Whether the driver JVM this process started is gone: the surest sign, whatever py4j said."""
+    try:
+        from pyspark import SparkContext
+        proc = getattr(SparkContext._gateway, "proc", None)
+        return proc is not None and proc.poll() is not None
+    except Exception:
+        return False
+
+
 def explain_failure(exc: BaseException) -> str:
     """One line: what happened to Spark and what to change."""
     log = spark_log_file()
@@ -226,7 +241,8 @@ def explain_failure(exc: BaseException) -> str:
         text = f"{type(exc).__name__}: {exc}"
     except Exception:  # a py4j error asks the JVM for its text: the JVM died
         text = "Py4JNetworkError"
-    if isinstance(exc, ConnectionError) or "Py4JNetworkError" in text or "Connection refused" in text:
+    if isinstance(exc, ConnectionError) or "Py4JNetworkError" in text or "Connection refused" in text or \
+            _BARE_PY4J_ERROR.match(text) or _jvm_has_exited():
         return ("Spark's JVM died (out of memory or killed): raise --driver-memory, or give it more partitions "
                 "(smaller --partition-bytes)" + where)
     if "OutOfMemoryError" in text or "Java heap space" in text or "GC overhead limit" in text:
@@ -245,7 +261,8 @@ def explain_failure(exc: BaseException) -> str:
     if "All masters are unresponsive" in text or "Could not parse Master URL" in text or \
             "Failed to connect to master" in text:
         return "Spark cannot use this --master: check the URL and that the master is running" + where
-    if "FileNotFoundException" in text or "PATH_NOT_FOUND" in text or "does not exist" in text:
+    if "FileNotFoundException" in text or "PATH_NOT_FOUND" in text or \
+            re.search(r"(?:File|Path) (?:file:)?(?:\S+ )?does not exist", text):
         m = re.search(r"(?:File|Path) (?:file:)?(\S+) does not exist", text)
         return f"a log file disappeared or is not readable where Spark runs{': ' + m[1] if m else ''}" + where
     if "Error from python worker" in text:

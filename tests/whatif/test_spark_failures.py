@@ -104,3 +104,30 @@ def test_a_killed_jvm_is_one_line_not_a_traceback(tmp_path):
 def test_failures_are_explained_in_one_line(text, says):
     out = explain_failure(RuntimeError(text))
     assert says in out and "\n" not in out
+
+
+def test_a_call_cut_off_by_a_dying_jvm_says_the_jvm_died():
+    """py4j's message for a call whose connection broke mid-answer (seen in CI when the JVM was killed
+    during a repartition) carries nothing but the call's name."""
+    from py4j.protocol import Py4JError
+    out = explain_failure(Py4JError("An error occurred while calling o1234.repartition"))
+    assert "JVM died" in out and "--driver-memory" in out
+    # a live JVM's error carries its trace, and is not a dead JVM
+    out = explain_failure(Py4JError("An error occurred while calling o12.foo. Trace:\npy4j.Py4JException: "
+                                    "Method foo([]) does not exist\n"))
+    assert "JVM died" not in out and out.startswith("Spark failed: ")
+
+
+def test_an_exited_jvm_is_reported_whatever_py4j_said(monkeypatch):
+    from pyspark import SparkContext
+
+    class Exited:
+        def poll(self):
+            return -9
+
+    class Gateway:
+        proc = Exited()
+
+    monkeypatch.setattr(SparkContext, "_gateway", Gateway(), raising=False)
+    out = explain_failure(RuntimeError("An error occurred while calling o77.collectToPython.\n: weird"))
+    assert "JVM died" in out
