@@ -67,7 +67,15 @@ def test_a_killed_jvm_is_one_line_not_a_traceback(tmp_path):
             kids = subprocess.run(["pgrep", "-P", str(proc.pid), "java"], capture_output=True, text=True).stdout.split()
             jvm = int(kids[0]) if kids else None
         assert jvm is not None, "Spark's JVM never started"
-        time.sleep(6)  # into the job
+        # Into the job, however slow the machine: the JVM starts its Python workers only for a job's tasks
+        # (a fixed sleep killed it before its gateway was up on a slow machine).
+        worker = False
+        while not worker and time.time() < end and proc.poll() is None:
+            time.sleep(0.2)
+            worker = "pyspark.daemon" in subprocess.run(["pgrep", "-a", "-P", str(jvm)], capture_output=True,
+                                                        text=True).stdout
+        assert worker, "Spark never started a Python worker"
+        time.sleep(1)
         os.kill(jvm, signal.SIGKILL)
         out, err = proc.communicate(timeout=120)
     finally:
