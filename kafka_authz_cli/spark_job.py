@@ -131,6 +131,11 @@ def spark_session(master: str = "local[*]", app_name: str = "authz-whatif", prog
     if problem:
         raise SparkFailure(f"the Spark job needs Java 17+: {problem} (install e.g. openjdk-17-jre-headless)")
     check_master(master)
+    if driver_memory is None:
+        driver_memory = os.environ.get("AUTHZ_SPARK_DRIVER_MEMORY", "2g")
+    check_memory("--driver-memory", driver_memory)
+    if executor_memory is not None:
+        check_memory("--executor-memory", executor_memory)
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
     from pyspark.sql import SparkSession
@@ -148,7 +153,10 @@ def spark_session(master: str = "local[*]", app_name: str = "authz-whatif", prog
         if hasattr(accumulators, server):
             getattr(accumulators, server).handle_error = lambda self, request, client_address: None
     log = spark_log_file()
-    java_opts = f"-Dlog4j2.configurationFile={_log_config().as_uri()} -Dauthz.spark.log={log}"
+    # A JVM that cannot start or crashes writes hs_err_pid*.log into the working directory: keep it with
+    # Spark's own log instead of leaving it in the user's project.
+    java_opts = (f"-Dlog4j2.configurationFile={_log_config().as_uri()} -Dauthz.spark.log={log} "
+                 f"-XX:ErrorFile={os.path.join(tempfile.gettempdir(), 'authz-spark-hs_err_%p.log')}")
     if master.startswith("local"):
         # Local tasks run in this JVM: G1's concurrent threads take cores from them (a cold 10 M-line
         # run: 57 s with the throughput collector, 65-69 s with G1 on 2 cores). A cluster's executors
@@ -168,16 +176,16 @@ def spark_session(master: str = "local[*]", app_name: str = "authz-whatif", prog
                .config("spark.sql.ui.retainedExecutions", "20")
                .config("spark.ui.retainedJobs", "100")
                .config("spark.ui.retainedStages", "100")
-               .config("spark.driver.memory", driver_memory or os.environ.get("AUTHZ_SPARK_DRIVER_MEMORY", "2g"))
+               .config("spark.driver.memory", driver_memory)
                .config("spark.sql.files.maxPartitionBytes", str(SPLIT_BYTES))
                .config("spark.sql.files.openCostInBytes", str(SPLIT_BYTES)))
     if master.startswith("local") and "spark.sql.shuffle.partitions" not in (conf or {}):
         builder = builder.config("spark.sql.shuffle.partitions", "4").config("spark.authz.fitShuffle", "true")
-    if executor_memory:
+    if executor_memory is not None:
         builder = builder.config("spark.executor.memory", executor_memory)
     for k, v in (conf or {}).items():
         builder = builder.config(k, v)
-    with spark_errors("starting Spark"), _jvm_stderr_to(log):
+    with spark_errors("starting Spark"), _jvm_output_to(log):
         spark = builder.getOrCreate()
         spark.sparkContext.setLogLevel("ERROR")
         if not master.startswith("local"):
@@ -185,28 +193,39 @@ def spark_session(master: str = "local[*]", app_name: str = "authz-whatif", prog
     return spark
 
 
-class _jvm_stderr_to:
-    """The JVM Spark starts inherits file descriptor 2: point it at the log file while it starts, so
-    that Java's own start-up notes never reach the terminal (authz's stderr is restored after)."""
+# Where in Spark's log (one per process) the latest JVM start began: what an earlier session of the
+# same process logged is not why this one failed.
+_start_of_this_start: dict[str, int] = {}
+
+
+class _jvm_output_to:
+    """The JVM Spark starts inherits file descriptors 1 and 2: point them at the log file while it
+    starts, so that Java's own notes (start-up warnings on stderr; a heap it cannot reserve, on stdout)
+    never reach the terminal or authz's own output (both are restored after)."""
 
     def __init__(self, path: str):
         self.path = path
+        self.saved: list[tuple[int, int]] = []
 
     def __enter__(self):
         try:
+            sys.stdout.flush()
             sys.stderr.flush()
-            self.saved = os.dup(2)
             fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
-            os.dup2(fd, 2)
+            _start_of_this_start[self.path] = os.fstat(fd).st_size
+            for target in (1, 2):
+                self.saved.append((target, os.dup(target)))
+                os.dup2(fd, target)
             os.close(fd)
         except OSError:
-            self.saved = None
+            self.__exit__()
         return self
 
     def __exit__(self, *exc):
-        if self.saved is not None:
-            os.dup2(self.saved, 2)
-            os.close(self.saved)
+        for target, saved in reversed(self.saved):
+            os.dup2(saved, target)
+            os.close(saved)
+        self.saved = []
         return False
 
 
@@ -233,6 +252,44 @@ def _jvm_has_exited() -> bool:
         return False
 
 
+# What a JVM that refuses to start says (on stdout or stderr, into Spark's log), and what to change.
+_JVM_START_ERRORS = (
+    (re.compile(r"Too small (?:maximum|initial) heap|must be at least \d+|Initial heap size set to a larger"),
+     "Spark's JVM refuses this heap size: raise --driver-memory (at least 512m)"),
+    (re.compile(r"insufficient memory for the Java Runtime|Could not reserve enough space|Cannot allocate memory|"
+                r"Native memory allocation \(mmap\) failed"),
+     "Spark's JVM cannot get the memory it asks for: lower --driver-memory to what this machine has free"),
+    (re.compile(r"Invalid (?:maximum|initial) heap size"), "Spark's JVM does not understand --driver-memory: "
+                                                           "give a size like 512m or 2g"),
+    (re.compile(r"Unrecognized VM option|Could not create the Java Virtual Machine"),
+     "Spark's JVM refuses an option it was given (spark.driver.extraJavaOptions?)"),
+)
+
+
+def _why_the_jvm_did_not_start(log: str) -> str:
+    problem = java_problem()
+    if problem:
+        return f"Spark could not start its Java process: {problem}; it needs Java 17+ (JAVA_HOME, java on PATH)"
+    try:
+        with open(log, "rb") as f:
+            f.seek(max(_start_of_this_start.get(log, 0), f.seek(0, os.SEEK_END) - 200_000))
+            said = f.read().decode("utf-8", "replace")
+    except OSError:
+        said = ""
+    for pattern, why in _JVM_START_ERRORS:
+        if pattern.search(said):
+            return why
+    return "Spark's Java process exited before it was ready (killed, or out of memory?)"
+
+
+def check_memory(flag: str, value: str) -> None:
+    """Spark passes a local driver's memory to the JVM as -Xmx as it is written, so it must be a JVM size
+    (digits and k, m, g or t); an executor's is read by Spark itself (no unit is MiB, '1gb' is fine)."""
+    size = r"[1-9]\d{0,9}[kmgt]" if flag == "--driver-memory" else r"[1-9]\d{0,9}(?:[kmgtp]b?)?"
+    if not re.fullmatch(size, value or "", re.I):
+        raise SparkFailure(f"{flag} {value!r}: give a size with its unit, like 512m or 2g")
+
+
 def explain_failure(exc: BaseException) -> str:
     """One line: what happened to Spark and what to change."""
     log = spark_log_file()
@@ -257,7 +314,7 @@ def explain_failure(exc: BaseException) -> str:
         return ("a Spark executor was lost (killed, out of memory or its worker died): check the cluster, raise "
                 "--executor-memory, or retry" + where)
     if "JAVA_GATEWAY_EXITED" in text or "Java gateway process exited" in text:
-        return "Spark could not start its Java process: check Java 17+ (JAVA_HOME, java on PATH)" + where
+        return _why_the_jvm_did_not_start(log) + where
     if "All masters are unresponsive" in text or "Could not parse Master URL" in text or \
             "Failed to connect to master" in text:
         return "Spark cannot use this --master: check the URL and that the master is running" + where

@@ -96,7 +96,8 @@ def test_a_killed_jvm_is_one_line_not_a_traceback(tmp_path):
     # an executor that held a local checkpoint (the job's intermediate results) went away
     ("org.apache.spark.SparkException: Checkpoint block rdd_42_0 not found! Either the executor that originally "
      "checkpointed this partition is no longer alive, or the original RDD is unpersisted.", "executor was lost"),
-    ("[JAVA_GATEWAY_EXITED] Java gateway process exited before sending its port number.", "Java 17+"),
+    ("[JAVA_GATEWAY_EXITED] Java gateway process exited before sending its port number.",
+     "Spark's Java process exited before it was ready"),
     ("java.io.FileNotFoundException: File file:/logs/a.log does not exist", "/logs/a.log"),
     ("[Errno 111] Connection refused", "JVM died"),
     # what an executor whose Python lacks pyspark says (seen on the standalone cluster)
@@ -139,3 +140,67 @@ def test_an_exited_jvm_is_reported_whatever_py4j_said(monkeypatch):
     monkeypatch.setattr(SparkContext, "_gateway", Gateway(), raising=False)
     out = explain_failure(RuntimeError("An error occurred while calling o77.collectToPython.\n: weird"))
     assert "JVM died" in out
+
+
+@pytest.mark.parametrize("size", ["2x", "2gb", "512", "0g", "-1g", "", "1.5g", "2 g"])
+def test_a_memory_size_the_jvm_would_not_take_is_refused_before_spark_starts(tmp_path, size):
+    """Spark hands --driver-memory to the JVM as -Xmx: '2gb' or '2x' would end in a JVM that never starts."""
+    res = authz("--spark", "--master", "local[1]", "--driver-memory", size, "--out", str(tmp_path / "out"))
+    one_line_error(res, "--driver-memory", "like 512m or 2g")
+    assert not (tmp_path / "out").exists()
+
+
+def test_an_executor_memory_size_is_checked_too(tmp_path):
+    res = authz("--spark", "--master", "local[1]", "--executor-memory", "1x", "--out", str(tmp_path / "out"))
+    one_line_error(res, "--executor-memory '1x'")
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("jvm_said, says", [
+    ("Error occurred during initialization of VM\nToo small maximum heap\n", "raise --driver-memory"),
+    ("#\n# There is insufficient memory for the Java Runtime Environment to continue.\n# Native memory "
+     "allocation (mmap) failed to map 2199023255552 bytes.\n", "lower --driver-memory"),
+    ("Invalid maximum heap size: -Xmx2gb\nError: Could not create the Java Virtual Machine.\n",
+     "does not understand --driver-memory"),
+    ("Unrecognized VM option 'UseFooGC'\nError: Could not create the Java Virtual Machine.\n",
+     "refuses an option"),
+    ("", "exited before it was ready (killed"),
+])
+def test_a_jvm_that_never_started_is_explained_from_what_it_said(tmp_path, monkeypatch, jvm_said, says):
+    from kafka_authz_cli import spark_job
+    log = tmp_path / "spark.log"
+    log.write_text("26/11/23 23:20:07 WARN Utils: Set SPARK_LOCAL_IP if you need to bind to another address\n"
+                   + jvm_said)
+    monkeypatch.setattr(spark_job, "spark_log_file", lambda: str(log))
+    monkeypatch.setattr(spark_job, "java_problem", lambda: None)
+    out = explain_failure(RuntimeError("[JAVA_GATEWAY_EXITED] Java gateway process exited before sending its port "
+                                       "number."))
+    assert says in out and str(log) in out and "\n" not in out
+    monkeypatch.setattr(spark_job, "java_problem", lambda: "no Java runtime (java is not on PATH)")
+    assert "Java 17+" in explain_failure(RuntimeError("[JAVA_GATEWAY_EXITED] Java gateway process exited"))
+
+
+@pytest.mark.spark
+def test_a_heap_the_jvm_refuses_is_one_line_and_leaves_no_crash_file(tmp_path):
+    """-Xmx1m: the JVM prints its refusal on stdout, which went to the terminal (and into --format json
+    output on stdout); a JVM that crashes at start writes hs_err_pid*.log into the working directory."""
+    res = subprocess.run([AUTHZ, "whatif", "--spark", "--master", "local[1]", "--driver-memory", "1m", "--logs",
+                          str(EXAMPLES / "logs"), "--proposed", str(EXAMPLES / "proposed.json"), "--format", "json"],
+                         capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    one_line_error(res, "raise --driver-memory")
+    assert res.stdout == ""
+    assert not list(tmp_path.glob("hs_err*"))
+
+
+def test_only_what_the_latest_jvm_start_said_explains_it(tmp_path, monkeypatch):
+    """Spark's log is one per process: an earlier session's lines are not why this start failed."""
+    from kafka_authz_cli import spark_job
+    log = tmp_path / "spark.log"
+    log.write_text("Error occurred during initialization of VM\nToo small maximum heap\n")
+    monkeypatch.setattr(spark_job, "spark_log_file", lambda: str(log))
+    monkeypatch.setattr(spark_job, "java_problem", lambda: None)
+    with spark_job._jvm_output_to(str(log)):
+        os.write(1, b"Invalid maximum heap size: -Xmx2gb\n")
+    assert "Invalid maximum" in log.read_text()
+    out = explain_failure(RuntimeError("[JAVA_GATEWAY_EXITED] Java gateway process exited"))
+    assert "does not understand --driver-memory" in out
