@@ -959,7 +959,10 @@ def read_logs(spark, files: list[str], progress: StatusProgress | None = None,
     from pyspark.sql import functions as F
 
     progress = progress or StatusProgress(spark, None)
-    split = str(partition_bytes or SPLIT_BYTES)
+    if partition_bytes is not None and partition_bytes <= 0:
+        # Spark reads a negative split size without complaint, and skips most of every file.
+        raise ValueError(f"partition_bytes must be positive, not {partition_bytes}")
+    split = str(SPLIT_BYTES if partition_bytes is None else partition_bytes)
     spark.conf.set("spark.sql.files.maxPartitionBytes", split)
     spark.conf.set("spark.sql.files.openCostInBytes", split)
     sources = _sources(spark, files, names)

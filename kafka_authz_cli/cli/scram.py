@@ -493,7 +493,7 @@ def create_users(
     fmt: BulkFormat = typer.Option(BulkFormat.jsonl, "--format", "-f", help="Output: jsonl "
                                    "(UserScramCredentialRecords) or kafka-storage (--add-scram arguments)."),
     out: Path = typer.Option(..., "-o", "--output", help="Output file (created 0600)."),
-    workers: int = typer.Option(0, "--workers", help="Processes (default: all cores)."),
+    workers: int = typer.Option(0, "--workers", min=0, help="Processes (default: all cores)."),
 ) -> None:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
     check_password_source(password_column, password_dir, generate, generated_passwords)

@@ -34,6 +34,9 @@ from kafka_authz_cli.formats.whatif_index import (
 )
 from kafka_authz_cli.whatif import WhatIfReport, aggregate, aggregate_hourly, replay_aggregates
 
+# --partition-bytes: smaller splits only add tasks (a negative one made Spark skip most of every file).
+MIN_PARTITION_BYTES = 64 << 10
+
 
 class WhatIfFormat(str, Enum):
     table = "table"
@@ -81,7 +84,8 @@ def whatif(
     driver_memory: str = typer.Option("2g", "--driver-memory",
                                       help="Spark driver memory, a JVM size such as 512m or 4g (with --spark)."),
     executor_memory: Optional[str] = typer.Option(None, "--executor-memory", help="Spark executor memory (cluster)."),
-    partition_bytes: int = typer.Option(128 << 20, "--partition-bytes", help="Bytes of log per Spark task (with --spark)."),
+    partition_bytes: int = typer.Option(128 << 20, "--partition-bytes", min=MIN_PARTITION_BYTES,
+                                        help="Bytes of log per Spark task (with --spark)."),
     super_users: Optional[str] = typer.Option(None, "--super-users", help="super.users of the brokers (User:a;User:b)."),
     allow_everyone: Optional[bool] = typer.Option(None, "--allow-everyone-if-no-acl-found/--deny-if-no-acl-found",
                                                   show_default=False, help="allow.everyone.if.no.acl.found."),
@@ -164,7 +168,8 @@ def whatif_index(
     driver_memory: str = typer.Option("2g", "--driver-memory",
                                       help="Spark driver memory, a JVM size such as 512m or 4g (with --spark)."),
     executor_memory: Optional[str] = typer.Option(None, "--executor-memory", help="Spark executor memory (cluster)."),
-    partition_bytes: int = typer.Option(128 << 20, "--partition-bytes", help="Bytes of log per Spark task (with --spark)."),
+    partition_bytes: int = typer.Option(128 << 20, "--partition-bytes", min=MIN_PARTITION_BYTES,
+                                        help="Bytes of log per Spark task (with --spark)."),
     fmt: WhatIfFormat = typer.Option(WhatIfFormat.table, "--format", "-f", help="table or json."),
 ) -> None:
     ix = open_index(out, create=True)

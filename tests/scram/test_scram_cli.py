@@ -144,6 +144,15 @@ def test_create_users_bulk_generated_passwords_only_in_0600_file(tmp_path):
         assert passwords[r["name"]] not in res.output
 
 
+def test_a_negative_worker_count_is_refused_before_anything_is_written(tmp_path):
+    users = tmp_path / "users.csv"
+    users.write_text("user\nu1\n")
+    out, pw = tmp_path / "creds.jsonl", tmp_path / "passwords.csv"
+    res = run("scram", "create-users", "--input", users, "--generate", "--generated-passwords", pw, "-o", out,
+              "--workers", "-3")
+    assert res.exit_code == 2 and "--workers" in res.output
+    assert not out.exists() and not pw.exists()
+
 def test_create_users_reports_bad_rows_with_line(tmp_path):
     users = tmp_path / "users.csv"
     users.write_text("user,password\nalice,pw\nbob,\n")

@@ -122,6 +122,23 @@ def test_index_and_logs_are_exclusive_and_a_non_index_is_refused(tmp_path):
     assert res.exit_code == 2 and "not an authz whatif index" in res.output
 
 
+
+@pytest.mark.parametrize("size", ["-5", "0", "65535"])
+def test_a_split_size_spark_would_misread_is_refused(tmp_path, size):
+    """Spark took --partition-bytes -5 without complaint and read 45 of the example's 130 lines; 0 silently
+    meant the default."""
+    for cmd in (["whatif", "--spark", "--logs", str(LOGS), "--proposed", PROPOSED],
+                ["whatif", "index", "--spark", "--logs", str(LOGS), "-o", str(tmp_path / "ix")]):
+        res = runner.invoke(app, [*cmd, "--partition-bytes", size])
+        assert res.exit_code == 2 and "--partition-bytes" in res.output and "65536" in res.output, res.output
+    assert not (tmp_path / "ix").exists()
+
+
+def test_the_job_refuses_a_split_size_that_is_not_positive():
+    from kafka_authz_cli import spark_job
+    with pytest.raises(ValueError, match="positive"):
+        spark_job.read_logs(None, [str(LOGS)], progress=object(), partition_bytes=-5)
+
 @pytest.mark.spark
 def test_spark_index_equals_in_process_index(spark, tmp_path):
     from kafka_authz_cli import spark_job

@@ -69,12 +69,13 @@ def test_a_killed_jvm_is_one_line_not_a_traceback(tmp_path):
         assert jvm is not None, "Spark's JVM never started"
         # Into the job, however slow the machine: the JVM starts its Python workers only for a job's tasks
         # (a fixed sleep killed it before its gateway was up on a slow machine).
-        worker = False
+        worker, end = False, time.time() + 600  # a loaded machine: only a failure waits this long
         while not worker and time.time() < end and proc.poll() is None:
             time.sleep(0.2)
             worker = "pyspark.daemon" in subprocess.run(["pgrep", "-a", "-P", str(jvm)], capture_output=True,
                                                         text=True).stdout
-        assert worker, "Spark never started a Python worker"
+        assert worker, ("Spark never started a Python worker" if proc.poll() is None else
+                        f"authz ended before its job started a Python worker: {proc.communicate()}")
         time.sleep(1)
         os.kill(jvm, signal.SIGKILL)
         out, err = proc.communicate(timeout=120)
