@@ -210,6 +210,19 @@ def emit_rows(rows: list[dict], fmt: TableFormat) -> None:
         typer.echo(buf.getvalue(), nl=False)
 
 
+def check_can_write(out: Path) -> None:
+    """Refuse at once an output file that cannot be written, before work whose result would be lost."""
+    import os
+
+    parent = out.parent if str(out.parent) else Path(".")
+    if out.is_dir():
+        raise InputError("is a directory: give a file name", str(out))
+    if not parent.is_dir():
+        raise InputError(f"no such directory: {parent}", str(out))
+    if not os.access(parent, os.W_OK | os.X_OK) or (out.exists() and not os.access(out, os.W_OK)):
+        raise InputError("cannot be written (permission denied)", str(out))
+
+
 def write_output(text: str, out: Optional[Path], secret: bool = False) -> None:
     """``text`` to stdout (``out`` None or ``-``) or to a file.
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Optional
 import typer
 
 from kafka_authz_cli.cli.app import app
-from kafka_authz_cli.cli.common import console, err_console, warn, write_output
+from kafka_authz_cli.cli.common import check_can_write, console, err_console, warn, write_output
 from kafka_authz_cli.errors import AuthzError, InputError
 from kafka_authz_cli.formats import read_text
 from kafka_authz_cli.formats.reading import brief, csv_table, read_bytes, read_stdin_line
@@ -498,6 +498,9 @@ def create_users(
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
     check_password_source(password_column, password_dir, generate, generated_passwords)
     default_mech = _mechanism(mechanism)
+    for path in (out, generated_passwords if generate else None):
+        if path is not None and str(path) != "-":
+            check_can_write(path)
     text = read_text(input_csv)
     label = str(input_csv)
     optional = ["mechanism", "iterations"] + ([password_column] if password_column is not None else [])
@@ -556,8 +559,9 @@ def create_users(
             lines.append(json.dumps(ScramCredential(mech, salt, stored, server, iters).record(user)))
         else:
             lines.append(kafka_storage_argument(user, mech, salted, salt, iters))
-    write_output("\n".join(lines) + ("\n" if lines else ""), out, secret=True)
     if generated:
+        # The passwords first: credentials whose generated passwords were never written could not be
+        # logged in with by anybody.
         import csv
         import io
 
@@ -567,6 +571,7 @@ def create_users(
         writer.writerows(generated)
         buf = out_buf.getvalue()
         write_output(buf, generated_passwords, secret=True)
+    write_output("\n".join(lines) + ("\n" if lines else ""), out, secret=True)
     err_console.print(f"{len(results)} credential(s) written to {out}"
                       + (f"; generated passwords in {generated_passwords} (0600)" if generated else ""))
 

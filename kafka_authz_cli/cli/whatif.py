@@ -15,10 +15,19 @@ import typer
 
 from kafka_authz_cli.auditlog import Quarantined, ReadStats, expand_paths, read_stream, short_rule
 from kafka_authz_cli.cli.app import app
-from kafka_authz_cli.cli.common import AclFormat, broker_settings, console, err_console, load_source, warn
+from kafka_authz_cli.cli.common import (
+    AclFormat,
+    broker_settings,
+    check_can_write,
+    console,
+    err_console,
+    load_source,
+    warn,
+    write_output,
+)
 from kafka_authz_cli.errors import AuthzError, InputError
 from kafka_authz_cli.formats.sources import cluster_acl_set
-from kafka_authz_cli.formats.whatif_out import report_dict, write_html, write_out_dir
+from kafka_authz_cli.formats.whatif_out import check_out_dir, render_html, report_dict, write_out_dir
 from kafka_authz_cli.formats.whatif_index import (
     aggregates_from_table,
     check_not_indexed,
@@ -109,6 +118,10 @@ def whatif(
     if (since or until) and not index:
         raise InputError("--since/--until need --index (an index knows each request's hours)")
     since_h, until_h = hour_bound(since, "--since"), hour_bound(until, "--until")
+    if out is not None:
+        check_out_dir(out)
+    if report_html is not None:
+        check_can_write(report_html)
     settings = broker_settings(super_users, allow_everyone, broker_config)
     config = {"super_users": settings.super_users,
               "allow_everyone_if_no_acl_found": settings.allow_everyone_if_no_acl_found}
@@ -144,7 +157,7 @@ def whatif(
     if out is not None:
         write_out_dir(out, report, stats, quarantine)
     if report_html is not None:
-        write_html(report_html, report, stats, f"authz whatif: {proposed}")
+        write_output(render_html(report, stats, f"authz whatif: {proposed}"), report_html)
     if fmt is WhatIfFormat.json:
         typer.echo(json.dumps(report_dict(report, stats), indent=2, ensure_ascii=False))
     else:

@@ -35,13 +35,21 @@ def report_dict(report: WhatIfReport, stats: ReadStats) -> dict:
     }
 
 
+def check_out_dir(out: Path) -> None:
+    """Called before the work too, so that a long replay never ends in a refusal to write its result."""
+    if out.exists() and (not out.is_dir() or (any(out.iterdir()) and not (out / "whatif.json").exists())):
+        raise InputError("exists and is not an authz whatif output directory: choose another --out", str(out))
+
+
 def write_out_dir(out: Path, report: WhatIfReport, stats: ReadStats, quarantine: list[Quarantined]) -> None:
     """Everything is written to a temporary sibling first and renamed into place at the end: a failure
     never leaves a directory that looks complete. An existing --out is replaced only if it is a whatif
     output (or empty)."""
-    if out.exists() and (not out.is_dir() or (any(out.iterdir()) and not (out / "whatif.json").exists())):
-        raise InputError("exists and is not an authz whatif output directory: choose another --out", str(out))
-    out.parent.mkdir(parents=True, exist_ok=True)
+    check_out_dir(out)
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InputError(f"cannot create its directory: {exc.strerror or exc}", str(out)) from None
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
     try:
         _write_files(tmp, report, stats, quarantine)
@@ -119,7 +127,7 @@ def _rows(changes: list[Change], limit: int = 50) -> str:
     return "".join(out)
 
 
-def write_html(path: Path, report: WhatIfReport, stats: ReadStats, title: str) -> None:
+def render_html(report: WhatIfReport, stats: ReadStats, title: str) -> str:
     warnings = "".join(f'<p class="warn">⚠ {html.escape(w)}</p>' for w in report.warnings)
     reproduce = ""
     if report.reproduced is not None:
@@ -142,4 +150,4 @@ td,th{{border:1px solid #ddd;padding:3px 6px;text-align:left;vertical-align:top}
 <ul>{"".join(f"<li><code>{html.escape(a.standard_acl_str())}</code></li>" for a in report.unused_acls[:100])}</ul>
 </body></html>
 """
-    path.write_text(doc, encoding="utf-8")
+    return doc

@@ -153,6 +153,17 @@ def test_a_negative_worker_count_is_refused_before_anything_is_written(tmp_path)
     assert res.exit_code == 2 and "--workers" in res.output
     assert not out.exists() and not pw.exists()
 
+def test_no_credential_is_written_when_its_generated_password_could_not_be(tmp_path):
+    """The credentials were written first: a --generated-passwords path that failed left credentials
+    nobody has the password of."""
+    users = tmp_path / "users.csv"
+    users.write_text("user\nu1\n")
+    out = tmp_path / "creds.jsonl"
+    res = run("scram", "create-users", "--input", users, "--generate", "--generated-passwords",
+              tmp_path / "no" / "pw.csv", "-o", out)
+    assert res.exit_code == 2 and "no such directory" in res.output
+    assert not out.exists()
+
 def test_create_users_reports_bad_rows_with_line(tmp_path):
     users = tmp_path / "users.csv"
     users.write_text("user,password\nalice,pw\nbob,\n")

@@ -123,6 +123,19 @@ def test_index_and_logs_are_exclusive_and_a_non_index_is_refused(tmp_path):
 
 
 
+def test_outputs_that_cannot_be_written_are_refused_before_the_replay(tmp_path):
+    """--report into a missing directory was a FileNotFoundError traceback, after the whole replay."""
+    out, report = tmp_path / "out", tmp_path / "r.html"
+    cases = [(["--out", str(out), "--report", str(tmp_path / "no" / "r.html")], "no such directory"),
+             (["--out", str(out), "--report", str(tmp_path)], "is a directory"),
+             (["--out", PROPOSED, "--report", str(report)], "not an authz whatif output directory")]
+    for args, says in cases:
+        res = runner.invoke(app, ["whatif", "--logs", str(LOGS), "--proposed", PROPOSED, *args])
+        assert res.exit_code == 2 and says in res.output and "Traceback" not in res.output, res.output
+        assert not out.exists() and not report.exists()
+    res = runner.invoke(app, ["whatif", "--logs", str(LOGS), "--proposed", PROPOSED, "--report", str(report)])
+    assert res.exit_code == 0 and "<h1>authz whatif: " in report.read_text(encoding="utf-8")
+
 @pytest.mark.parametrize("size", ["-5", "0", "65535"])
 def test_a_split_size_spark_would_misread_is_refused(tmp_path, size):
     """Spark took --partition-bytes -5 without complaint and read 45 of the example's 130 lines; 0 silently
