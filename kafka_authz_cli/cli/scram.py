@@ -220,6 +220,14 @@ def create_user(
     if fmt is CreateFormat.kafka_storage and (problem := kafka_storage_name_problem(user)) is not None:
         raise typer.BadParameter(problem, param_hint="--user")
     salt_bytes = _decode_salt(salt)
+    if out is not None and bootstrap_server is not None:
+        raise typer.BadParameter("the credential goes to the cluster (--bootstrap-server) or to a file, not both",
+                                 param_hint="-o")
+    if out is not None and fmt is CreateFormat.table:
+        raise typer.BadParameter("the table is for the terminal: give --format json, credential, kafka-storage "
+                                 "or jaas to write a file", param_hint="-o")
+    if out is not None and str(out) != "-":
+        check_can_write(out)
     secret = read_password(password_stdin, password_file, password, argv_ok)
     if bootstrap_server is not None:  # live: see cli/scram_live.py
         from kafka_authz_cli.cli.scram_live import upsert_user

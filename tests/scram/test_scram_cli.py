@@ -22,6 +22,19 @@ def test_password_on_argv_is_refused_by_default():
     assert res.exit_code == 2 and "shell" in res.output and SECRET not in res.output
 
 
+def test_an_output_file_create_user_would_not_write_is_refused_before_the_password_is_read(tmp_path):
+    """-o with the default table format was ignored: the table went to the terminal, no file was written,
+    exit 0."""
+    out = tmp_path / "alice.json"
+    for args, says in ((["-o", out], "--format json"), (["-o", out, "--bootstrap-server", "127.0.0.1:1"], "not both"),
+                       (["-o", tmp_path / "no" / "alice.json", "-f", "json"], "no such directory")):
+        res = run("scram", "create-user", "--user", "alice", "--password-stdin", *args, input=SECRET + "\n")
+        assert res.exit_code == 2 and says in res.output and "StoredKey" not in res.output, res.output
+        assert not out.exists()
+    res = run("scram", "create-user", "--user", "alice", "--password-stdin", "-o", out, "-f", "json",
+              input=SECRET + "\n")
+    assert res.exit_code == 0 and json.loads(out.read_text())["name"] == "alice"
+
 def test_create_user_json_record_verifies_and_never_shows_the_password(tmp_path):
     res = run("scram", "create-user", "--user", "alice", "--mechanism", "SCRAM-SHA-256", "--password-stdin",
               "--format", "json", input=SECRET + "\n")
