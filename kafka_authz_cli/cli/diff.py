@@ -89,8 +89,17 @@ def diff_cmd(
         write_output(json.dumps(to_json(result), indent=2, ensure_ascii=False) + "\n", out)
     elif fmt is DiffFormat.markdown:
         write_output(to_markdown(result), out)
+    elif out is not None:
+        # The table a person would read, as plain text: -o must never be ignored.
+        import io
+
+        from kafka_authz_cli.cli.output import AuthzConsole
+
+        buf = io.StringIO()
+        _print(result, AuthzConsole(file=buf, width=120, color_system=None, highlight=False, soft_wrap=False))
+        write_output(buf.getvalue(), out)
     else:
-        _print(result)
+        _print(result, console)
     if fail_on is not None and _holds(fail_on, result):
         raise typer.Exit(1)
 
@@ -158,7 +167,7 @@ def _witness_host(f) -> str:
     return host if host == f.witness.host else f"{f.witness.host} ({host})"
 
 
-def _print(result: DiffResult) -> None:
+def _print(result: DiffResult, console) -> None:
     from rich.table import Table
     colour = {"equivalent": "green", "more permissive": "yellow", "less permissive": "cyan", "both": "magenta"}
     console.print(f"verdict: [bold {colour[result.verdict]}]{result.verdict}[/] "

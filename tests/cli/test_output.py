@@ -143,3 +143,13 @@ def test_values_are_printed_as_given_not_as_emoji():
     table = Table("resource")
     table.add_row("TOPIC:alerts:fire:")
     assert "TOPIC:alerts:fire:" in render(table, 80)
+
+
+def test_diff_table_with_o_is_written_to_the_file_not_ignored(tmp_path):
+    """-o with the default table format used to print to the terminal and write nothing (exit 0)."""
+    out = tmp_path / "diff.txt"
+    result = run("diff", EX / "diff" / "old.json", EX / "diff" / "new.json", "-o", out)
+    assert result.exit_code == 0 and "verdict" not in result.output
+    text = out.read_text(encoding="utf-8")
+    assert text.startswith("verdict: both") and "\x1b[" not in text
+    assert "READ/WRITE/CREATE/DELETE/ALTER/DESCRIBE/DESCRIBE_CONFIGS/ALTER_CONFIGS" in tokens(text)
