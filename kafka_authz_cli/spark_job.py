@@ -318,6 +318,9 @@ def explain_failure(exc: BaseException) -> str:
     if "All masters are unresponsive" in text or "Could not parse Master URL" in text or \
             "Failed to connect to master" in text:
         return "Spark cannot use this --master: check the URL and that the master is running" + where
+    m = re.search(r"FAILED_READ_FILE(?:\.NO_HINT)?\] Encountered error while reading file (?:file://)?(\S+?)\.?(?:\s|$)", text)
+    if m:
+        return f"Spark cannot read {m[1]}: it is corrupt, cut short or not the kind of file it should be" + where
     if "FileNotFoundException" in text or "PATH_NOT_FOUND" in text or \
             re.search(r"(?:File|Path) (?:file:)?(?:\S+ )?does not exist", text):
         m = re.search(r"(?:File|Path) (?:file:)?(\S+) does not exist", text)

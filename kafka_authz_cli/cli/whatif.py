@@ -133,6 +133,8 @@ def whatif(
                   "partition_bytes": partition_bytes}
     if index:
         indexes = [open_index(i) for i in index]
+        for ix in indexes:
+            ix.check()
         stats, quarantine = ReadStats(), []
         for ix in indexes:
             stats.add(ix.stats())

@@ -5,7 +5,9 @@
     INDEX/requests/day=YYYY-MM-DD/run=<run>/*.parquet
 
 A run is visible once manifest.json lists it (the manifest is replaced atomically, last): a run
-that failed half-way leaves files no reader looks at. Indexing more logs into the same INDEX adds a
+that failed half-way leaves files no reader looks at. The run lists the data files it wrote and
+their sizes (`parts`), so that a reader refuses an index a file went missing from, was cut short in
+or was added to. Indexing more logs into the same INDEX adds a
 run; runs merge when the index is read. A file already indexed (same size and content fingerprint)
 is refused, so nothing is counted twice. Times are Parquet timestamps (`hour`, `first_seen`,
 `last_seen`, local time as log4j wrote it, no zone); the exact text is kept beside them
@@ -90,6 +92,32 @@ class Index:
             total.add(ReadStats.from_dict(run["stats"]))
         return total
 
+    def check(self) -> None:
+        """Every data file the manifest lists for a run is there, as written, and nothing else is in a
+        run's directories: a missing, cut or stray file would change every answer without a word.
+        Runs written before the manifest listed its files are taken as they are."""
+        for run in self.runs:
+            parts = run.get("parts")
+            if parts is None:
+                continue
+            listed = set()
+            for part in parts:
+                path = self.root / part["path"]
+                listed.add(path)
+                try:
+                    size = path.stat().st_size
+                except OSError:
+                    raise InputError(f"index damaged: {part['path']} of run {run['id']} is missing; re-index those "
+                                     "logs into a new index", str(self.root)) from None
+                if size != part["bytes"]:
+                    raise InputError(f"index damaged: {part['path']} of run {run['id']} has {size} bytes, "
+                                     f"{part['bytes']} were written; re-index those logs into a new index",
+                                     str(self.root))
+            for path in sorted((self.root / "requests").glob(f"day=*/run={run['id']}/*")):
+                if path not in listed:
+                    raise InputError(f"index damaged: {path.relative_to(self.root).as_posix()} is not a file "
+                                     f"run {run['id']} wrote; remove it", str(self.root))
+
     def quarantine(self) -> list[Quarantined]:
         out = []
         for run in self.runs:
@@ -144,20 +172,23 @@ def staging_dir(index: Index, run_id: str) -> Path:
 def commit_run(index: Index, run_id: str, staged: Path, prints: list[dict], stats: ReadStats,
                quarantine: list[Quarantined]) -> None:
     """Move a staged run's Parquet files into place, then list the run in the manifest (atomically)."""
-    (index.root / "quarantine").mkdir(exist_ok=True)
+    (index.root / "quarantine").mkdir(parents=True, exist_ok=True)
     with open(index.root / "quarantine" / f"{run_id}.jsonl", "w", encoding="utf-8") as fh:
         for q in quarantine:
             fh.write(json.dumps({"source": q.source, "reason": q.reason, "text": q.text}, ensure_ascii=False) + "\n")
     requests = index.root / "requests"
+    parts = []
     for day_dir in sorted(staged.glob("day=*")):
         target = requests / day_dir.name / f"run={run_id}"
         target.mkdir(parents=True, exist_ok=True)
-        for f in day_dir.rglob("*.parquet"):
+        for f in sorted(day_dir.rglob("*.parquet")):
             os.replace(f, target / f.name)
+            parts.append({"path": (target / f.name).relative_to(index.root).as_posix(),
+                          "bytes": (target / f.name).stat().st_size})
     shutil.rmtree(staged, ignore_errors=True)
     manifest = dict(index.manifest)
     manifest["runs"] = index.runs + [{"id": run_id, "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-                                      "files": prints, "stats": stats.as_dict()}]
+                                      "files": prints, "stats": stats.as_dict(), "parts": parts}]
     tmp = index.root / f".manifest-{run_id}.json"
     tmp.write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     os.replace(tmp, index.root / "manifest.json")
@@ -227,7 +258,11 @@ def read_hourly_local(indexes: list[Index], since: str | None, until: str | None
             flt = flt & (pc.field("hour_text") >= since)
         if until is not None:
             flt = flt & (pc.field("hour_text") < until)
-        tables.append(data.to_table(filter=flt))
+        try:
+            tables.append(data.to_table(filter=flt))
+        except (pa.ArrowException, OSError) as exc:
+            first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            raise InputError(f"unreadable index data: {first[:300]}", str(index.root)) from None
     if not tables:
         return schema().empty_table()
     return pa.concat_tables(tables) if len(tables) > 1 else tables[0]

@@ -108,6 +108,9 @@ def test_a_killed_jvm_is_one_line_not_a_traceback(tmp_path):
      "specification for 'pyspark.daemon' (ModuleNotFoundError: No module named 'pyspark')\nPYTHONPATH was:\n  /x",
      "(ImportError: Error while finding module specification for 'pyspark.daemon'"),
     ("\n\n  \nsomething odd happened\nmore", "Spark failed: something odd happened"),
+    ("org.apache.spark.SparkException: [FAILED_READ_FILE.NO_HINT] Encountered error while reading file "
+     "file:///ix/requests/day=2026-11-20/run=r1/part-0.parquet.  SQLSTATE: KD001",
+     "Spark cannot read /ix/requests/day=2026-11-20/run=r1/part-0.parquet: it is corrupt"),
     ("An error occurred while calling o120.localCheckpoint.\n: java.io.EOFException: Unexpected end of input stream",
      "Spark failed: java.io.EOFException: Unexpected end of input stream"),
 ])
