@@ -7,11 +7,10 @@
 A run is visible once manifest.json lists it (the manifest is replaced atomically, last): a run
 that failed half-way leaves files no reader looks at. The run lists the data files it wrote and
 their sizes (`parts`), so that a reader refuses an index a file went missing from, was cut short in
-or was added to. Indexing more logs into the same INDEX adds a
-run; runs merge when the index is read. A file already indexed (same size and content fingerprint)
-is refused, so nothing is counted twice. Times are Parquet timestamps (`hour`, `first_seen`,
-`last_seen`, local time as log4j wrote it, no zone); the exact text is kept beside them
-(`*_text`) and is what authz compares.
+or was added to. Indexing more logs into the same INDEX adds a run; runs merge when the index is
+read. A file already indexed (same size and content fingerprint) is refused, so nothing is counted
+twice. Times are Parquet timestamps (`hour`, `first_seen`, `last_seen`, local time as log4j wrote
+it, no zone); the exact text is kept beside them (`*_text`) and is what authz compares.
 """
 
 from __future__ import annotations
@@ -96,6 +95,13 @@ class Index:
         """Every data file the manifest lists for a run is there, as written, and nothing else is in a
         run's directories: a missing, cut or stray file would change every answer without a word.
         Runs written before the manifest listed its files are taken as they are."""
+        try:
+            self._check_parts()
+        except (KeyError, TypeError, AttributeError, ValueError) as exc:
+            raise InputError(f"malformed index manifest: a run's file list ({type(exc).__name__}: {exc})",
+                             str(self.root / "manifest.json")) from None
+
+    def _check_parts(self) -> None:
         for run in self.runs:
             parts = run.get("parts")
             if parts is None:

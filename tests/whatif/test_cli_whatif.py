@@ -143,8 +143,11 @@ def test_a_damaged_index_is_refused_not_answered_from(tmp_path):
     refused("unreadable index data")
     part.write_bytes(kept)
     assert whatif_json("--index", str(index)) == good
-    # an index written before runs listed their files is read as it is
     manifest = json.loads((index / "manifest.json").read_text())
+    manifest["runs"][0]["parts"] = [{"path": 3}]
+    (index / "manifest.json").write_text(json.dumps(manifest))
+    refused("malformed index manifest")
+    # an index written before runs listed their files is read as it is
     del manifest["runs"][0]["parts"]
     (index / "manifest.json").write_text(json.dumps(manifest))
     assert whatif_json("--index", str(index)) == good
