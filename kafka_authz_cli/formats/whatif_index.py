@@ -152,7 +152,33 @@ def open_index(root: Path, create: bool = False) -> Index:
     if manifest.get("version") != VERSION:
         raise InputError(f"index version {manifest.get('version')} is not supported (this authz reads {VERSION})",
                          str(path))
+    problem = _manifest_problem(manifest)
+    if problem:
+        raise InputError(f"malformed index manifest: {problem}", str(path))
     return Index(root, manifest)
+
+
+def _manifest_problem(manifest: dict) -> str | None:
+    """What readers rely on in the runs (a file edited by hand or cut short must not be a traceback)."""
+    runs = manifest.get("runs")
+    if not isinstance(runs, list):
+        return "'runs' is not a list"
+    for i, run in enumerate(runs):
+        if not isinstance(run, dict) or not isinstance(run.get("id"), str) or not run["id"]:
+            return f"run {i + 1} has no id"
+        files = run.get("files")
+        if not isinstance(files, list) or not all(
+                isinstance(f, dict) and isinstance(f.get("size"), int) and isinstance(f.get("sha256_ends"), str)
+                for f in files):
+            return f"run {run['id']}: 'files' is not a list of fingerprints"
+        try:
+            stats = ReadStats.from_dict(run["stats"])
+            if not all(isinstance(v, int) for v in (stats.lines, stats.decision_lines, stats.decisions,
+                                                    stats.non_decision_lines, stats.quarantined_lines, stats.files)):
+                raise TypeError("counts are not integers")
+        except (KeyError, TypeError, ValueError) as exc:
+            return f"run {run['id']}: 'stats' is not line accounting ({type(exc).__name__}: {exc})"
+    return None
 
 
 def new_run_id() -> str:

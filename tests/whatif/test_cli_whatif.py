@@ -173,6 +173,22 @@ def test_outputs_that_cannot_be_written_are_refused_before_the_replay(tmp_path):
     res = runner.invoke(app, ["whatif", "--logs", str(LOGS), "--proposed", PROPOSED, "--report", str(report)])
     assert res.exit_code == 0 and "<h1>authz whatif: " in report.read_text(encoding="utf-8")
 
+@pytest.mark.parametrize("runs, says", [
+    ("x", "'runs' is not a list"),
+    ([{"files": []}], "run 1 has no id"),
+    ([{"id": "r1"}], "'files' is not a list"),
+    ([{"id": "r1", "files": [{"path": "a"}]}], "'files' is not a list"),
+    ([{"id": "r1", "files": []}], "'stats' is not line accounting"),
+    ([{"id": "r1", "files": [], "stats": {"lines": "z"}}], "'stats' is not line accounting"),
+])
+def test_a_malformed_manifest_is_one_line_for_readers_and_writers(tmp_path, runs, says):
+    (tmp_path / "manifest.json").write_text(json.dumps({"format": "authz-whatif-index", "version": 1, "runs": runs}))
+    for cmd in (["whatif", "--index", str(tmp_path), "--proposed", PROPOSED],
+                ["whatif", "index", "--logs", str(LOGS), "-o", str(tmp_path)]):
+        res = runner.invoke(app, cmd)
+        assert res.exit_code == 2 and "malformed index manifest" in res.output and says in res.output, res.output
+    assert not (tmp_path / "requests").exists()
+
 @pytest.mark.parametrize("size", ["-5", "0", "65535"])
 def test_a_split_size_spark_would_misread_is_refused(tmp_path, size):
     """Spark took --partition-bytes -5 without complaint and read 45 of the example's 130 lines; 0 silently
