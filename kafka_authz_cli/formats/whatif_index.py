@@ -92,8 +92,9 @@ class Index:
         return total
 
     def check(self) -> None:
-        """Every data file the manifest lists for a run is there, as written, and nothing else is in a
-        run's directories: a missing, cut or stray file would change every answer without a word.
+        """Every file the manifest lists for a run (its Parquet files and its quarantine) is there, as
+        written, and nothing else is in a run's directories: a missing, cut or stray file would change
+        the answers, or what they say was set aside, without a word.
         Runs written before the manifest listed its files are taken as they are."""
         try:
             self._check_parts()
@@ -208,8 +209,9 @@ def commit_run(index: Index, run_id: str, staged: Path, prints: list[dict], stat
     with open(index.root / "quarantine" / f"{run_id}.jsonl", "w", encoding="utf-8") as fh:
         for q in quarantine:
             fh.write(json.dumps({"source": q.source, "reason": q.reason, "text": q.text}, ensure_ascii=False) + "\n")
+    qfile = index.root / "quarantine" / f"{run_id}.jsonl"
     requests = index.root / "requests"
-    parts = []
+    parts = [{"path": qfile.relative_to(index.root).as_posix(), "bytes": qfile.stat().st_size}]
     for day_dir in sorted(staged.glob("day=*")):
         target = requests / day_dir.name / f"run={run_id}"
         target.mkdir(parents=True, exist_ok=True)

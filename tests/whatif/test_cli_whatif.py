@@ -143,6 +143,13 @@ def test_a_damaged_index_is_refused_not_answered_from(tmp_path):
     refused("unreadable index data")
     part.write_bytes(kept)
     assert whatif_json("--index", str(index)) == good
+    quarantine = index / "quarantine" / f"{run['id']}.jsonl"
+    assert run["parts"][0]["path"] == f"quarantine/{run['id']}.jsonl" and quarantine.stat().st_size > 0
+    set_aside = quarantine.read_bytes()
+    quarantine.write_bytes(b"")  # what was set aside must not vanish either
+    refused("has 0 bytes")
+    quarantine.write_bytes(set_aside)
+    assert whatif_json("--index", str(index)) == good
     manifest = json.loads((index / "manifest.json").read_text())
     manifest["runs"][0]["parts"] = [{"path": 3}]
     (index / "manifest.json").write_text(json.dumps(manifest))
