@@ -231,12 +231,14 @@ def test_spark_index_equals_in_process_index(spark, tmp_path):
         t = pq.read_table(root, columns=cols)
         return sorted(tuple(map(str, r.values())) for r in t.to_pylist())
     assert rows(staged) == rows(local_index / "requests")
-    # committed, the Spark run lists every file it wrote (several per day: 4 KiB splits), and checks
+    # committed, the Spark run lists every file it wrote (one or more per day) and its quarantine, and checks
     from kafka_authz_cli.formats.whatif_index import commit_run, fingerprint, open_index
     written = sorted(staged.rglob("*.parquet"))
     ix = open_index(tmp_path / "spark-index", create=True)
     commit_run(ix, "r1", staged, [fingerprint(f) for f in files], stats, quarantine)
-    assert len(ix.runs[0]["parts"]) == len(written) > 1
+    parts = [p["path"] for p in ix.runs[0]["parts"]]
+    assert parts[0] == "quarantine/r1.jsonl" and len(parts[1:]) == len(written) >= 2
+    assert all(p.startswith("requests/day=") and "/run=r1/" in p for p in parts[1:])
     open_index(ix.root).check()
 
 
