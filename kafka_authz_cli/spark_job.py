@@ -133,9 +133,9 @@ def spark_session(master: str = "local[*]", app_name: str = "authz-whatif", prog
     check_master(master)
     if driver_memory is None:
         driver_memory = os.environ.get("AUTHZ_SPARK_DRIVER_MEMORY", "2g")
-    check_memory("--driver-memory", driver_memory)
+    check_memory("--driver-memory", driver_memory, passed_to_jvm=True)
     if executor_memory is not None:
-        check_memory("--executor-memory", executor_memory)
+        check_memory("--executor-memory", executor_memory, passed_to_jvm=False)
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
     from pyspark.sql import SparkSession
@@ -282,10 +282,10 @@ def _why_the_jvm_did_not_start(log: str) -> str:
     return "Spark's Java process exited before it was ready (killed, or out of memory?)"
 
 
-def check_memory(flag: str, value: str) -> None:
+def check_memory(flag: str, value: str, passed_to_jvm: bool) -> None:
     """Spark passes a local driver's memory to the JVM as -Xmx as it is written, so it must be a JVM size
     (digits and k, m, g or t); an executor's is read by Spark itself (no unit is MiB, '1gb' is fine)."""
-    size = r"[1-9]\d{0,9}[kmgt]" if flag == "--driver-memory" else r"[1-9]\d{0,9}(?:[kmgtp]b?)?"
+    size = r"[1-9]\d{0,9}[kmgt]" if passed_to_jvm else r"[1-9]\d{0,9}(?:[kmgtp]b?)?"
     if not re.fullmatch(size, value or "", re.I):
         raise SparkFailure(f"{flag} {value!r}: give a size with its unit, like 512m or 2g")
 
