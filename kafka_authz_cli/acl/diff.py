@@ -23,8 +23,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from itertools import product
 
-from kafka_authz_cli.engine import Request, StandardAuthorizer
-from kafka_authz_cli.model import (
+from kafka_authz_cli.acl.engine import Request, StandardAuthorizer
+from kafka_authz_cli.acl.model import (
     CLUSTER_NAME,
     SUPPORTED_OPERATIONS,
     WILDCARD_HOST,

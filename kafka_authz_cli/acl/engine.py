@@ -21,8 +21,8 @@ from bisect import bisect_left
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
-from kafka_authz_cli.apikeys import api_key_name
-from kafka_authz_cli.model import (
+from kafka_authz_cli.acl.apikeys import api_key_name
+from kafka_authz_cli.acl.model import (
     IMPLIES_DESCRIBE,
     IMPLIES_DESCRIBE_CONFIGS,
     SUPPORTED_OPERATIONS,

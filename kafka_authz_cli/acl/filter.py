@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kafka_authz_cli.model import (
+from kafka_authz_cli.acl.model import (
     CLUSTER_NAME,
     WILDCARD_RESOURCE,
     AclBinding,

@@ -26,7 +26,7 @@ from kafka_authz_cli.formats.reading import (
     read_text,
     source_label,
 )
-from kafka_authz_cli.model import (
+from kafka_authz_cli.acl.model import (
     AclBinding,
     AclError,
     AclOperation,
@@ -250,7 +250,7 @@ def parse_acls(text: str, path: str = "<input>", fmt: str | None = None) -> AclS
         raise InputError("cannot tell the ACL format from the content; pass --acls-format json|kafka-acls|csv|rules",
                          path, 1, 1)
     if fmt == "rules":
-        from kafka_authz_cli.formats.sources import compile_rules_text
+        from kafka_authz_cli.services.sources import compile_rules_text
 
         return compile_rules_text(text, path)
     if fmt not in READERS:

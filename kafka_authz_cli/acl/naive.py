@@ -1,7 +1,7 @@
 """A deliberately naive StandardAuthorizer: read every ACL for every request.
 
 This is the reference page's description of Kafka's decision turned into the most direct code
-possible, with no index and no walk. It exists to check :mod:`kafka_authz_cli.engine` (property
+possible, with no index and no walk. It exists to check :mod:`kafka_authz_cli.acl.engine` (property
 tests) and as the baseline of the engine benchmark. It does not model Kafka's re-scan bug (names
 sorting below ``*``) nor ACLs with an empty name: the engine's step-by-step walk covers those.
 """
@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from kafka_authz_cli.engine import Decision, Outcome, Request, parse_super_users
-from kafka_authz_cli.model import (
+from kafka_authz_cli.acl.engine import Decision, Outcome, Request, parse_super_users
+from kafka_authz_cli.acl.model import (
     IMPLIES_DESCRIBE,
     IMPLIES_DESCRIBE_CONFIGS,
     AclBinding,

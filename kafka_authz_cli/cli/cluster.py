@@ -22,8 +22,9 @@ from kafka_authz_cli.cli.live_common import (  # noqa: F401  (Declined etc. are 
     delete_guard,
 )
 from kafka_authz_cli.errors import AuthzError, InputError
-from kafka_authz_cli.formats import dump_acls, read_text
-from kafka_authz_cli.model import AclBinding, PatternType, validation_errors
+from kafka_authz_cli.acl.formats import dump_acls
+from kafka_authz_cli.formats.reading import read_text
+from kafka_authz_cli.acl.model import AclBinding, PatternType, validation_errors
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -43,7 +44,7 @@ TABLE_ROWS = 200
 def open_cluster(bootstrap_server: str, command_config: Optional[Path], timeout: float):
     if ADMIN_FACTORY is not None:
         return ADMIN_FACTORY(bootstrap_server, command_config)
-    from kafka_authz_cli.kafka_adapter import open_admin
+    from kafka_authz_cli.cluster.kafka_adapter import open_admin
 
     return open_admin(bootstrap_server, command_config, timeout)
 
@@ -75,7 +76,7 @@ def pull(
     to: AclFormat = typer.Option(AclFormat.json, "--to", help="Output format: json, kafka-acls or csv."),
     out: Optional[Path] = typer.Option(None, "-o", "--output", help="Output file (default: stdout)."),
 ) -> None:
-    from kafka_authz_cli.aclfilter import kafka_acls_filters
+    from kafka_authz_cli.acl.filter import kafka_acls_filters
 
     if to is AclFormat.rules:
         raise AuthzError("--to rules: pull as json, then use `authz decompile`")
@@ -102,7 +103,7 @@ def pull(
 # -- plan -------------------------------------------------------------------------------------
 
 def _scope(scope: list[str], scope_file: Optional[Path]):
-    from kafka_authz_cli.rollout import Scope
+    from kafka_authz_cli.cluster.rollout import Scope
 
     result = Scope.parse(scope)
     if scope_file is not None:
@@ -111,7 +112,7 @@ def _scope(scope: list[str], scope_file: Optional[Path]):
 
 
 def _effect(plan, settings) -> dict:
-    from kafka_authz_cli.diff import diff
+    from kafka_authz_cli.acl.diff import diff
 
     if not plan.changes:
         return {"verdict": "equivalent", "gained": 0, "lost": 0, "findings": []}
@@ -123,7 +124,7 @@ def _effect(plan, settings) -> dict:
 
 
 def _build_plan(desired_path: Path, acls_format, admin, scope, allow_delete: bool, settings, bootstrap: str):
-    from kafka_authz_cli.rollout import make_plan
+    from kafka_authz_cli.cluster.rollout import make_plan
 
     desired = load_source(desired_path, acls_format).bindings
     invalid = [(b, e) for b in desired if (e := validation_errors(b))]
@@ -147,7 +148,7 @@ def _row(table: Table, change: str, b: AclBinding) -> None:
 
 def print_plan(plan) -> None:
     from rich.table import Table
-    from kafka_authz_cli.rollout import phases
+    from kafka_authz_cli.cluster.rollout import phases
 
     table = Table(header_style="bold", title="plan")
     for col in ("change", "resource", "principal", "host", "operation", "permission"):
@@ -294,7 +295,7 @@ def apply(
     scope_file: Optional[Path] = typer.Option(None, "--scope-file", help="With an ACL set argument."),
     allow_delete: bool = typer.Option(False, "--allow-delete", help="With an ACL set argument: as for `cluster plan`."),
 ) -> None:
-    from kafka_authz_cli.rollout import Plan, batches, check_drift, execute
+    from kafka_authz_cli.cluster.rollout import Plan, batches, check_drift, execute
 
     doc = _maybe_plan(plan_file)
     bootstrap = bootstrap_server or (doc or {}).get("bootstrap_server")
@@ -338,7 +339,7 @@ def apply(
         delete_guard(len(deletes), len(current), max_deletes)
         if not yes and not _confirm("apply these changes?"):
             raise Declined("declined: nothing was changed")
-        from kafka_authz_cli.kafka_adapter import ClusterError
+        from kafka_authz_cli.cluster.kafka_adapter import ClusterError
 
         report = execute(admin, work, ON_BATCH, errors=(ClusterError, OSError, TimeoutError))
     finally:

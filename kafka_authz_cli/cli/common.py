@@ -13,9 +13,10 @@ from typing import Optional
 import typer
 
 from kafka_authz_cli.errors import AuthzError, InputError
-from kafka_authz_cli.formats import AclSet, load_acl_set, read_text
-from kafka_authz_cli.formats.properties import parse_properties
-from kafka_authz_cli.model import unmatchable_host_reason, validation_errors
+from kafka_authz_cli.acl.formats import AclSet, load_acl_set
+from kafka_authz_cli.formats.reading import read_text
+from kafka_authz_cli._java.properties import parse_properties
+from kafka_authz_cli.acl.model import unmatchable_host_reason, validation_errors
 
 
 class _LazyConsole:
@@ -76,7 +77,7 @@ class BrokerSettings:
     source: str = "flags"
 
     def authorizer(self, acl_set: AclSet) -> "StandardAuthorizer":
-        from kafka_authz_cli.engine import AuthorizerConfigError, StandardAuthorizer
+        from kafka_authz_cli.acl.engine import AuthorizerConfigError, StandardAuthorizer
 
         try:
             return StandardAuthorizer(acl_set.bindings, super_users=self.super_users,
@@ -90,7 +91,7 @@ class BrokerSettings:
 def broker_settings(super_users: Optional[str], allow_everyone: Optional[bool],
                     broker_config: Optional[Path]) -> BrokerSettings:
     """Flags win over ``server.properties`` values, which win over Kafka's defaults."""
-    from kafka_authz_cli.engine import AuthorizerConfigError, parse_super_users
+    from kafka_authz_cli.acl.engine import AuthorizerConfigError, parse_super_users
 
     su, allow, source = "", False, "flags"
     if broker_config is not None:
@@ -181,7 +182,7 @@ def load_registry(types: Optional[Path]):
 
     if types is None:
         return TypeRegistry()
-    from kafka_authz_cli.formats.types_file import load_types
+    from kafka_authz_cli.rules.types_file import load_types
 
     registry, ignored = load_types(types)
     if ignored:

@@ -16,13 +16,13 @@ from rich.markup import escape
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.cli.common import TableFormat, console, emit_rows, warn, write_output
 from kafka_authz_cli.cli.live_common import COMMAND_CONFIG, TIMEOUT
-from kafka_authz_cli.dynconfig import keys_to_resolve, resolve_key, scoped_key, validate_dynamic
+from kafka_authz_cli.config.dynamic import keys_to_resolve, resolve_key, scoped_key, validate_dynamic
 from kafka_authz_cli.errors import AuthzError, InputError
-from kafka_authz_cli.formats.brokerconfig import load_sources
-from kafka_authz_cli.formats.properties import parse_properties_with_lines
-from kafka_authz_cli.formats.acls import read_text
-from kafka_authz_cli.javaregex import JavaException, NumberFormatException, java_parse_int, utf16_length
-from kafka_authz_cli.passwordenc import (
+from kafka_authz_cli.config.files import load_sources
+from kafka_authz_cli._java.properties import parse_properties_with_lines
+from kafka_authz_cli.formats.reading import read_text
+from kafka_authz_cli._java.regex import JavaException, NumberFormatException, java_parse_int, utf16_length
+from kafka_authz_cli.config.password_encoder import (
     CONFIG_CIPHER,
     CONFIG_ITERATIONS,
     CONFIG_KEY_FACTORY,
@@ -178,7 +178,7 @@ def _resolved_table(resolved, checked: Optional[dict] = None):
 def _resolve_live(bootstrap: str, command_config: Optional[Path], timeout: float, broker_config: Optional[Path],
                   broker_id: Optional[str], listener: Optional[str], keys: Optional[list[str]], all_defaults: bool,
                   fmt: TableFormat) -> None:
-    from kafka_authz_cli.dynconfig_live import (
+    from kafka_authz_cli.config.live import (
         LiveOrigin,
         broker_sensitive,
         check_against_broker,
@@ -187,8 +187,8 @@ def _resolve_live(bootstrap: str, command_config: Optional[Path], timeout: float
         compared_as_set_only,
         static_drift,
     )
-    from kafka_authz_cli.formats.brokerconfig import read_static
-    from kafka_authz_cli.kafka_adapter import pick_broker
+    from kafka_authz_cli.config.files import read_static
+    from kafka_authz_cli.cluster.kafka_adapter import pick_broker
 
     wanted = None
     if broker_id is not None:
@@ -201,7 +201,7 @@ def _resolve_live(bootstrap: str, command_config: Optional[Path], timeout: float
     if ADMIN_FACTORY is not None:
         admin = ADMIN_FACTORY(bootstrap, command_config)
     else:
-        from kafka_authz_cli.kafka_adapter import open_admin
+        from kafka_authz_cli.cluster.kafka_adapter import open_admin
 
         admin = open_admin(bootstrap, command_config, timeout)
     try:

@@ -14,7 +14,7 @@ from rich.markup import escape
 
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.cli.common import broker_settings, console, load_source, write_output
-from kafka_authz_cli.connect import (
+from kafka_authz_cli.connect.overrides import (
     PREFIXES,
     SENSITIVE_CLIENT_KEYS,
     ConfigValue,
@@ -25,7 +25,7 @@ from kafka_authz_cli.connect import (
     required_actions,
 )
 from kafka_authz_cli.errors import AuthzError
-from kafka_authz_cli.formats.connector import read_connector, read_worker
+from kafka_authz_cli.connect.files import read_connector, read_worker
 
 connect_app = typer.Typer(help="Kafka Connect: KIP-458 connector client config override policies.",
                           no_args_is_help=True)
@@ -65,7 +65,7 @@ def _map_identity(ident: Identity, tls_rules: Optional[str], client_cert: Option
         return Identity(None, f"{ident.how}: {ident.kerberos_name} is refused ({m.error.message}): the "
                               "connection fails", ident.mechanism, ident.kerberos_name)
     if ident.tls_keystore and client_cert is not None:
-        from kafka_authz_cli.formats.principals import read_cert_subjects
+        from kafka_authz_cli.principal.files import read_cert_subjects
 
         [subject, *_] = read_cert_subjects(client_cert)
         resolved = tls_mapper(tls_rules, broker_config, None, "--ssl-mapping-rules")
@@ -155,8 +155,8 @@ def check_overrides(
 
 
 def _decide(actions, acls: Path, host: str, broker_config, super_users):
-    from kafka_authz_cli.engine import Request
-    from kafka_authz_cli.model import CLUSTER_NAME, AclOperation, ResourceType
+    from kafka_authz_cli.acl.engine import Request
+    from kafka_authz_cli.acl.model import CLUSTER_NAME, AclOperation, ResourceType
 
     settings = broker_settings(super_users, None, broker_config)
     authorizer = settings.authorizer(load_source(acls))
@@ -209,7 +209,7 @@ def _client_json(c) -> dict:
 
 
 def _redacted_exception(c) -> Optional[str]:
-    from kafka_authz_cli.connect import worker_exception
+    from kafka_authz_cli.connect.overrides import worker_exception
 
     return worker_exception([_shown(v) for v in c.values]) if c.used else None
 

@@ -10,7 +10,7 @@ import typer
 
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.cli.common import AclFormat, load_source, write_output
-from kafka_authz_cli.formats import dump_acls
+from kafka_authz_cli.acl.formats import dump_acls
 
 
 class OutFormat(str, Enum):

@@ -20,8 +20,8 @@ from kafka_authz_cli.cli.common import (
     rows_not_shown,
     write_output,
 )
-from kafka_authz_cli.diff import DiffResult, describe_host, describe_names, diff
-from kafka_authz_cli.formats.sources import cluster_acl_set
+from kafka_authz_cli.acl.diff import DiffResult, describe_host, describe_names, diff
+from kafka_authz_cli.services.sources import cluster_acl_set
 
 
 class DiffFormat(str, Enum):

@@ -10,9 +10,9 @@ from rich.markup import escape
 
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.cli.common import AclFormat, TableFormat, broker_settings, console, emit_rows, load_source
-from kafka_authz_cli.formats.brokerconfig import load_sources
-from kafka_authz_cli.formats.topicpolicy import read_cluster_state, read_policy, read_requests
-from kafka_authz_cli.topicpolicy import (
+from kafka_authz_cli.config.files import load_sources
+from kafka_authz_cli.policy.files import read_cluster_state, read_policy, read_requests
+from kafka_authz_cli.policy.topic import (
     ClusterState,
     PolicyRequest,
     PolicyVerdict,
@@ -168,7 +168,7 @@ def simulate_topic_policy(policy_path: Path, authorizer, principal: str, host: s
                           partitions: Optional[int], replication_factor: Optional[int], configs: list[str],
                           cluster_state: Optional[Path], broker_config: Optional[Path]) -> dict:
     """The combined verdict `authz simulate --topic-policy` shows for one request from flags."""
-    from kafka_authz_cli.formats.topicpolicy import request_from_dict
+    from kafka_authz_cli.policy.files import request_from_dict
 
     kind = {"CREATE": "CreateTopics", "ALTER": "CreatePartitions", "ALTER_CONFIGS": "IncrementalAlterConfigs",
             "DELETE": "DeleteTopics"}.get(operation)

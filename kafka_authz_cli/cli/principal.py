@@ -12,15 +12,15 @@ import typer
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.cli.common import TableFormat, console, emit_rows, warn
 from kafka_authz_cli.errors import InputError
-from kafka_authz_cli.formats.principals import (
+from kafka_authz_cli.principal.files import (
     ConfiguredRules,
     read_cert_subjects,
     read_names,
     rules_from_broker_config,
     super_users_from_broker_config,
 )
-from kafka_authz_cli.javaregex import JavaRegexUnsupported, PatternSyntaxException
-from kafka_authz_cli.principal import (
+from kafka_authz_cli._java.regex import JavaRegexUnsupported, PatternSyntaxException
+from kafka_authz_cli.principal.mapping import (
     KERBEROS_RULES_CONFIG,
     SSL_RULES_CONFIG,
     KerberosShortNamer,
@@ -31,8 +31,8 @@ from kafka_authz_cli.principal import (
     split_kerberos_rules_config,
     ssl_broker_error,
 )
-from kafka_authz_cli.principal_check import CODES, SEVERITIES, NameInput, check_kerberos, check_tls
-from kafka_authz_cli.x500 import DnError, normalize_dn
+from kafka_authz_cli.principal.check import CODES, SEVERITIES, NameInput, check_kerberos, check_tls
+from kafka_authz_cli.principal.x500 import DnError, normalize_dn
 
 principal_app = typer.Typer(help="Which principal a TLS certificate or Kerberos name becomes, as the broker maps it.",
                             no_args_is_help=True)
@@ -149,7 +149,7 @@ def _inputs(args: Optional[list[str]], names_files: Optional[list[Path]], certs:
 
 
 def _super_users(super_users: Optional[str], broker_config: Optional[Path]) -> set[str]:
-    from kafka_authz_cli.engine import AuthorizerConfigError, parse_super_users
+    from kafka_authz_cli.acl.engine import AuthorizerConfigError, parse_super_users
 
     if super_users is not None:
         try:

@@ -21,7 +21,8 @@ from kafka_authz_cli.cli.common import (
     write_output,
 )
 from kafka_authz_cli.errors import AuthzError, InputError
-from kafka_authz_cli.formats import dump_acls, read_text
+from kafka_authz_cli.acl.formats import dump_acls
+from kafka_authz_cli.formats.reading import read_text
 from kafka_authz_cli.rules.lint import CODES, SEVERITIES, explain, lint_text
 from kafka_authz_cli.rules.types import TypeRegistry
 
@@ -95,7 +96,7 @@ def lint(
     if fmt is LintFormat.text:
         _print_text(results, out)
     else:
-        from kafka_authz_cli.formats import findings as finding_formats
+        from kafka_authz_cli.rules import report as finding_formats
 
         render = {"json": finding_formats.to_json, "sarif": finding_formats.to_sarif,
                   "github": finding_formats.to_github, "junit": finding_formats.to_junit}[fmt.value]

@@ -16,10 +16,10 @@ import typer
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.cli.common import check_can_write, console, err_console, warn, write_output
 from kafka_authz_cli.errors import AuthzError, InputError
-from kafka_authz_cli.formats import read_text
+from kafka_authz_cli.formats.reading import read_text
 from kafka_authz_cli.formats.reading import brief, csv_table, read_bytes, read_stdin_line
-from kafka_authz_cli.formats.scram_records import MAX_ITERATIONS, StoredRecord, load_records
-from kafka_authz_cli.scram import (
+from kafka_authz_cli.scram.records import MAX_ITERATIONS, StoredRecord, load_records
+from kafka_authz_cli.scram.credential import (
     ScramCredential,
     ScramError,
     ScramMechanism,
@@ -235,7 +235,7 @@ def create_user(
         upsert_user(bootstrap_server, command_config, timeout, user, mech, secret, iterations, salt_bytes)
         return
     if salt_bytes is None:
-        from kafka_authz_cli.scram import new_salt
+        from kafka_authz_cli.scram.credential import new_salt
 
         salt_bytes = new_salt()
     try:
@@ -257,7 +257,7 @@ def create_user(
     elif fmt is CreateFormat.credential:
         text = cred.credential_string() + "\n"
     else:
-        from kafka_authz_cli.jaas import quote
+        from kafka_authz_cli._java.jaas import quote
 
         # JAAS quoting (\" and \\), then .properties escaping of the whole value: java.util.Properties
         # turns \\ back into \ and reads files as ISO-8859-1 (so non-ASCII goes as \uXXXX): the file
@@ -552,7 +552,7 @@ def create_users(
             generated.append((user, mech.mechanism_name, secret))
         if not secret:
             raise InputError(f"empty password for {brief(user)} (Kafka refuses it: 'Empty key')", label, lineno)
-        from kafka_authz_cli.scram import new_salt
+        from kafka_authz_cli.scram.credential import new_salt
 
         jobs.append((user, mech.mechanism_name, secret.encode("utf-8"), new_salt(), iters))
     n_workers = workers or os.cpu_count() or 1

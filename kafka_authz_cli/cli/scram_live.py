@@ -20,8 +20,8 @@ from kafka_authz_cli.cli.live_common import COMMAND_CONFIG, TIMEOUT, Declined, _
 from kafka_authz_cli.cli.common import console, warn, write_output
 from kafka_authz_cli.cli.scram import _generated_password, _mechanism, check_password_source, scram_app
 from kafka_authz_cli.errors import AuthzError, InputError
-from kafka_authz_cli.formats import read_text
-from kafka_authz_cli.scram import ScramError, ScramMechanism
+from kafka_authz_cli.formats.reading import read_text
+from kafka_authz_cli.scram.credential import ScramError, ScramMechanism
 
 #: Replaced in tests by a fake: ``ADMIN_FACTORY(bootstrap, command_config) -> admin``.
 ADMIN_FACTORY = None
@@ -31,7 +31,7 @@ BOOTSTRAP = typer.Option(..., "--bootstrap-server", help="host:port[,host:port..
 def _open(bootstrap: str, command_config: Optional[Path], timeout: float):
     if ADMIN_FACTORY is not None:
         return ADMIN_FACTORY(bootstrap, command_config)
-    from kafka_authz_cli.kafka_adapter import open_admin
+    from kafka_authz_cli.cluster.kafka_adapter import open_admin
 
     return open_admin(bootstrap, command_config, timeout)
 

@@ -7,7 +7,7 @@ from typing import Optional
 
 import typer
 
-from kafka_authz_cli.apikeys import parse_api_key
+from kafka_authz_cli.acl.apikeys import parse_api_key
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.cli.common import (
     MAX_TABLE_ROWS,
@@ -20,11 +20,11 @@ from kafka_authz_cli.cli.common import (
     load_source,
     rows_not_shown,
 )
-from kafka_authz_cli.engine import Decision, Outcome, Request
+from kafka_authz_cli.acl.engine import Decision, Outcome, Request
 from kafka_authz_cli.errors import AuthzError, InputError
-from kafka_authz_cli.formats import read_text
-from kafka_authz_cli.formats.requests import RequestSpec, parse_requests
-from kafka_authz_cli.model import CLUSTER_NAME, AclError, AclOperation, ResourceType, java_host_address
+from kafka_authz_cli.formats.reading import read_text
+from kafka_authz_cli.acl.requests import RequestSpec, parse_requests
+from kafka_authz_cli.acl.model import CLUSTER_NAME, AclError, AclOperation, ResourceType, java_host_address
 
 HELP = """Decide requests as Kafka's KRaft StandardAuthorizer would, and say which rule decided.
 
@@ -290,7 +290,7 @@ def _requests_from_args(requests, principal, operation, topic, group, transactio
     rtype, name = _single_resource(topic, group, transactional_id, cluster, delegation_token, user_principal)
     try:
         op = AclOperation.parse(operation) if operation else AclOperation.ALL
-        from kafka_authz_cli.model import KafkaPrincipal
+        from kafka_authz_cli.acl.model import KafkaPrincipal
 
         KafkaPrincipal.parse(principal)
         java_host_address(host)

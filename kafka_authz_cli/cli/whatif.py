@@ -13,7 +13,7 @@ from typing import Optional
 
 import typer
 
-from kafka_authz_cli.auditlog import Quarantined, ReadStats, expand_paths, read_stream, short_rule
+from kafka_authz_cli.whatif.auditlog import Quarantined, ReadStats, expand_paths, read_stream, short_rule
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.cli.common import (
     AclFormat,
@@ -26,9 +26,9 @@ from kafka_authz_cli.cli.common import (
     write_output,
 )
 from kafka_authz_cli.errors import AuthzError, InputError
-from kafka_authz_cli.formats.sources import cluster_acl_set
-from kafka_authz_cli.formats.whatif_out import check_out_dir, render_html, report_dict, write_out_dir
-from kafka_authz_cli.formats.whatif_index import (
+from kafka_authz_cli.services.sources import cluster_acl_set
+from kafka_authz_cli.whatif.output import check_out_dir, render_html, report_dict, write_out_dir
+from kafka_authz_cli.whatif.index import (
     aggregates_from_table,
     check_not_indexed,
     commit_run,
@@ -41,7 +41,7 @@ from kafka_authz_cli.formats.whatif_index import (
     staging_dir,
     write_hourly_local,
 )
-from kafka_authz_cli.whatif import WhatIfReport, aggregate, aggregate_hourly, replay_aggregates
+from kafka_authz_cli.whatif.replay import WhatIfReport, aggregate, aggregate_hourly, replay_aggregates
 
 # --partition-bytes: smaller splits only add tasks (a negative one made Spark skip most of every file).
 MIN_PARTITION_BYTES = 64 << 10
@@ -280,7 +280,7 @@ def _byte_progress(files):
 
 
 def _run_local(files, names, proposed_acls, current_set, config):
-    from kafka_authz_cli.engine import StandardAuthorizer
+    from kafka_authz_cli.acl.engine import StandardAuthorizer
 
     progress, advance = _byte_progress(files)
     with progress:
@@ -301,8 +301,8 @@ def _index_run_local(files, names, staged):
 
 
 def _index_local(indexes, since, until, proposed_acls, current_set, config):
-    from kafka_authz_cli.engine import StandardAuthorizer
-    from kafka_authz_cli.whatif import build_report, classify, decide
+    from kafka_authz_cli.acl.engine import StandardAuthorizer
+    from kafka_authz_cli.whatif.replay import build_report, classify, decide
 
     table = read_hourly_local(indexes, None, None)
     untimed = 0
@@ -320,7 +320,7 @@ def _index_local(indexes, since, until, proposed_acls, current_set, config):
 
 
 def _spark_session(opts):
-    from kafka_authz_cli import spark_job
+    from kafka_authz_cli.whatif.spark import job as spark_job
 
     return spark_job.spark_session(opts["master"], driver_memory=opts["driver_memory"],
                                    executor_memory=opts["executor_memory"])
@@ -328,7 +328,7 @@ def _spark_session(opts):
 
 def _stop(spark, ok: bool) -> None:
     """Stop Spark; its log file is kept only when something failed (the error line names it)."""
-    from kafka_authz_cli import spark_job
+    from kafka_authz_cli.whatif.spark import job as spark_job
 
     try:
         spark.stop()
@@ -364,7 +364,7 @@ class _SparkBar:
 
 
 def _run_spark(files, names, proposed_acls, current_set, config, opts):
-    from kafka_authz_cli import spark_job
+    from kafka_authz_cli.whatif.spark import job as spark_job
 
     with _SparkBar() as bar:
         spark = _spark_session(opts)
@@ -381,7 +381,7 @@ def _run_spark(files, names, proposed_acls, current_set, config, opts):
 
 
 def _index_run_spark(files, names, staged, opts):
-    from kafka_authz_cli import spark_job
+    from kafka_authz_cli.whatif.spark import job as spark_job
 
     with _SparkBar() as bar:
         spark = _spark_session(opts)
@@ -400,7 +400,7 @@ def _index_run_spark(files, names, staged, opts):
 
 
 def _index_spark(indexes, since, until, proposed_acls, current_set, config, opts):
-    from kafka_authz_cli import spark_job
+    from kafka_authz_cli.whatif.spark import job as spark_job
 
     with _SparkBar() as bar:
         spark = _spark_session(opts)

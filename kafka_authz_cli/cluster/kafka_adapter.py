@@ -14,10 +14,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Iterable, Protocol
 
-from kafka_authz_cli.aclfilter import MATCH_ALL, AclFilter
+from kafka_authz_cli.acl.filter import MATCH_ALL, AclFilter
 from kafka_authz_cli.errors import AuthzError, InputError
-from kafka_authz_cli.jaas import JaasError, client_login
-from kafka_authz_cli.model import AclBinding, AclOperation, AclPermissionType, PatternType, ResourceType
+from kafka_authz_cli._java.jaas import JaasError, client_login
+from kafka_authz_cli.acl.model import AclBinding, AclOperation, AclPermissionType, PatternType, ResourceType
 
 DEFAULT_TIMEOUT = 10.0
 SUPPORTED_MECHANISMS = ("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512")
@@ -428,7 +428,7 @@ class KafkaAclAdmin:
 
     def describe_broker_configs(self, broker_id: int) -> list:
         """DescribeConfigs of one broker (every key, with synonyms), sent to that broker, as
-        :class:`~kafka_authz_cli.dynconfig_live.DescribedConfig` entries.
+        :class:`~kafka_authz_cli.config.live.DescribedConfig` entries.
 
         kafka-python's ``describe_configs()`` drops the per-resource error code (a refused request
         looks like a broker without configs): send the same request and check it."""
@@ -470,7 +470,7 @@ def broker_config_entries(response, broker_id: int, principal: str) -> list:
     """The entries of a DescribeConfigs response for ``broker_id``, or the broker's error as one line."""
     from kafka.errors import for_code
 
-    from kafka_authz_cli.dynconfig_live import DescribedConfig, DescribedSynonym, source_name
+    from kafka_authz_cli.config.live import DescribedConfig, DescribedSynonym, source_name
 
     results = [r for r in response.results if r.resource_name == str(broker_id)]
     if len(results) != 1:
@@ -504,8 +504,8 @@ def plan_sync(current: Iterable[AclBinding], desired: Iterable[AclBinding]) -> t
 
 def open_admin(bootstrap: str, command_config=None, timeout: float = DEFAULT_TIMEOUT) -> KafkaAclAdmin:
     """Connect as the Java tools do: ``--bootstrap-server`` and a ``--command-config`` file."""
-    from kafka_authz_cli.formats import read_text
-    from kafka_authz_cli.formats.properties import parse_properties
+    from kafka_authz_cli.formats.reading import read_text
+    from kafka_authz_cli._java.properties import parse_properties
 
     if timeout <= 0:
         raise InputError(f"--timeout must be positive, got {timeout:g}")

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from kafka_authz_cli.dynconfig import (
+from kafka_authz_cli.config.dynamic import (
     AUTHORIZER_STARTUP_CONFIGS,
     BrokerConfigSources,
     Located,

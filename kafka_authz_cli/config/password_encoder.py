@@ -22,7 +22,7 @@ import base64
 import os
 from dataclasses import dataclass
 
-from kafka_authz_cli.javaregex import (
+from kafka_authz_cli._java.regex import (
     IllegalArgumentException,
     JavaException,
     java_parse_int,
@@ -181,7 +181,7 @@ def java_new_string_utf8(data: bytes) -> str:
 
 def parse_csv_map(text: str | None) -> dict[str, str]:
     """``Csv.parseCsvMap``: split on ``\\s*,\\s*``, each item at its last ``:``, trimmed; later wins."""
-    from kafka_authz_cli.javaregex import compile_java, java_trim
+    from kafka_authz_cli._java.regex import compile_java, java_trim
 
     out: dict[str, str] = {}
     if not text:

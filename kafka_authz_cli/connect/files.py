@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 
 from kafka_authz_cli.errors import InputError
-from kafka_authz_cli.formats.acls import read_text
-from kafka_authz_cli.formats.properties import parse_properties
+from kafka_authz_cli.formats.reading import read_text
+from kafka_authz_cli._java.properties import parse_properties
 
 
 def _string(value, path: str, key: str) -> str:

@@ -1,12 +1,5 @@
-"""Readers and writers of everything authz takes in or puts out (the only modules touching files)."""
+"""Strict reading: bytes, text, JSON and CSV with file:line:col for everything that goes wrong.
 
-from kafka_authz_cli.formats.acls import (  # noqa: F401
-    ACL_FORMATS,
-    AclSet,
-    detect_format,
-    dump_acls,
-    load_acl_set,
-    load_acls,
-    parse_acls,
-    read_text,
-)
+The bottom layer every reader builds on (no domain types): each domain package reads its own file
+formats through it.
+"""

@@ -7,9 +7,9 @@ import tomllib
 from pathlib import Path
 
 from kafka_authz_cli.errors import InputError
-from kafka_authz_cli.formats.acls import read_text
-from kafka_authz_cli.formats.requests import parse_expect
-from kafka_authz_cli.topicpolicy import (
+from kafka_authz_cli.formats.reading import read_text
+from kafka_authz_cli.acl.requests import parse_expect
+from kafka_authz_cli.policy.topic import (
     REQUEST_TYPES,
     ClusterState,
     PolicyFileError,

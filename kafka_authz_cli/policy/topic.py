@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from kafka_authz_cli.dynconfig import TOPIC_CONFIG_SYNONYMS, BrokerConfigSources, resolve_key
+from kafka_authz_cli.config.dynamic import TOPIC_CONFIG_SYNONYMS, BrokerConfigSources, resolve_key
 
 OPERATIONS = ("create", "alter", "delete", "delete_records")
 INTERNAL_TOPICS = frozenset({"__consumer_offsets", "__transaction_state", "__share_group_state"})
@@ -409,8 +409,8 @@ def decide(authorizer, policy: TopicPolicy, req: PolicyRequest, cluster: Cluster
            broker: BrokerConfigSources | None = None) -> CombinedVerdict:
     """Authorized by the ACLs, then not refused by the broker, then allowed by the policy (the broker
     checks authorization first: an unauthorized topic never reaches a policy)."""
-    from kafka_authz_cli.engine import Request
-    from kafka_authz_cli.model import CLUSTER_NAME, AclOperation, ResourceType
+    from kafka_authz_cli.acl.engine import Request
+    from kafka_authz_cli.acl.model import CLUSTER_NAME, AclOperation, ResourceType
 
     op = req.acl_operation
     checks = []

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from kafka_authz_cli.principal import KerberosShortNamer, Mapping, SslPrincipalMapper
-from kafka_authz_cli.x500 import dn_form_problems
+from kafka_authz_cli.principal.mapping import KerberosShortNamer, Mapping, SslPrincipalMapper
+from kafka_authz_cli.principal.x500 import dn_form_problems
 
 SEVERITIES = ("info", "warning", "error")
 

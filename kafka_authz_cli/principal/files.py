@@ -7,11 +7,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kafka_authz_cli.errors import InputError
-from kafka_authz_cli.formats.acls import read_text
-from kafka_authz_cli.formats.properties import parse_properties_with_lines
-from kafka_authz_cli.principal import listener_key
-from kafka_authz_cli.principal_check import NameInput
-from kafka_authz_cli.x500 import DnError, rfc2253_from_der
+from kafka_authz_cli.formats.reading import read_text
+from kafka_authz_cli._java.properties import parse_properties_with_lines
+from kafka_authz_cli.principal.mapping import listener_key
+from kafka_authz_cli.principal.check import NameInput
+from kafka_authz_cli.principal.x500 import DnError, rfc2253_from_der
 
 
 def read_names(path: Path | str) -> list[NameInput]:
@@ -72,7 +72,7 @@ def rules_from_broker_config(path: Path | str, key: str, listener: str | None) -
 
 
 def super_users_from_broker_config(path: Path | str) -> set[str]:
-    from kafka_authz_cli.engine import AuthorizerConfigError, parse_super_users
+    from kafka_authz_cli.acl.engine import AuthorizerConfigError, parse_super_users
 
     props = parse_properties_with_lines(read_text(path), str(path))
     raw, line = props.get("super.users", ("", 0))

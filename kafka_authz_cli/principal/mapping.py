@@ -10,14 +10,14 @@
   default realm only, names without a realm returned untouched, non-simple results refused.
 
 Every outcome Kafka has is a value here: a mapped name, or the Java exception Kafka would throw
-(:class:`~kafka_authz_cli.javaregex.JavaException` with Kafka's class and message). Pure: no I/O.
+(:class:`~kafka_authz_cli._java.regex.JavaException` with Kafka's class and message). Pure: no I/O.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from kafka_authz_cli.javaregex import (
+from kafka_authz_cli._java.regex import (
     IllegalArgumentException,
     JavaException,
     JavaPattern,

@@ -9,9 +9,9 @@ from importlib import resources
 
 @functools.lru_cache(maxsize=1)
 def grammar_text() -> str:
-    # `kafka_authz_cli/grammars` links to the top-level grammars/ folder, so the same file serves
+    # `kafka_authz_cli/rules/grammars` links to the top-level grammars/ folder, so the same file serves
     # a source checkout and an installed wheel.
-    return resources.files("kafka_authz_cli").joinpath("grammars", "rules.lark").read_text(encoding="utf-8")
+    return resources.files("kafka_authz_cli.rules").joinpath("grammars", "rules.lark").read_text(encoding="utf-8")
 
 
 @functools.lru_cache(maxsize=1)

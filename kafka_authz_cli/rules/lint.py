@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from kafka_authz_cli.model import AclOperation
+from kafka_authz_cli.acl.model import AclOperation
 from kafka_authz_cli.rules.check import (
     CheckedRule,
     CheckedRules,
@@ -140,7 +140,7 @@ def _lint_text(text: str, path: str, registry: TypeRegistry | None) -> LintResul
                         f"(the proxy, too, lists the first {_MAX_SYNTAX_ERRORS})"))
         _block_comments(text, path, add, broken_only=True)
         return result
-    from kafka_authz_cli.forked import ForkedCall
+    from kafka_authz_cli.rules.forked import ForkedCall
 
     # The floor findings (the costliest pass) start now on the second core, from the parsed file:
     # the child checks it again itself rather than wait for this process to.

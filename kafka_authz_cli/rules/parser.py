@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from kafka_authz_cli.cache import lark_cache
+from kafka_authz_cli.rules.parser_cache import lark_cache
 from kafka_authz_cli.rules.ast import Import, ImportItem, Name, NamePredicate, Pos, Rule, RulesFile
 from kafka_authz_cli.rules.grammar import grammar_text
 from kafka_authz_cli.rules.lexer import LexerSpec, LexResult, ProxyLexer, tokenize
@@ -121,7 +121,7 @@ def _fast_parser():
 @functools.lru_cache(maxsize=1)
 def _parser() -> tuple[Lark, LexerSpec]:
     """One LALR parser for the whole file and for single statements, and the lexer tables from its
-    terminals. Its tables are cached per user (kafka_authz_cli/cache.py): building them dominates a
+    terminals. Its tables are cached per user (kafka_authz_cli/rules/parser_cache.py): building them dominates a
     small file's start-up."""
     lark = Lark(grammar_text(), parser="lalr", lexer=ProxyLexer, transformer=_AstBuilder(),
                 start=["start", "import_stmt", "deny_rule", "allow_rule", "end_rule"],

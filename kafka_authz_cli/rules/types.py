@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from kafka_authz_cli.errors import InputError
-from kafka_authz_cli.model import ResourceType
+from kafka_authz_cli.acl.model import ResourceType
 
 PRINCIPAL_INTERFACE = "io.kroxylicious.proxy.authentication.Principal"
 RESOURCE_TYPE_INTERFACE = "io.kroxylicious.authorizer.service.ResourceType"
@@ -96,6 +96,6 @@ class TypeRegistry:
     @classmethod
     def from_file(cls, path: str) -> "TypeRegistry":
         """The strict types-file reader (formats/types_file.py): located errors for any bad input."""
-        from kafka_authz_cli.formats.types_file import load_types
+        from kafka_authz_cli.rules.types_file import load_types
 
         return load_types(path)[0]

@@ -23,7 +23,7 @@ from kafka_authz_cli.formats.reading import (
     read_text,
     source_label,
 )
-from kafka_authz_cli.scram import ScramCredential, ScramError, ScramMechanism, java_b64decode
+from kafka_authz_cli.scram.credential import ScramCredential, ScramError, ScramMechanism, java_b64decode
 
 RECORD_FIELDS = ("name", "mechanism", "salt", "storedKey", "serverKey", "iterations")
 #: KRaft's ScramControlManager refuses more ('Too many iterations'); also bounds the work a hostile

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from kafka_authz_cli.errors import InputError
-from kafka_authz_cli.formats.acls import AclSet
+from kafka_authz_cli.acl.formats import AclSet
 
 
 def compile_rules_text(text: str, path: str) -> AclSet:
@@ -34,7 +34,7 @@ def cluster_acl_set(spec, command_config=None, timeout: float | None = None) -> 
     bootstrap = str(spec)[len(CLUSTER_PREFIX):]
     if not bootstrap:
         raise InputError(f"{spec!r}: expected cluster:HOST:PORT (the bootstrap servers)")
-    from kafka_authz_cli.kafka_adapter import DEFAULT_TIMEOUT, open_admin
+    from kafka_authz_cli.cluster.kafka_adapter import DEFAULT_TIMEOUT, open_admin
 
     admin = open_admin(bootstrap, command_config, timeout or DEFAULT_TIMEOUT)
     try:

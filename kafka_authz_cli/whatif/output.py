@@ -10,10 +10,10 @@ import tempfile
 from dataclasses import asdict
 from pathlib import Path
 
-from kafka_authz_cli.auditlog import Quarantined, ReadStats
+from kafka_authz_cli.whatif.auditlog import Quarantined, ReadStats
 from kafka_authz_cli.errors import InputError
-from kafka_authz_cli.formats.whatif_index import to_datetime
-from kafka_authz_cli.whatif import Change, WhatIfReport
+from kafka_authz_cli.whatif.index import to_datetime
+from kafka_authz_cli.whatif.replay import Change, WhatIfReport
 
 
 def report_dict(report: WhatIfReport, stats: ReadStats) -> dict:

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kafka_authz_cli.auditlog import (
+from kafka_authz_cli.whatif.auditlog import (
     LOGGER_SUFFIX,
     ReadStats,
     expand_paths,

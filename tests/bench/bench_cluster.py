@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT / "tests" / "live"))
 
 import kafka_broker  # noqa: E402
 
-from kafka_authz_cli.model import AclBinding  # noqa: E402
+from kafka_authz_cli.acl.model import AclBinding  # noqa: E402
 
 AUTHZ = [sys.executable, "-m", "kafka_authz_cli"]
 ACL_COMMAND = "org.apache.kafka.tools.AclCommand"

@@ -16,9 +16,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from kafka_authz_cli.diff import diff  # noqa: E402
-from kafka_authz_cli.engine import Request, StandardAuthorizer  # noqa: E402
-from kafka_authz_cli.model import (  # noqa: E402
+from kafka_authz_cli.acl.diff import diff  # noqa: E402
+from kafka_authz_cli.acl.engine import Request, StandardAuthorizer  # noqa: E402
+from kafka_authz_cli.acl.model import (  # noqa: E402
     SUPPORTED_OPERATIONS,
     AclBinding,
     AclOperation,

@@ -26,15 +26,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from kafka_authz_cli.engine import Request, StandardAuthorizer  # noqa: E402
-from kafka_authz_cli.model import (  # noqa: E402
+from kafka_authz_cli.acl.engine import Request, StandardAuthorizer  # noqa: E402
+from kafka_authz_cli.acl.model import (  # noqa: E402
     AclBinding,
     AclOperation,
     AclPermissionType,
     PatternType,
     ResourceType,
 )
-from kafka_authz_cli.naive import NaiveAuthorizer  # noqa: E402
+from kafka_authz_cli.acl.naive import NaiveAuthorizer  # noqa: E402
 
 PREFIX = "foo-bar35_resource-"
 JVM_US = {10_000: (120, 550), 50_000: (750, 2500)}

@@ -24,8 +24,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from kafka_authz_cli.engine import Request, StandardAuthorizer  # noqa: E402
-from kafka_authz_cli.model import AclBinding, AclOperation, ResourceType  # noqa: E402
+from kafka_authz_cli.acl.engine import Request, StandardAuthorizer  # noqa: E402
+from kafka_authz_cli.acl.model import AclBinding, AclOperation, ResourceType  # noqa: E402
 
 OPS = ["READ", "WRITE", "DESCRIBE", "CREATE"]
 TYPES = ["TOPIC", "TOPIC", "GROUP", "TRANSACTIONAL_ID"]

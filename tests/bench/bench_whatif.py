@@ -29,8 +29,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import gen_auditlogs  # noqa: E402
 
-from kafka_authz_cli.auditlog import expand_paths  # noqa: E402
-from kafka_authz_cli.model import AclBinding  # noqa: E402
+from kafka_authz_cli.whatif.auditlog import expand_paths  # noqa: E402
+from kafka_authz_cli.acl.model import AclBinding  # noqa: E402
 
 SETTINGS = {"super_users": "User:svc-orders-0;User:svc-payments-1", "allow_everyone_if_no_acl_found": False}
 
@@ -62,7 +62,7 @@ def cores(spark) -> int:
 
 
 def bench_set(spark, label: str, files: list[str], lines: int, extra: bool = False) -> dict:
-    from kafka_authz_cli import spark_job
+    from kafka_authz_cli.whatif.spark import job as spark_job
 
     proposed = proposals(1)[0]
     t_floor, counted = timed(lambda: spark_job.count_lines(spark, files))
@@ -96,9 +96,9 @@ def bench_in_process(files: list[str], lines: int, t_job: float) -> None:
 
 
 def bench_index(spark, files: list[str], lines: int, tmp: Path) -> None:
-    from kafka_authz_cli import spark_job
+    from kafka_authz_cli.whatif.spark import job as spark_job
     from kafka_authz_cli.cli.whatif import _index_local
-    from kafka_authz_cli.formats.whatif_index import commit_run, new_run_id, open_index, staging_dir
+    from kafka_authz_cli.whatif.index import commit_run, new_run_id, open_index, staging_dir
 
     root = tmp / "index"
     shutil.rmtree(root, ignore_errors=True)
@@ -129,7 +129,7 @@ def main() -> None:
     ap.add_argument("--data", type=Path, help="where generated logs go (kept; reused when present)")
     ap.add_argument("--only", choices=["single", "rotated", "big"], action="append")
     args = ap.parse_args()
-    from kafka_authz_cli import spark_job
+    from kafka_authz_cli.whatif.spark import job as spark_job
 
     tmp = args.data or Path(tempfile.mkdtemp(prefix="authz-bench-"))
     tmp.mkdir(parents=True, exist_ok=True)

@@ -48,7 +48,7 @@ def main() -> None:
 
     from pyspark.sql import functions as F
 
-    from kafka_authz_cli import spark_job as sj
+    from kafka_authz_cli.whatif.spark import job as sj
 
     spark = sj.spark_session("local[*]")
     value = F.col("value")

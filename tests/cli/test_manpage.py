@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from kafka_authz_cli import manpage
+from kafka_authz_cli.cli import manpage
 
 ROOT = Path(__file__).parents[2]
 MAN = ROOT / "man" / "authz.1"
@@ -17,7 +17,7 @@ MAN = ROOT / "man" / "authz.1"
 
 def test_the_committed_man_page_is_current():
     generated = manpage.render((ROOT / "man" / "authz.1.in").read_text(encoding="utf-8"))
-    assert MAN.read_text(encoding="utf-8") == generated, "run: python -m kafka_authz_cli.manpage"
+    assert MAN.read_text(encoding="utf-8") == generated, "run: python -m kafka_authz_cli.cli.manpage"
     assert manpage.main(["--check"]) == 0
 
 
@@ -69,7 +69,7 @@ def test_the_package_installs_the_page_under_share_man_man1():
 
 def test_the_generator_runs_as_a_module(tmp_path):
     out = tmp_path / "authz.1"
-    proc = subprocess.run([sys.executable, "-m", "kafka_authz_cli.manpage", "-o", str(out)], cwd=ROOT,
+    proc = subprocess.run([sys.executable, "-m", "kafka_authz_cli.cli.manpage", "-o", str(out)], cwd=ROOT,
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert out.read_text(encoding="utf-8") == MAN.read_text(encoding="utf-8")

@@ -57,7 +57,7 @@ def test_help_and_version_import_no_command_and_no_heavy_dependency(args):
     modules = imported(args)
     assert not loaded(modules, HEAVY), loaded(modules, HEAVY)
     assert not modules & COMMAND_MODULES, modules & COMMAND_MODULES
-    assert not loaded(modules, ["kafka_authz_cli.engine", "kafka_authz_cli.rules", "kafka_authz_cli.formats"])
+    assert not loaded(modules, ["kafka_authz_cli.acl.engine", "kafka_authz_cli.rules", "kafka_authz_cli.formats"])
 
 
 def test_lint_imports_the_rules_parser_and_nothing_else_heavy():
@@ -116,7 +116,7 @@ def test_an_unknown_command_is_a_usage_error_with_a_suggestion():
 # -- the rules grammar's parser tables, cached per user --------------------------------------------
 
 def test_lark_cache_is_a_private_directory(tmp_path, monkeypatch):
-    from kafka_authz_cli import cache
+    from kafka_authz_cli.rules import parser_cache as cache
 
     monkeypatch.setenv("AUTHZ_CACHE_DIR", str(tmp_path / "c"))
     path = cache.lark_cache("rules")

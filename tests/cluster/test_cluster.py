@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from kafka_authz_cli.aclfilter import AclFilter
+from kafka_authz_cli.acl.filter import AclFilter
 from kafka_authz_cli.cli import cluster as cluster_cli
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.errors import AuthzError, InputError
-from kafka_authz_cli.formats import load_acls
-from kafka_authz_cli.kafka_adapter import ClusterError, client_config, from_kafka_acl, plan_sync, to_kafka_acl
-from kafka_authz_cli.model import AclBinding
+from kafka_authz_cli.acl.formats import load_acls
+from kafka_authz_cli.cluster.kafka_adapter import ClusterError, client_config, from_kafka_acl, plan_sync, to_kafka_acl
+from kafka_authz_cli.acl.model import AclBinding
 
 EXAMPLE = Path(__file__).parents[2] / "examples" / "acls" / "cluster.json"
 runner = CliRunner()
@@ -268,7 +268,7 @@ def test_plan_sync():
 def test_acl_filter_matches_like_kafka():
     lit, star, pre = acl("orders-1"), acl("*"), acl("orders-", pattern="PREFIXED")
     match = AclFilter.__new__(AclFilter)
-    from kafka_authz_cli.model import PatternType, ResourceType
+    from kafka_authz_cli.acl.model import PatternType, ResourceType
 
     match = AclFilter(ResourceType.TOPIC, "orders-1", PatternType.MATCH)
     assert [b for b in (lit, star, pre, acl("orders-2")) if match.matches(b)] == [lit, star, pre]
@@ -305,7 +305,7 @@ def test_jaas_written_by_create_user_reads_back(tmp_path):
     pw.chmod(0o600)
     res = runner.invoke(app, ["scram", "create-user", "--user", "bob", "--password-file", str(pw), "-f", "jaas"])
     assert res.exit_code == 0, res.output
-    from kafka_authz_cli.formats.properties import parse_properties
+    from kafka_authz_cli._java.properties import parse_properties
 
     props = parse_properties(res.stdout)
     props["security.protocol"] = "SASL_PLAINTEXT"
@@ -361,7 +361,7 @@ def test_unreachable_broker_fails_within_timeout_with_one_message():
 def test_exception_names_are_not_doubled():
     from kafka.errors import RequestTimedOutError
 
-    from kafka_authz_cli.kafka_adapter import _message
+    from kafka_authz_cli.cluster.kafka_adapter import _message
 
     assert _message(RequestTimedOutError("Request timed out after 9994 ms")) == \
         "RequestTimedOutError: Request timed out after 9994 ms"
@@ -383,7 +383,7 @@ def test_jaas_file_with_non_ascii_password_is_ascii_and_reads_back(tmp_path):
     pw.chmod(0o600)
     res = runner.invoke(app, ["scram", "create-user", "--user", "bob", "--password-file", str(pw), "-f", "jaas"])
     assert res.exit_code == 0 and res.stdout.isascii()  # java.util.Properties reads ISO-8859-1
-    from kafka_authz_cli.formats.properties import parse_properties
+    from kafka_authz_cli._java.properties import parse_properties
 
     props = parse_properties(res.stdout)
     props["security.protocol"] = "SASL_PLAINTEXT"

@@ -7,7 +7,7 @@ the exact message it threw."""
 
 from hypothesis import given, strategies as st
 
-from kafka_authz_cli.jaas import JaasError, parse_jaas_config, quote
+from kafka_authz_cli._java.jaas import JaasError, parse_jaas_config, quote
 import json
 from pathlib import Path
 

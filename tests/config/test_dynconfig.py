@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from kafka_authz_cli.cli.app import app
-from kafka_authz_cli.dynconfig import (
+from kafka_authz_cli.config.dynamic import (
     BrokerConfigSources,
     Located,
     broker_config_synonyms,
@@ -110,7 +110,7 @@ def test_effective_value_is_the_overlay_of_the_levels(static, default, broker):
     """A naive reading of the KIP: start from defaults, overlay static, then default, then broker."""
     s = BrokerConfigSources({k: L(v) for k, v in static.items()}, {k: L(v) for k, v in default.items()},
                             {k: L(v) for k, v in broker.items()})
-    from kafka_authz_cli.dynconfig import DEFAULTS
+    from kafka_authz_cli.config.dynamic import DEFAULTS
 
     for key in ("num.io.threads", "log.cleaner.threads", "message.max.bytes"):
         naive = {**{key: DEFAULTS[key]}, **static, **default, **broker}

@@ -16,8 +16,8 @@ from typer.testing import CliRunner
 
 from kafka_authz_cli.cli import config as config_cli
 from kafka_authz_cli.cli.app import app
-from kafka_authz_cli.dynconfig import ALL_DYNAMIC_CONFIGS, DEFAULTS, BrokerConfigSources, Located, resolve_key
-from kafka_authz_cli.dynconfig_live import (
+from kafka_authz_cli.config.dynamic import ALL_DYNAMIC_CONFIGS, DEFAULTS, BrokerConfigSources, Located, resolve_key
+from kafka_authz_cli.config.live import (
     HIDDEN,
     DescribedConfig,
     DescribedSynonym,
@@ -29,7 +29,7 @@ from kafka_authz_cli.dynconfig_live import (
     sources_from_describe,
     static_drift,
 )
-from kafka_authz_cli.kafka_adapter import ClusterError, KafkaAclAdmin, broker_config_entries, pick_broker
+from kafka_authz_cli.cluster.kafka_adapter import ClusterError, KafkaAclAdmin, broker_config_entries, pick_broker
 
 runner = CliRunner()
 ORIGIN = LiveOrigin("h:9092", "1")

@@ -8,7 +8,7 @@ import stat
 from typer.testing import CliRunner
 
 from kafka_authz_cli.cli.app import app
-from kafka_authz_cli.passwordenc import decode
+from kafka_authz_cli.config.password_encoder import decode
 
 runner = CliRunner()
 

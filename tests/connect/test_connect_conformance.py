@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from kafka_authz_cli.connect import (
+from kafka_authz_cli.connect.overrides import (
     DEFAULT_POLICY,
     PREFIXES,
     PRINCIPAL_ALLOWED,

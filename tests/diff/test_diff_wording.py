@@ -7,8 +7,8 @@ import time
 from typer.testing import CliRunner
 
 from kafka_authz_cli.cli.app import app
-from kafka_authz_cli.diff import FRESH_HOST, diff
-from kafka_authz_cli.model import AclBinding
+from kafka_authz_cli.acl.diff import FRESH_HOST, diff
+from kafka_authz_cli.acl.model import AclBinding
 
 DEFAULT = {"super_users": "", "allow_everyone_if_no_acl_found": False}
 runner = CliRunner()

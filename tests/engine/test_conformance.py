@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from kafka_authz_cli.engine import AuthorizerConfigError, Outcome, Request, StandardAuthorizer
-from kafka_authz_cli.model import AclBinding, AclOperation, ResourceType
+from kafka_authz_cli.acl.engine import AuthorizerConfigError, Outcome, Request, StandardAuthorizer
+from kafka_authz_cli.acl.model import AclBinding, AclOperation, ResourceType
 
 CASES_FILE = Path(__file__).parent.parent / "conformance" / "kafka-authorizer" / "cases.jsonl"
 CASES = [json.loads(line) for line in CASES_FILE.read_text(encoding="utf-8").splitlines() if line.strip()]

@@ -3,9 +3,9 @@
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kafka_authz_cli.engine import Outcome, Request, StandardAuthorizer
-from kafka_authz_cli.model import AclBinding, AclOperation, AclPermissionType, PatternType, ResourceType
-from kafka_authz_cli.naive import NaiveAuthorizer
+from kafka_authz_cli.acl.engine import Outcome, Request, StandardAuthorizer
+from kafka_authz_cli.acl.model import AclBinding, AclOperation, AclPermissionType, PatternType, ResourceType
+from kafka_authz_cli.acl.naive import NaiveAuthorizer
 
 TYPES = [ResourceType.TOPIC, ResourceType.GROUP, ResourceType.TRANSACTIONAL_ID]
 OPS = [o for o in AclOperation.concrete() if o is not AclOperation.TWO_PHASE_COMMIT]

@@ -2,8 +2,8 @@
 
 import pytest
 
-from kafka_authz_cli.engine import AuthorizerConfigError, Outcome, Request, StandardAuthorizer, parse_super_users
-from kafka_authz_cli.model import AclBinding, AclOperation, ResourceType, java_host_address
+from kafka_authz_cli.acl.engine import AuthorizerConfigError, Outcome, Request, StandardAuthorizer, parse_super_users
+from kafka_authz_cli.acl.model import AclBinding, AclOperation, ResourceType, java_host_address
 
 
 def acl(rtype, name, pattern, principal, op, perm, host="*"):

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from kafka_authz_cli.model import (
+from kafka_authz_cli.acl.model import (
     SUPPORTED_OPERATIONS,
     AclBinding,
     AclError,

@@ -32,7 +32,7 @@ def _acl_json(**changes) -> str:
 
 @functools.lru_cache(maxsize=None)
 def _record_cached() -> str:
-    from kafka_authz_cli.scram import ScramCredential, ScramMechanism
+    from kafka_authz_cli.scram.credential import ScramCredential, ScramMechanism
 
     return json.dumps(ScramCredential.from_password(ScramMechanism.SCRAM_SHA_256, "alice-secret", b"salt-of-alice",
                                                     4096).record("alice"))

@@ -10,13 +10,13 @@ from __future__ import annotations
 import json
 
 from kafka_authz_cli.errors import InputError
-from kafka_authz_cli.formats.acls import parse_acls
-from kafka_authz_cli.formats.properties import parse_properties
+from kafka_authz_cli.acl.formats import parse_acls
+from kafka_authz_cli._java.properties import parse_properties
 from kafka_authz_cli.formats.reading import csv_table, json_lines, loads
-from kafka_authz_cli.formats.requests import parse_requests
-from kafka_authz_cli.formats.scram_records import parse_records
-from kafka_authz_cli.formats.types_file import parse_types
-from kafka_authz_cli.scram import (
+from kafka_authz_cli.acl.requests import parse_requests
+from kafka_authz_cli.scram.records import parse_records
+from kafka_authz_cli.rules.types_file import parse_types
+from kafka_authz_cli.scram.credential import (
     KafkaScramServer,
     ScramCredential,
     ScramError,
@@ -29,7 +29,7 @@ _CRED = ScramCredential.from_password(ScramMechanism.SCRAM_SHA_256, "pw", b"salt
 
 
 def _acls_auto(text: str):
-    from kafka_authz_cli.formats.acls import detect_format
+    from kafka_authz_cli.acl.formats import detect_format
 
     if detect_format(text) == "rules":
         return None  # the rules language has its own target

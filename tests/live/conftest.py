@@ -71,7 +71,7 @@ def broker_acls(kadmin):
     from kafka.admin import ACLFilter, ACLOperation, ACLPermissionType, ACLResourcePatternType, ResourcePatternFilter
     from kafka.admin import ResourceType as KResourceType
 
-    from kafka_authz_cli.kafka_adapter import from_kafka_acl
+    from kafka_authz_cli.cluster.kafka_adapter import from_kafka_acl
 
     acls, _ = kadmin.describe_acls(ACLFilter(None, None, ACLOperation.ANY, ACLPermissionType.ANY,
                                              ResourcePatternFilter(KResourceType.ANY, None, ACLResourcePatternType.ANY)))
@@ -110,7 +110,7 @@ class CleanBroker:
         return getattr(self.kadmin, name)
 
     def put(self, bindings):
-        from kafka_authz_cli.kafka_adapter import to_kafka_acl
+        from kafka_authz_cli.cluster.kafka_adapter import to_kafka_acl
 
         before = broker_acls(self.kadmin)
         result = self.kadmin.create_acls([to_kafka_acl(b) for b in bindings])

@@ -7,8 +7,8 @@ import subprocess
 
 import pytest
 
-from kafka_authz_cli.formats import load_acls
-from kafka_authz_cli.model import CLUSTER_NAME, AclBinding, operations_for, ResourceType
+from kafka_authz_cli.acl.formats import load_acls
+from kafka_authz_cli.acl.model import CLUSTER_NAME, AclBinding, operations_for, ResourceType
 
 pytestmark = pytest.mark.live
 
@@ -80,12 +80,12 @@ def test_every_resource_and_pattern_type_round_trips(authz, clean, settled, tmp_
 ])
 def test_pull_filters_agree_with_kafkas_filter_semantics(authz, kadmin, read_acls, settled, tmp_path, args):
     """The broker's DescribeAcls answer to each filter equals authz's port of Kafka's filter matching."""
-    from kafka_authz_cli.aclfilter import kafka_acls_filters
-    from kafka_authz_cli.model import PatternType
+    from kafka_authz_cli.acl.filter import kafka_acls_filters
+    from kafka_authz_cli.acl.model import PatternType
 
     desired = set(every_kind_of_binding())
     if read_acls() != desired:
-        from kafka_authz_cli.kafka_adapter import to_kafka_acl
+        from kafka_authz_cli.cluster.kafka_adapter import to_kafka_acl
 
         kadmin.create_acls([to_kafka_acl(b) for b in desired - read_acls()])
         assert settled(desired) == desired

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from kafka_authz_cli.model import CLUSTER_NAME, AclBinding
+from kafka_authz_cli.acl.model import CLUSTER_NAME, AclBinding
 
 pytestmark = pytest.mark.live
 
@@ -157,7 +157,7 @@ def test_drift_between_server_properties_and_what_the_broker_loaded(authz, kafka
 def test_a_user_without_describe_configs_gets_one_line(authz, kafka, kadmin, eventually):
     from kafka.admin import UserScramCredentialDeletion, UserScramCredentialUpsertion
 
-    from kafka_authz_cli.kafka_adapter import to_kafka_acl
+    from kafka_authz_cli.cluster.kafka_adapter import to_kafka_acl
 
     user = "config-reader"
     kadmin.alter_user_scram_credentials([UserScramCredentialUpsertion(user, "SCRAM-SHA-512", b"reader secret")])
@@ -184,8 +184,8 @@ def test_a_user_without_describe_configs_gets_one_line(authz, kafka, kadmin, eve
         [row] = eventually(allowed)["configs"]
         assert (row["value"], row["source"]) == ("2", "STATIC_BROKER_CONFIG")
     finally:
-        from kafka_authz_cli.aclfilter import AclFilter
-        from kafka_authz_cli.kafka_adapter import to_kafka_filter
+        from kafka_authz_cli.acl.filter import AclFilter
+        from kafka_authz_cli.cluster.kafka_adapter import to_kafka_filter
 
         kadmin.delete_acls([to_kafka_filter(AclFilter.exact(grant))])
         kadmin.alter_user_scram_credentials([UserScramCredentialDeletion(user, "SCRAM-SHA-512")])

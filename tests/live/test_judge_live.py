@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from kafka_authz_cli.model import CLUSTER_NAME, AclBinding
+from kafka_authz_cli.acl.model import CLUSTER_NAME, AclBinding
 
 pytestmark = pytest.mark.live
 
@@ -156,7 +156,7 @@ def test_every_logged_decision_is_authzs_decision(authz, clean, settled, kafka, 
     assert {b for b in json.loads(pulled.read_text())["acls"] for b in [AclBinding.of(**b)]} == set(desired)
 
     # Every authorize() the broker logged, replayed through `authz simulate`.
-    from kafka_authz_cli.auditlog import parse_message
+    from kafka_authz_cli.whatif.auditlog import parse_message
 
     requests, expected = [], []
     for line in lines:

@@ -10,10 +10,10 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from kafka_authz_cli.cli.app import app
-from kafka_authz_cli.dynconfig import BrokerConfigSources, Located
-from kafka_authz_cli.engine import StandardAuthorizer
-from kafka_authz_cli.model import AclBinding, AclOperation, AclPermissionType, PatternType, ResourceType
-from kafka_authz_cli.topicpolicy import (
+from kafka_authz_cli.config.dynamic import BrokerConfigSources, Located
+from kafka_authz_cli.acl.engine import StandardAuthorizer
+from kafka_authz_cli.acl.model import AclBinding, AclOperation, AclPermissionType, PatternType, ResourceType
+from kafka_authz_cli.policy.topic import (
     ClusterState,
     PolicyFileError,
     PolicyRequest,
@@ -38,7 +38,7 @@ CLUSTER = ClusterState({"orders": TopicState(12, 3, {"min.insync.replicas": "2",
 
 
 def req(request, principal="User:orders-svc", topic="orders-new", **kw):
-    from kafka_authz_cli.topicpolicy import REQUEST_TYPES
+    from kafka_authz_cli.policy.topic import REQUEST_TYPES
 
     return PolicyRequest(request, REQUEST_TYPES[request.lower()][0], principal, topic, **kw)
 

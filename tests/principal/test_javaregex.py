@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kafka_authz_cli.javaregex import (
+from kafka_authz_cli._java.regex import (
     IllegalArgumentException,
     IndexOutOfBoundsException,
     JavaRegexUnsupported,

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from kafka_authz_cli.principal import KerberosName, KerberosShortNamer, MappingRulesError, SslPrincipalMapper
+from kafka_authz_cli.principal.mapping import KerberosName, KerberosShortNamer, MappingRulesError, SslPrincipalMapper
 
 DATA = Path(__file__).parents[1] / "conformance" / "kafka-security"
 
@@ -50,7 +50,7 @@ def test_ssl_principal_mapper(row):
 def test_kerberos_short_namer(row):
     rules = row.get("rules")
     if "rules_config" in row:
-        from kafka_authz_cli.principal import split_kerberos_rules_config
+        from kafka_authz_cli.principal.mapping import split_kerberos_rules_config
 
         assert split_kerberos_rules_config(row["rules_config"]) == row["rules_config_parsed_list"]
         rules = row["rules_config_parsed_list"]

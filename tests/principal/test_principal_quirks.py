@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kafka_authz_cli.principal import (
+from kafka_authz_cli.principal.mapping import (
     KerberosName,
     KerberosShortNamer,
     MappingRulesError,

@@ -5,8 +5,8 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kafka_authz_cli.javaregex import JavaException, JavaRegexUnsupported, compile_java
-from kafka_authz_cli.principal import KerberosShortNamer, MappingRulesError, SslPrincipalMapper
+from kafka_authz_cli._java.regex import JavaException, JavaRegexUnsupported, compile_java
+from kafka_authz_cli.principal.mapping import KerberosShortNamer, MappingRulesError, SslPrincipalMapper
 
 _regex_alphabet = st.sampled_from(list("ab.*+?|()[]{}^$\\-,&0123456789dwsbpPQEkxuc<>=!:/iLU ") + ["\\p{L}", "(?i)",
                                                                                                 "\\Q", "(?<n>"])

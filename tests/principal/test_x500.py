@@ -8,7 +8,7 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 
-from kafka_authz_cli.x500 import DnError, dn_form_problems, normalize_dn, parse_name_der, rfc2253_from_der
+from kafka_authz_cli.principal.x500 import DnError, dn_form_problems, normalize_dn, parse_name_der, rfc2253_from_der
 
 
 def _name(*rdns):

@@ -3,8 +3,8 @@
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from kafka_authz_cli.engine import Request, StandardAuthorizer
-from kafka_authz_cli.model import AclBinding, AclOperation, AclPermissionType, PatternType, ResourceType
+from kafka_authz_cli.acl.engine import Request, StandardAuthorizer
+from kafka_authz_cli.acl.model import AclBinding, AclOperation, AclPermissionType, PatternType, ResourceType
 from kafka_authz_cli.rules.check import check_rules
 from kafka_authz_cli.rules.compile import CompileError, DecompileError, compile_checked, decompile
 from kafka_authz_cli.rules.evaluate import Principal, ProxyAuthorizer, RulesAction

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from kafka_authz_cli.forked import ForkedCall
+from kafka_authz_cli.rules.forked import ForkedCall
 from kafka_authz_cli.rules import lint as lint_module
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "bench"))
@@ -52,7 +52,7 @@ def test_cancel_stops_and_reaps_the_child():
 
 
 def test_lint_findings_are_the_same_serial_and_forked(monkeypatch):
-    from kafka_authz_cli.formats.types_file import load_types
+    from kafka_authz_cli.rules.types_file import load_types
 
     registry = load_types(TYPES)[0]
     text = generate_varied(6000, seed=3)

@@ -7,7 +7,7 @@ from xml.etree import ElementTree
 from typer.testing import CliRunner
 
 from kafka_authz_cli.cli.app import app
-from kafka_authz_cli.formats.findings import to_junit
+from kafka_authz_cli.rules.report import to_junit
 
 WARNING_ONLY = Path(__file__).parents[1] / "conformance" / "kroxylicious" / "valid" / "hand-rules-after-otherwise-ignored.acl"
 runner = CliRunner()

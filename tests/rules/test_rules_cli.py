@@ -7,7 +7,7 @@ from xml.etree import ElementTree
 from typer.testing import CliRunner
 
 from kafka_authz_cli.cli.app import app
-from kafka_authz_cli.formats import load_acls
+from kafka_authz_cli.acl.formats import load_acls
 
 ROOT = Path(__file__).parents[2]
 EXAMPLES = ROOT / "examples" / "rules"

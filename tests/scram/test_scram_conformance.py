@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from kafka_authz_cli.scram import (
+from kafka_authz_cli.scram.credential import (
     ScramCredential,
     ScramError,
     ScramMechanism,
@@ -129,7 +129,7 @@ def test_mechanism_lookup_is_exact_like_kafka():
 @pytest.mark.parametrize("row", [r for r in EXCHANGES if r["mode"] in ("server-script", "client-script")],
                          ids=lambda r: r["id"])
 def test_scripted_exchanges(row):
-    from kafka_authz_cli.scram import KafkaScramClient, KafkaScramServer, ScramAuthError
+    from kafka_authz_cli.scram.credential import KafkaScramClient, KafkaScramServer, ScramAuthError
 
     mech = ScramMechanism.for_mechanism_name(row["mechanism"])
     salt = base64.b64decode(row["salt_b64"])
@@ -170,7 +170,7 @@ def test_nfd_password_does_not_match_nfc_credential():
 
 
 def test_usernames_are_escaped_in_messages():
-    from kafka_authz_cli.scram import sasl_name, username_from_sasl_name
+    from kafka_authz_cli.scram.credential import sasl_name, username_from_sasl_name
 
     assert sasl_name("a,b=c") == "a=2Cb=3Dc"
     assert username_from_sasl_name("a=2Cb=3Dc") == "a,b=c"

@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 scramp = pytest.importorskip("scramp")
 
-from kafka_authz_cli.scram import KafkaScramClient, KafkaScramServer, ScramCredential, ScramMechanism  # noqa: E402
+from kafka_authz_cli.scram.credential import KafkaScramClient, KafkaScramServer, ScramCredential, ScramMechanism  # noqa: E402
 
 ascii_passwords = st.text(st.characters(min_codepoint=0x21, max_codepoint=0x7E), min_size=1, max_size=20)
 

@@ -68,7 +68,7 @@ def test_out_parquet_times_are_timestamps_and_out_is_written_atomically(tmp_path
     assert pa.types.is_timestamp(table.schema.field("last_seen").type)
     assert table.column("first_seen")[0].as_py().year == 2026
     # a failure half-way leaves the previous output as it was, and no half-written directory
-    from kafka_authz_cli.formats import whatif_out
+    from kafka_authz_cli.whatif import output as whatif_out
 
     def boom(*a):
         raise OSError("disk full")
@@ -208,14 +208,14 @@ def test_a_split_size_spark_would_misread_is_refused(tmp_path, size):
 
 
 def test_the_job_refuses_a_split_size_that_is_not_positive():
-    from kafka_authz_cli import spark_job
+    from kafka_authz_cli.whatif.spark import job as spark_job
     with pytest.raises(ValueError, match="positive"):
         spark_job.read_logs(None, [str(LOGS)], progress=object(), partition_bytes=-5)
 
 @pytest.mark.spark
 def test_spark_index_equals_in_process_index(spark, tmp_path):
-    from kafka_authz_cli import spark_job
-    from kafka_authz_cli.auditlog import expand_paths
+    from kafka_authz_cli.whatif.spark import job as spark_job
+    from kafka_authz_cli.whatif.auditlog import expand_paths
 
     files = expand_paths([str(LOGS)])
     staged = tmp_path / "staged"
@@ -232,7 +232,7 @@ def test_spark_index_equals_in_process_index(spark, tmp_path):
         return sorted(tuple(map(str, r.values())) for r in t.to_pylist())
     assert rows(staged) == rows(local_index / "requests")
     # committed, the Spark run lists every file it wrote (one or more per day) and its quarantine, and checks
-    from kafka_authz_cli.formats.whatif_index import commit_run, fingerprint, open_index
+    from kafka_authz_cli.whatif.index import commit_run, fingerprint, open_index
     written = sorted(staged.rglob("*.parquet"))
     ix = open_index(tmp_path / "spark-index", create=True)
     commit_run(ix, "r1", staged, [fingerprint(f) for f in files], stats, quarantine)
@@ -254,10 +254,10 @@ def test_spark_answers_from_an_index_as_the_in_process_path_does(spark, tmp_path
     # same instant written with a '.' (later text). Deciding on the executors and on the driver.
     from dataclasses import asdict
 
-    from kafka_authz_cli import spark_job
+    from kafka_authz_cli.whatif.spark import job as spark_job
     from kafka_authz_cli.cli.whatif import _index_local
-    from kafka_authz_cli.formats import load_acls
-    from kafka_authz_cli.formats.whatif_index import open_index
+    from kafka_authz_cli.acl.formats import load_acls
+    from kafka_authz_cli.whatif.index import open_index
 
     a, b = tmp_path / "a", tmp_path / "b"
     a.mkdir(), b.mkdir()

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from kafka_authz_cli.formats import load_acls
+from kafka_authz_cli.acl.formats import load_acls
 
 EXAMPLES = Path(__file__).parents[2] / "examples" / "whatif"
 AUTHZ = str(Path(sys.executable).with_name("authz"))
@@ -107,9 +107,9 @@ def bare_python(tmp_path: Path) -> str:
 @pytest.mark.spark
 @pytest.mark.spark_cluster
 def test_whatif_on_a_standalone_cluster_equals_local_mode(spark, standalone, tmp_path):
-    from kafka_authz_cli import spark_job
-    from kafka_authz_cli.auditlog import expand_paths
-    from kafka_authz_cli.formats.whatif_out import report_dict
+    from kafka_authz_cli.whatif.spark import job as spark_job
+    from kafka_authz_cli.whatif.auditlog import expand_paths
+    from kafka_authz_cli.whatif.output import report_dict
 
     executor_python = bare_python(tmp_path)
     probe = subprocess.run([executor_python, "-m", "kafka_authz_cli"], capture_output=True, text=True, timeout=60)

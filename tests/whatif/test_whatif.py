@@ -6,11 +6,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from kafka_authz_cli.auditlog import ReadStats, expand_paths, read_file_bytes
+from kafka_authz_cli.whatif.auditlog import ReadStats, expand_paths, read_file_bytes
 from kafka_authz_cli.cli.app import app
-from kafka_authz_cli.engine import StandardAuthorizer
-from kafka_authz_cli.formats import load_acls
-from kafka_authz_cli.whatif import replay
+from kafka_authz_cli.acl.engine import StandardAuthorizer
+from kafka_authz_cli.acl.formats import load_acls
+from kafka_authz_cli.whatif.replay import replay
 
 EXAMPLES = Path(__file__).parents[2] / "examples" / "whatif"
 LOGS = str(EXAMPLES / "logs")
@@ -52,7 +52,7 @@ def test_current_acl_set_reproduces_the_logged_decisions():
 
 
 def test_spark_and_in_process_give_identical_results(spark):
-    from kafka_authz_cli import spark_job
+    from kafka_authz_cli.whatif.spark import job as spark_job
 
     files = [str(Path(f).resolve()) for f in expand_paths([LOGS])]
     acls = (load_acls(EXAMPLES / "proposed.json"), SETTINGS)

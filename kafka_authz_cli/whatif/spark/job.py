@@ -9,7 +9,7 @@ byte tests and a regex on the timestamp, and takes other layouts apart with anch
 expressions. Lines are aggregated per distinct (hour, `LEVEL message`); the level and the calendar
 date are checked once per group. Every other line - multi-line records,
 foreign lines, odd layouts - keeps its file and line number and goes to the reference reader
-(:mod:`kafka_authz_cli.auditlog`) with the context it needs. Message fields of the KRaft and ZK 2.4+
+(:mod:`kafka_authz_cli.whatif.auditlog`) with the context it needs. Message fields of the KRaft and ZK 2.4+
 shapes are extracted in the JVM; each distinct message is also read once by the reference reader,
 which has the last word. Distinct requests are aggregated in Spark SQL and decided on the executors
 (Arrow batches) with the ACL sets broadcast. Intermediate results are local checkpoints, so each
@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from kafka_authz_cli.auditlog import (
+from kafka_authz_cli.whatif.auditlog import (
     GZIP_MAGIC,
     LOGGER_SUFFIX,
     Quarantined,
@@ -54,8 +54,8 @@ from kafka_authz_cli.auditlog import (
     read_runs,
 )
 from kafka_authz_cli.errors import AuthzError
-from kafka_authz_cli.model import AclBinding, AclOperation, ResourceType
-from kafka_authz_cli.whatif import (Aggregate, Summary, Verdict, WhatIfReport, assemble_report, classify, decide,
+from kafka_authz_cli.acl.model import AclBinding, AclOperation, ResourceType
+from kafka_authz_cli.whatif.replay import (Aggregate, Summary, Verdict, WhatIfReport, assemble_report, classify, decide,
                                     mismatch_row)
 
 KEY = ["principal", "host", "operation", "resource_type", "resource_name"]
@@ -231,7 +231,7 @@ class _jvm_output_to:
 
 def _ship_package(spark) -> None:
     """Executors on a cluster need authz's code: send it as a zip."""
-    package = Path(__file__).resolve().parent
+    package = Path(__file__).resolve().parents[2]  # kafka_authz_cli/, from whatif/spark/
     tmp = tempfile.mkdtemp(prefix="authz-")
     archive = shutil.make_archive(os.path.join(tmp, "kafka_authz_cli"), "zip", package.parent, package.name)
     spark.sparkContext.addPyFile(archive)
@@ -863,7 +863,7 @@ def _decide_worker(acls_bc):
     def run(batches):
         import pyarrow as pa
 
-        from kafka_authz_cli.engine import StandardAuthorizer
+        from kafka_authz_cli.acl.engine import StandardAuthorizer
 
         proposed, current, settings = acls_bc.value
         after_authz = StandardAuthorizer(proposed, **settings)
@@ -1203,8 +1203,8 @@ def report_from(spark, per_key, proposed: tuple[list[AclBinding], dict],
     settings = proposed[1]
     if decide_on == "driver":
         progress.set("collecting distinct requests")
-        from kafka_authz_cli.engine import StandardAuthorizer
-        from kafka_authz_cli.whatif import build_report
+        from kafka_authz_cli.acl.engine import StandardAuthorizer
+        from kafka_authz_cli.whatif.replay import build_report
 
         table = per_key.toArrow()
         hours = {}
@@ -1313,7 +1313,7 @@ def report_from_index(spark, roots: list[tuple[str, list[str]]], since: str | No
     and were left out by --since/--until."""
     from pyspark.sql import functions as F
 
-    from kafka_authz_cli.formats.whatif_index import SPARK_SCHEMA
+    from kafka_authz_cli.whatif.index import SPARK_SCHEMA
 
     with spark_errors("whatif --index"), StatusProgress(spark, progress) as tracker:
         tracker.set("reading the index")
