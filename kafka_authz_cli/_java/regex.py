@@ -913,10 +913,18 @@ class JavaPattern:
         return self.source
 
     def matches(self, text: str) -> re.Match | None:
-        return self.regex.fullmatch(text)
+        return self._run(self.regex.fullmatch, text)
 
     def looking_at(self, text: str) -> re.Match | None:
-        return self.regex.match(text)
+        return self._run(self.regex.match, text)
+
+    def _run(self, method, text: str, *args) -> re.Match | None:
+        try:
+            return method(text, *args)
+        except SystemError:
+            # CPython 3.11's engine fails on some nested possessive quantifiers at match time
+            # ("The span of capturing group is wrong"): refused like any construct authz cannot run.
+            raise JavaRegexUnsupported("nested possessive quantifiers", self.source, -1) from None
 
     def find_all(self, text: str):
         """The successive matches of Java's ``find()`` loop (an empty match moves on one character)."""
@@ -925,7 +933,7 @@ class JavaPattern:
             nxt = last + 1 if last == first else last
             if nxt > len(text):
                 return
-            m = self.regex.search(text, nxt)
+            m = self._run(self.regex.search, text, nxt)
             if m is None:
                 return
             yield m

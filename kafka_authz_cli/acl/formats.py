@@ -250,9 +250,9 @@ def parse_acls(text: str, path: str = "<input>", fmt: str | None = None) -> AclS
         raise InputError("cannot tell the ACL format from the content; pass --acls-format json|kafka-acls|csv|rules",
                          path, 1, 1)
     if fmt == "rules":
-        from kafka_authz_cli.services.sources import compile_rules_text
-
-        return compile_rules_text(text, path)
+        # Rules files are compiled by the rules package (services.sources.parse_acl_source reads both).
+        raise InputError("this looks like a Kroxylicious rules file; expected an ACL set (json, kafka-acls "
+                         "or csv)", path, 1, 1)
     if fmt not in READERS:
         raise InputError(f"unknown ACL format {fmt!r} (expected one of {', '.join(ACL_FORMATS)}, rules)")
     return READERS[fmt](text, path)

@@ -9,8 +9,16 @@ from typing import TYPE_CHECKING, Optional
 
 import typer
 
+from kafka_authz_cli.acl.formats import dump_acls
+from kafka_authz_cli.acl.model import AclBinding, PatternType, validation_errors
 from kafka_authz_cli.cli.app import app
-from kafka_authz_cli.cli.common import AclFormat, broker_settings, console, load_source, warn, write_output
+from kafka_authz_cli.cli.common import (
+    AclFormat,
+    console,
+    option_value,
+    warn,
+    write_output,
+)
 from kafka_authz_cli.cli.live_common import (  # noqa: F401  (Declined etc. are part of this module's API)
     COMMAND_CONFIG,
     DEFAULT_MAX_DELETES,
@@ -22,9 +30,9 @@ from kafka_authz_cli.cli.live_common import (  # noqa: F401  (Declined etc. are 
     delete_guard,
 )
 from kafka_authz_cli.errors import AuthzError, InputError
-from kafka_authz_cli.acl.formats import dump_acls
 from kafka_authz_cli.formats.reading import read_text
-from kafka_authz_cli.acl.model import AclBinding, PatternType, validation_errors
+from kafka_authz_cli.services.settings import broker_settings
+from kafka_authz_cli.services.sources import load_source
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -126,7 +134,7 @@ def _effect(plan, settings) -> dict:
 def _build_plan(desired_path: Path, acls_format, admin, scope, allow_delete: bool, settings, bootstrap: str):
     from kafka_authz_cli.cluster.rollout import make_plan
 
-    desired = load_source(desired_path, acls_format).bindings
+    desired = load_source(desired_path, option_value(acls_format)).bindings
     invalid = [(b, e) for b in desired if (e := validation_errors(b))]
     if invalid:
         for b, e in invalid[:20]:
@@ -148,6 +156,7 @@ def _row(table: Table, change: str, b: AclBinding) -> None:
 
 def print_plan(plan) -> None:
     from rich.table import Table
+
     from kafka_authz_cli.cluster.rollout import phases
 
     table = Table(header_style="bold", title="plan")

@@ -1,22 +1,18 @@
-"""What every command shares: consoles, broker settings, ACL sources, output helpers."""
+"""What every command shares: consoles, warnings, output formats and where output goes."""
 
 from __future__ import annotations
 
 import csv
 import io
 import json
-from dataclasses import dataclass
+import logging
 from enum import Enum
 from pathlib import Path
 from typing import Optional
 
 import typer
 
-from kafka_authz_cli.errors import AuthzError, InputError
-from kafka_authz_cli.acl.formats import AclSet, load_acl_set
-from kafka_authz_cli.formats.reading import read_text
-from kafka_authz_cli._java.properties import parse_properties
-from kafka_authz_cli.acl.model import unmatchable_host_reason, validation_errors
+from kafka_authz_cli.errors import InputError
 
 
 class _LazyConsole:
@@ -51,11 +47,6 @@ err_console = _LazyConsole(stderr=True, highlight=False)
 
 EXIT_CODES_HELP = "Exit codes: 0 ok; 1 {one}; 2 usage or input error."
 
-STANDARD_AUTHORIZER_CLASSES = {
-    "org.apache.kafka.metadata.authorizer.StandardAuthorizer",
-}
-
-
 class AclFormat(str, Enum):
     json = "json"
     kafka_acls = "kafka-acls"
@@ -70,62 +61,28 @@ class TableFormat(str, Enum):
     csv = "csv"
 
 
-@dataclass
-class BrokerSettings:
-    super_users: str
-    allow_everyone_if_no_acl_found: bool
-    source: str = "flags"
-
-    def authorizer(self, acl_set: AclSet) -> "StandardAuthorizer":
-        from kafka_authz_cli.acl.engine import AuthorizerConfigError, StandardAuthorizer
-
-        try:
-            return StandardAuthorizer(acl_set.bindings, super_users=self.super_users,
-                                      allow_everyone_if_no_acl_found=self.allow_everyone_if_no_acl_found)
-        except AuthorizerConfigError as exc:
-            if self.source not in ("flags", "--super-users"):
-                raise InputError(f"super.users: {exc}", self.source) from None
-            raise AuthzError(f"super.users ({self.source}): {exc}") from None
-
-
-def broker_settings(super_users: Optional[str], allow_everyone: Optional[bool],
-                    broker_config: Optional[Path]) -> BrokerSettings:
-    """Flags win over ``server.properties`` values, which win over Kafka's defaults."""
-    from kafka_authz_cli.acl.engine import AuthorizerConfigError, parse_super_users
-
-    su, allow, source = "", False, "flags"
-    if broker_config is not None:
-        props = parse_properties(read_text(broker_config), str(broker_config))
-        source = str(broker_config)
-        su = props.get("super.users", "")
-        raw = props.get("allow.everyone.if.no.acl.found", "false").strip().lower()
-        if raw not in ("true", "false"):
-            raise InputError(f"allow.everyone.if.no.acl.found must be true or false, got {raw!r}", str(broker_config))
-        allow = raw == "true"
-        cls = props.get("authorizer.class.name", "").strip()
-        if cls and cls not in STANDARD_AUTHORIZER_CLASSES:
-            warn(f"{broker_config}: authorizer.class.name is {cls}; authz decides as Kafka's KRaft StandardAuthorizer")
-        elif not cls:
-            warn(f"{broker_config}: no authorizer.class.name: that broker authorizes nothing; "
-                 "authz decides as if StandardAuthorizer were configured")
-    if super_users is not None:
-        su, source = super_users, "--super-users"
-    if allow_everyone is not None:
-        allow = allow_everyone
-    try:
-        parse_super_users(su)
-    except AuthorizerConfigError as exc:
-        if source != "--super-users" and source != "flags":
-            raise InputError(f"super.users: {exc}; the broker would not start", source) from None
-        raise AuthzError(f"super.users ({source}): {exc}; the broker would not start") from None
-    return BrokerSettings(su, allow, source)
-
-
 def warn(message: str) -> None:
     from rich.markup import escape
 
     # The message carries names from the input: never let them read as rich markup.
     err_console.print(f"[yellow]warning:[/yellow] {escape(message)}", markup=True, highlight=False)
+
+
+class _WarningLines(logging.Handler):
+    """What the services and the domain log as warnings, shown as `warning:` lines."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        warn(record.getMessage())
+
+
+def _show_warnings() -> None:
+    root = logging.getLogger("kafka_authz_cli")
+    if not any(isinstance(h, _WarningLines) for h in root.handlers):
+        root.addHandler(_WarningLines(logging.WARNING))
+        root.propagate = False
+
+
+_show_warnings()
 
 
 #: Tables for people show at most this many rows, then say how many are not shown and how to get them.
@@ -155,40 +112,9 @@ def rows_not_shown(total: int, shown: int, how: str = "--format json, jsonl or c
             f"{how} lists every row")
 
 
-def load_source(path: Path | str, fmt: Optional[AclFormat] = None, quiet: bool = False) -> AclSet:
-    """An ACL source in any format authz reads, with warnings for what the broker would refuse."""
-    acl_set = load_acl_set(path, fmt.value if fmt else None)
-    if not quiet:
-        seen = set()
-        odd_hosts: dict[str, list[str]] = {}
-        for binding, origin in zip(acl_set.bindings, acl_set.origins):
-            if binding in seen:
-                warn(f"{origin}: duplicate ACL {binding.standard_acl_str()} (Kafka stores it once)")
-            seen.add(binding)
-            errors = validation_errors(binding)
-            if errors:
-                warn(f"{origin}: the broker's CreateAcls would refuse this ACL: {'; '.join(errors)}")
-            if binding.host != "*" and unmatchable_host_reason(binding.host):
-                odd_hosts.setdefault(binding.host, []).append(origin)
-        for host, origins in odd_hosts.items():
-            where = origins[0] + (f" and {len(origins) - 1} more ACL(s)" if len(origins) > 1 else "")
-            warn(f"{where}: {unmatchable_host_reason(host)}")
-    return acl_set
-
-
-def load_registry(types: Optional[Path]):
-    """The rules language's class registry, with a --types file's classes when one is given."""
-    from kafka_authz_cli.rules.types import TypeRegistry
-
-    if types is None:
-        return TypeRegistry()
-    from kafka_authz_cli.rules.types_file import load_types
-
-    registry, ignored = load_types(types)
-    if ignored:
-        warn(f"{types}: ignored top-level key(s) {', '.join(k[:60] for k in ignored)} (a types file has "
-             "principal_types, resource_types and default_imports)")
-    return registry
+def option_value(option: Optional[Enum]) -> Optional[str]:
+    """A choice option as the plain string the services take."""
+    return None if option is None else option.value
 
 
 def emit_rows(rows: list[dict], fmt: TableFormat) -> None:

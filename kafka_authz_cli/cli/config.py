@@ -13,15 +13,29 @@ from typing import Optional
 import typer
 from rich.markup import escape
 
-from kafka_authz_cli.cli.app import app
-from kafka_authz_cli.cli.common import TableFormat, console, emit_rows, warn, write_output
-from kafka_authz_cli.cli.live_common import COMMAND_CONFIG, TIMEOUT
-from kafka_authz_cli.config.dynamic import keys_to_resolve, resolve_key, scoped_key, validate_dynamic
-from kafka_authz_cli.errors import AuthzError, InputError
-from kafka_authz_cli.config.files import load_sources
 from kafka_authz_cli._java.properties import parse_properties_with_lines
-from kafka_authz_cli.formats.reading import read_text
-from kafka_authz_cli._java.regex import JavaException, NumberFormatException, java_parse_int, utf16_length
+from kafka_authz_cli._java.regex import (
+    JavaException,
+    NumberFormatException,
+    java_parse_int,
+    utf16_length,
+)
+from kafka_authz_cli.cli.app import app
+from kafka_authz_cli.cli.common import (
+    TableFormat,
+    console,
+    emit_rows,
+    warn,
+    write_output,
+)
+from kafka_authz_cli.cli.live_common import COMMAND_CONFIG, TIMEOUT
+from kafka_authz_cli.config.dynamic import (
+    keys_to_resolve,
+    resolve_key,
+    scoped_key,
+    validate_dynamic,
+)
+from kafka_authz_cli.config.files import load_sources
 from kafka_authz_cli.config.password_encoder import (
     CONFIG_CIPHER,
     CONFIG_ITERATIONS,
@@ -38,6 +52,8 @@ from kafka_authz_cli.config.password_encoder import (
     describe,
     encode,
 )
+from kafka_authz_cli.errors import AuthzError, InputError
+from kafka_authz_cli.formats.reading import read_text
 
 config_app = typer.Typer(help="KIP-226 dynamic broker configuration: effective values and sources, and the "
                               "password encoder.", no_args_is_help=True)
@@ -178,17 +194,17 @@ def _resolved_table(resolved, checked: Optional[dict] = None):
 def _resolve_live(bootstrap: str, command_config: Optional[Path], timeout: float, broker_config: Optional[Path],
                   broker_id: Optional[str], listener: Optional[str], keys: Optional[list[str]], all_defaults: bool,
                   fmt: TableFormat) -> None:
+    from kafka_authz_cli.cluster.kafka_adapter import pick_broker
+    from kafka_authz_cli.config.files import read_static
     from kafka_authz_cli.config.live import (
         LiveOrigin,
         broker_sensitive,
         check_against_broker,
+        compared_as_set_only,
         hide,
         sources_from_describe,
-        compared_as_set_only,
         static_drift,
     )
-    from kafka_authz_cli.config.files import read_static
-    from kafka_authz_cli.cluster.kafka_adapter import pick_broker
 
     wanted = None
     if broker_id is not None:

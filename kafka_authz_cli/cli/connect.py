@@ -13,7 +13,8 @@ import typer
 from rich.markup import escape
 
 from kafka_authz_cli.cli.app import app
-from kafka_authz_cli.cli.common import broker_settings, console, load_source, write_output
+from kafka_authz_cli.cli.common import console, write_output
+from kafka_authz_cli.connect.files import read_connector, read_worker
 from kafka_authz_cli.connect.overrides import (
     PREFIXES,
     SENSITIVE_CLIENT_KEYS,
@@ -25,7 +26,8 @@ from kafka_authz_cli.connect.overrides import (
     required_actions,
 )
 from kafka_authz_cli.errors import AuthzError
-from kafka_authz_cli.connect.files import read_connector, read_worker
+from kafka_authz_cli.services.settings import broker_settings
+from kafka_authz_cli.services.sources import load_source
 
 connect_app = typer.Typer(help="Kafka Connect: KIP-458 connector client config override policies.",
                           no_args_is_help=True)

@@ -8,9 +8,10 @@ from typing import Optional
 
 import typer
 
-from kafka_authz_cli.cli.app import app
-from kafka_authz_cli.cli.common import AclFormat, load_source, write_output
 from kafka_authz_cli.acl.formats import dump_acls
+from kafka_authz_cli.cli.app import app
+from kafka_authz_cli.cli.common import AclFormat, option_value, write_output
+from kafka_authz_cli.services.sources import load_source
 
 
 class OutFormat(str, Enum):
@@ -29,5 +30,5 @@ def convert(
     acls_format: Optional[AclFormat] = typer.Option(None, "--acls-format", help="Override input detection."),
     out: Optional[Path] = typer.Option(None, "-o", "--output", help="Write here instead of stdout."),
 ) -> None:
-    acl_set = load_source(source, acls_format)
+    acl_set = load_source(source, option_value(acls_format))
     write_output(dump_acls(acl_set.bindings, to.value), out)

@@ -9,19 +9,19 @@ from typing import Optional
 
 import typer
 
+from kafka_authz_cli.acl.diff import DiffResult, describe_host, describe_names, diff
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.cli.common import (
     MAX_TABLE_ROWS,
     AclFormat,
-    broker_settings,
     cell,
     console,
-    load_source,
+    option_value,
     rows_not_shown,
     write_output,
 )
-from kafka_authz_cli.acl.diff import DiffResult, describe_host, describe_names, diff
-from kafka_authz_cli.services.sources import cluster_acl_set
+from kafka_authz_cli.services.settings import broker_settings
+from kafka_authz_cli.services.sources import cluster_acl_set, load_source
 
 
 class DiffFormat(str, Enum):
@@ -78,8 +78,8 @@ def diff_cmd(
                                    old_broker_config or broker_config)
     new_settings = broker_settings(new_super_users if new_super_users is not None else super_users, allow_everyone,
                                    new_broker_config or broker_config)
-    old_set = cluster_acl_set(old, command_config, timeout) or load_source(old, acls_format)
-    new_set = cluster_acl_set(new, command_config, timeout) or load_source(new, acls_format)
+    old_set = cluster_acl_set(old, command_config, timeout) or load_source(old, option_value(acls_format))
+    new_set = cluster_acl_set(new, command_config, timeout) or load_source(new, option_value(acls_format))
     result = diff(old_set.bindings, new_set.bindings,
                   {"super_users": old_settings.super_users,
                    "allow_everyone_if_no_acl_found": old_settings.allow_everyone_if_no_acl_found},

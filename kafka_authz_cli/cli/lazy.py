@@ -22,12 +22,12 @@ from enum import Enum
 from typing import Any, Callable, Optional, get_args, get_origin
 
 import typer
-from typer.core import TyperCommand, TyperGroup
 
 # Typer >= 0.20 vendors click as typer._click; these are the click classes Typer itself uses.
 from typer._click import core as _core
 from typer._click.exceptions import UsageError
 from typer._click.shell_completion import CompletionItem
+from typer.core import TyperCommand, TyperGroup
 
 
 @dataclass(frozen=True)
@@ -381,7 +381,11 @@ class LazyTyperGroup(AuthzGroup):
         return polish(cmd) if cmd is not None else None
 
     def _load(self, name: str):
-        from typer.main import get_command_from_info, get_command_name, get_group_from_info
+        from typer.main import (
+            get_command_from_info,
+            get_command_name,
+            get_group_from_info,
+        )
 
         spec = self.lazy_commands[name]
         importlib.import_module(spec.module)

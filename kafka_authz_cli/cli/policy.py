@@ -9,7 +9,13 @@ import typer
 from rich.markup import escape
 
 from kafka_authz_cli.cli.app import app
-from kafka_authz_cli.cli.common import AclFormat, TableFormat, broker_settings, console, emit_rows, load_source
+from kafka_authz_cli.cli.common import (
+    AclFormat,
+    TableFormat,
+    console,
+    emit_rows,
+    option_value,
+)
 from kafka_authz_cli.config.files import load_sources
 from kafka_authz_cli.policy.files import read_cluster_state, read_policy, read_requests
 from kafka_authz_cli.policy.topic import (
@@ -20,6 +26,8 @@ from kafka_authz_cli.policy.topic import (
     decide,
     evaluate,
 )
+from kafka_authz_cli.services.settings import broker_settings
+from kafka_authz_cli.services.sources import load_source
 
 policy_app = typer.Typer(help="KIP-201 topic management policy: create, alter, delete and delete-records "
                               "requests checked against a declarative policy (and the ACLs).", no_args_is_help=True)
@@ -148,7 +156,7 @@ def check(
     authorizer = None
     if acls is not None:
         settings = broker_settings(super_users, allow_everyone, broker_config)
-        authorizer = settings.authorizer(load_source(acls, acls_format))
+        authorizer = settings.authorizer(load_source(acls, option_value(acls_format)))
     rows = check_requests(pol, reqs, cluster, broker_sources, authorizer)
     if fmt is TableFormat.table:
         print_rows(rows, authorizer is not None)

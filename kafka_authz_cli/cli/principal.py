@@ -9,9 +9,17 @@ from typing import Optional
 
 import typer
 
+from kafka_authz_cli._java.regex import JavaRegexUnsupported, PatternSyntaxException
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.cli.common import TableFormat, console, emit_rows, warn
 from kafka_authz_cli.errors import InputError
+from kafka_authz_cli.principal.check import (
+    CODES,
+    SEVERITIES,
+    NameInput,
+    check_kerberos,
+    check_tls,
+)
 from kafka_authz_cli.principal.files import (
     ConfiguredRules,
     read_cert_subjects,
@@ -19,7 +27,6 @@ from kafka_authz_cli.principal.files import (
     rules_from_broker_config,
     super_users_from_broker_config,
 )
-from kafka_authz_cli._java.regex import JavaRegexUnsupported, PatternSyntaxException
 from kafka_authz_cli.principal.mapping import (
     KERBEROS_RULES_CONFIG,
     SSL_RULES_CONFIG,
@@ -31,7 +38,6 @@ from kafka_authz_cli.principal.mapping import (
     split_kerberos_rules_config,
     ssl_broker_error,
 )
-from kafka_authz_cli.principal.check import CODES, SEVERITIES, NameInput, check_kerberos, check_tls
 from kafka_authz_cli.principal.x500 import DnError, normalize_dn
 
 principal_app = typer.Typer(help="Which principal a TLS certificate or Kerberos name becomes, as the broker maps it.",

@@ -9,6 +9,7 @@ from typing import Optional
 
 import typer
 
+from kafka_authz_cli.acl.formats import dump_acls
 from kafka_authz_cli.cli.app import app, keep_until_exit
 from kafka_authz_cli.cli.common import (
     MAX_TABLE_ROWS,
@@ -16,15 +17,14 @@ from kafka_authz_cli.cli.common import (
     cell,
     console,
     err_console,
-    load_registry,
-    load_source,
+    option_value,
     write_output,
 )
 from kafka_authz_cli.errors import AuthzError, InputError
-from kafka_authz_cli.acl.formats import dump_acls
 from kafka_authz_cli.formats.reading import read_text
 from kafka_authz_cli.rules.lint import CODES, SEVERITIES, explain, lint_text
 from kafka_authz_cli.rules.types import TypeRegistry
+from kafka_authz_cli.services.sources import load_registry, load_source
 
 RULES_SUFFIXES = (".acl", ".rules", ".authz")
 
@@ -193,7 +193,7 @@ def decompile_cmd(
 ) -> None:
     from kafka_authz_cli.rules.compile import DecompileError, decompile
 
-    acl_set = load_source(acls, acls_format, quiet=True)
+    acl_set = load_source(acls, option_value(acls_format), quiet=True)
     try:
         text = decompile(acl_set.bindings)
     except DecompileError as exc:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import base64
 import json
 import os
 import secrets
@@ -14,11 +13,21 @@ from typing import TYPE_CHECKING, Optional
 import typer
 
 from kafka_authz_cli.cli.app import app
-from kafka_authz_cli.cli.common import check_can_write, console, err_console, warn, write_output
+from kafka_authz_cli.cli.common import (
+    check_can_write,
+    console,
+    err_console,
+    warn,
+    write_output,
+)
 from kafka_authz_cli.errors import AuthzError, InputError
-from kafka_authz_cli.formats.reading import read_text
-from kafka_authz_cli.formats.reading import brief, csv_table, read_bytes, read_stdin_line
-from kafka_authz_cli.scram.records import MAX_ITERATIONS, StoredRecord, load_records
+from kafka_authz_cli.formats.reading import (
+    brief,
+    csv_table,
+    read_bytes,
+    read_stdin_line,
+    read_text,
+)
 from kafka_authz_cli.scram.credential import (
     ScramCredential,
     ScramError,
@@ -30,6 +39,7 @@ from kafka_authz_cli.scram.credential import (
     parse_add_scram,
     salted_password,
 )
+from kafka_authz_cli.scram.records import MAX_ITERATIONS, StoredRecord, load_records
 
 if TYPE_CHECKING:
     from rich.progress import Progress
@@ -503,7 +513,13 @@ def create_users(
     out: Path = typer.Option(..., "-o", "--output", help="Output file (created 0600)."),
     workers: int = typer.Option(0, "--workers", min=0, help="Processes (default: all cores)."),
 ) -> None:
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
     check_password_source(password_column, password_dir, generate, generated_passwords)
     default_mech = _mechanism(mechanism)
     for path in (out, generated_passwords if generate else None):

@@ -16,9 +16,21 @@ from typing import Optional
 
 import typer
 
-from kafka_authz_cli.cli.live_common import COMMAND_CONFIG, TIMEOUT, Declined, _close, _confirm, delete_guard
 from kafka_authz_cli.cli.common import console, warn, write_output
-from kafka_authz_cli.cli.scram import _generated_password, _mechanism, check_password_source, scram_app
+from kafka_authz_cli.cli.live_common import (
+    COMMAND_CONFIG,
+    TIMEOUT,
+    Declined,
+    _close,
+    _confirm,
+    delete_guard,
+)
+from kafka_authz_cli.cli.scram import (
+    _generated_password,
+    _mechanism,
+    check_password_source,
+    scram_app,
+)
 from kafka_authz_cli.errors import AuthzError, InputError
 from kafka_authz_cli.formats.reading import read_text
 from kafka_authz_cli.scram.credential import ScramError, ScramMechanism

@@ -8,23 +8,30 @@ from typing import Optional
 import typer
 
 from kafka_authz_cli.acl.apikeys import parse_api_key
+from kafka_authz_cli.acl.engine import Decision, Request
+from kafka_authz_cli.acl.model import (
+    CLUSTER_NAME,
+    AclError,
+    AclOperation,
+    ResourceType,
+    java_host_address,
+)
+from kafka_authz_cli.acl.requests import RequestSpec, parse_requests
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.cli.common import (
     MAX_TABLE_ROWS,
     AclFormat,
     TableFormat,
-    broker_settings,
     cell,
     console,
     emit_rows,
-    load_source,
+    option_value,
     rows_not_shown,
 )
-from kafka_authz_cli.acl.engine import Decision, Outcome, Request
 from kafka_authz_cli.errors import AuthzError, InputError
 from kafka_authz_cli.formats.reading import read_text
-from kafka_authz_cli.acl.requests import RequestSpec, parse_requests
-from kafka_authz_cli.acl.model import CLUSTER_NAME, AclError, AclOperation, ResourceType, java_host_address
+from kafka_authz_cli.services.settings import broker_settings
+from kafka_authz_cli.services.sources import load_source
 
 HELP = """Decide requests as Kafka's KRaft StandardAuthorizer would, and say which rule decided.
 
@@ -144,7 +151,10 @@ def simulate(
 ) -> None:
     mapping = None
     if tls_dn is not None or kerberos_principal is not None or ssl_mapping_rules is not None or kerberos_rules:
-        from kafka_authz_cli.cli.principal import map_connection, print_mapping_step  # (mapping only)
+        from kafka_authz_cli.cli.principal import (  # (mapping only)
+            map_connection,
+            print_mapping_step,
+        )
 
         mapping = map_connection(tls_dn, kerberos_principal, ssl_mapping_rules, kerberos_rules, kerberos_realm,
                                  broker_config, listener)
@@ -169,7 +179,7 @@ def simulate(
     if acls is None:
         raise typer.BadParameter("an ACL file is required (or --rules FILE)", param_hint="ACLS")
     settings = broker_settings(super_users, allow_everyone, broker_config)
-    acl_set = load_source(acls, acls_format)
+    acl_set = load_source(acls, option_value(acls_format))
     authorizer = settings.authorizer(acl_set)
 
     if authorized_operations:
@@ -179,7 +189,10 @@ def simulate(
         return
 
     if topic_policy is not None:
-        from kafka_authz_cli.cli.policy import print_simulate_policy, simulate_topic_policy
+        from kafka_authz_cli.cli.policy import (
+            print_simulate_policy,
+            simulate_topic_policy,
+        )
 
         r = specs[0].request
         if requests is not None or r.resource_type is not ResourceType.TOPIC:
@@ -351,9 +364,10 @@ def _print_authorized_operations(authorizer, request: Request, fmt: TableFormat)
 
 def _simulate_rules(rules: Path, types: Optional[Path], specs: list[RequestSpec], fmt: TableFormat) -> None:
     from rich.table import Table
+
     from kafka_authz_cli.rules.compile import load_checked
     from kafka_authz_cli.rules.simulate import decide_requests
-    from kafka_authz_cli.cli.common import load_registry
+    from kafka_authz_cli.services.sources import load_registry
 
     registry = load_registry(types)
     checked = load_checked(read_text(rules), str(rules), registry)

@@ -13,21 +13,26 @@ from typing import Optional
 
 import typer
 
-from kafka_authz_cli.whatif.auditlog import Quarantined, ReadStats, expand_paths, read_stream, short_rule
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.cli.common import (
     AclFormat,
-    broker_settings,
     check_can_write,
     console,
     err_console,
-    load_source,
+    option_value,
     warn,
     write_output,
 )
 from kafka_authz_cli.errors import AuthzError, InputError
-from kafka_authz_cli.services.sources import cluster_acl_set
-from kafka_authz_cli.whatif.output import check_out_dir, render_html, report_dict, write_out_dir
+from kafka_authz_cli.services.settings import broker_settings
+from kafka_authz_cli.services.sources import cluster_acl_set, load_source
+from kafka_authz_cli.whatif.auditlog import (
+    Quarantined,
+    ReadStats,
+    expand_paths,
+    read_stream,
+    short_rule,
+)
 from kafka_authz_cli.whatif.index import (
     aggregates_from_table,
     check_not_indexed,
@@ -41,7 +46,18 @@ from kafka_authz_cli.whatif.index import (
     staging_dir,
     write_hourly_local,
 )
-from kafka_authz_cli.whatif.replay import WhatIfReport, aggregate, aggregate_hourly, replay_aggregates
+from kafka_authz_cli.whatif.output import (
+    check_out_dir,
+    render_html,
+    report_dict,
+    write_out_dir,
+)
+from kafka_authz_cli.whatif.replay import (
+    WhatIfReport,
+    aggregate,
+    aggregate_hourly,
+    replay_aggregates,
+)
 
 # --partition-bytes: smaller splits only add tasks (a negative one made Spark skip most of every file).
 MIN_PARTITION_BYTES = 64 << 10
@@ -125,10 +141,10 @@ def whatif(
     settings = broker_settings(super_users, allow_everyone, broker_config)
     config = {"super_users": settings.super_users,
               "allow_everyone_if_no_acl_found": settings.allow_everyone_if_no_acl_found}
-    proposed_set = load_source(proposed, acls_format)
+    proposed_set = load_source(proposed, option_value(acls_format))
     current_set = None
     if current is not None:
-        current_set = cluster_acl_set(current, command_config, timeout) or load_source(current, acls_format)
+        current_set = cluster_acl_set(current, command_config, timeout) or load_source(current, option_value(acls_format))
     spark_opts = {"master": master, "driver_memory": driver_memory, "executor_memory": executor_memory,
                   "partition_bytes": partition_bytes}
     if index:
@@ -270,7 +286,13 @@ def read_logs_local(files: list[str], names: dict[str, str], on_bytes=None):
 
 
 def _byte_progress(files):
-    from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TransferSpeedColumn
+    from rich.progress import (
+        BarColumn,
+        DownloadColumn,
+        Progress,
+        TextColumn,
+        TransferSpeedColumn,
+    )
 
     total = sum(os.path.getsize(f) for f in files)
     progress = Progress(TextColumn("reading logs"), BarColumn(), DownloadColumn(), TransferSpeedColumn(),
@@ -345,7 +367,13 @@ class _SparkBar:
     """authz's own progress bar over Spark's status tracker (Spark's console bar is off)."""
 
     def __init__(self):
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+        )
 
         self.progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                                  TextColumn("tasks"), TimeElapsedColumn(), console=err_console, transient=True,

@@ -30,6 +30,7 @@ from kafka_authz_cli._java.regex import (
     java_trim,
     java_upper,
 )
+from kafka_authz_cli.errors import AuthzError
 
 SSL_RULES_CONFIG = "ssl.principal.mapping.rules"
 KERBEROS_RULES_CONFIG = "sasl.kerberos.principal.to.local.rules"
@@ -66,6 +67,10 @@ class MappingRulesError(Exception):
         if isinstance(self.error, JavaException):
             return self.error.as_dict()
         return {"class": None, "message": str(self.error), "unsupported": True}
+
+
+def _cannot_run(index: int, rule, exc: JavaRegexUnsupported) -> AuthzError:
+    return AuthzError(f"rule {index + 1} ({rule}): {exc}")
 
 
 def _java_list(items) -> str:
@@ -207,6 +212,8 @@ class SslPrincipalMapper:
                 name = rule.apply(dn)
             except JavaException as exc:
                 return Mapping(dn, error=exc, rule_index=i, rule=str(rule))
+            except JavaRegexUnsupported as exc:
+                raise _cannot_run(i, rule, exc) from None
             if name is not None:
                 return Mapping(dn, name=name, rule_index=i, rule=str(rule))
         return Mapping(dn, error=NoMatchingRule(f"No rules apply to {dn}, rules {_java_list(self.rules)}"))
@@ -383,6 +390,8 @@ class KerberosShortNamer:
                 result = rule.apply(params)
             except JavaException as exc:
                 return Mapping(original, error=exc, rule_index=i, rule=str(rule))
+            except JavaRegexUnsupported as exc:
+                raise _cannot_run(i, rule, exc) from None
             if result is not None:
                 return Mapping(original, name=result, rule_index=i, rule=str(rule))
         return Mapping(original, error=KerberosNoMatchingRule(

@@ -92,10 +92,3 @@ class TypeRegistry:
         except (KeyError, TypeError, AttributeError) as exc:
             raise InputError(f"not a types file: missing or malformed {exc}", path) from None
         return self
-
-    @classmethod
-    def from_file(cls, path: str) -> "TypeRegistry":
-        """The strict types-file reader (formats/types_file.py): located errors for any bad input."""
-        from kafka_authz_cli.rules.types_file import load_types
-
-        return load_types(path)[0]

@@ -1,19 +1,61 @@
-"""ACL sources beyond the plain ACL formats: rules-language files compiled to bindings."""
+"""ACL sets from wherever they are: a file in any format (rules files compiled), or a live cluster."""
 
 from __future__ import annotations
 
+import logging
+from pathlib import Path
+from typing import Optional
+
+from kafka_authz_cli.acl.formats import AclSet, detect_format, parse_acls
+from kafka_authz_cli.acl.model import unmatchable_host_reason, validation_errors
 from kafka_authz_cli.errors import InputError
-from kafka_authz_cli.acl.formats import AclSet
+from kafka_authz_cli.formats.reading import read_text, source_label
+
+log = logging.getLogger(__name__)
 
 
 def compile_rules_text(text: str, path: str) -> AclSet:
-    try:
-        from kafka_authz_cli.rules import compile as rules_compile  # the rules-language package
-    except ImportError:
-        raise InputError("this looks like a rules-language file, which this build of authz cannot compile yet",
-                         path, 1, 1) from None
+    from kafka_authz_cli.rules import compile as rules_compile
+
     bindings = rules_compile.compile_rules_text(text, path)
     return AclSet(list(bindings), [path] * len(bindings), path, "rules")
+
+
+def parse_acl_source(text: str, path: str = "<input>", fmt: str | None = None) -> AclSet:
+    """An ACL set in any format authz reads (detected by content unless ``fmt``), rules files
+    compiled to the bindings that decide alike."""
+    if (fmt or detect_format(text)) == "rules":
+        return compile_rules_text(text, path)
+    return parse_acls(text, path, fmt)
+
+
+def load_acl_set(path: str | Path, fmt: str | None = None) -> AclSet:
+    return parse_acl_source(read_text(path), source_label(path), fmt)
+
+
+def load_source(path: Path | str, fmt: Optional[str] = None, quiet: bool = False) -> AclSet:
+    """An ACL source in any format authz reads, with warnings for what the broker would refuse."""
+    acl_set = load_acl_set(path, fmt)
+    if not quiet:
+        _warn_about(acl_set)
+    return acl_set
+
+
+def _warn_about(acl_set: AclSet) -> None:
+    seen = set()
+    odd_hosts: dict[str, list[str]] = {}
+    for binding, origin in zip(acl_set.bindings, acl_set.origins):
+        if binding in seen:
+            log.warning(f"{origin}: duplicate ACL {binding.standard_acl_str()} (Kafka stores it once)")
+        seen.add(binding)
+        errors = validation_errors(binding)
+        if errors:
+            log.warning(f"{origin}: the broker's CreateAcls would refuse this ACL: {'; '.join(errors)}")
+        if binding.host != "*" and unmatchable_host_reason(binding.host):
+            odd_hosts.setdefault(binding.host, []).append(origin)
+    for host, origins in odd_hosts.items():
+        where = origins[0] + (f" and {len(origins) - 1} more ACL(s)" if len(origins) > 1 else "")
+        log.warning(f"{where}: {unmatchable_host_reason(host)}")
 
 
 CLUSTER_PREFIX = "cluster:"
@@ -34,12 +76,33 @@ def cluster_acl_set(spec, command_config=None, timeout: float | None = None) -> 
     bootstrap = str(spec)[len(CLUSTER_PREFIX):]
     if not bootstrap:
         raise InputError(f"{spec!r}: expected cluster:HOST:PORT (the bootstrap servers)")
-    from kafka_authz_cli.cluster.kafka_adapter import DEFAULT_TIMEOUT, open_admin
+    from kafka_authz_cli.cluster.kafka_adapter import DEFAULT_TIMEOUT
+    from kafka_authz_cli.services.live import close_admin, open_admin
 
     admin = open_admin(bootstrap, command_config, timeout or DEFAULT_TIMEOUT)
     try:
         bindings = admin.list_acls()
     finally:
-        admin.close()
+        close_admin(admin)
     origin = f"{CLUSTER_PREFIX}{bootstrap}"
     return AclSet(bindings, [origin] * len(bindings), origin, "cluster")
+
+
+def acl_set_from(spec, fmt: Optional[str] = None, command_config=None, timeout: float | None = None) -> AclSet:
+    """A file, or ``cluster:HOST:PORT`` read live."""
+    return cluster_acl_set(spec, command_config, timeout) or load_source(spec, fmt)
+
+
+def load_registry(types: Optional[Path]):
+    """The rules language's class registry, with a --types file's classes when one is given."""
+    from kafka_authz_cli.rules.types import TypeRegistry
+
+    if types is None:
+        return TypeRegistry()
+    from kafka_authz_cli.rules.types_file import load_types
+
+    registry, ignored = load_types(types)
+    if ignored:
+        log.warning(f"{types}: ignored top-level key(s) {', '.join(k[:60] for k in ignored)} (a types file has "
+                    "principal_types, resource_types and default_imports)")
+    return registry

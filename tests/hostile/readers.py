@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 
 from kafka_authz_cli.errors import InputError
-from kafka_authz_cli.acl.formats import parse_acls
+from kafka_authz_cli.services.sources import parse_acl_source as parse_acls
 from kafka_authz_cli._java.properties import parse_properties
 from kafka_authz_cli.formats.reading import csv_table, json_lines, loads
 from kafka_authz_cli.acl.requests import parse_requests

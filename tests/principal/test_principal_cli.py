@@ -126,3 +126,15 @@ def test_simulate_mapping_from_broker_config_and_failure(tmp_path):
     assert fail.exit_code == 1 and "The broker fails authentication" in fail.stdout
     both = run("simulate", ACLS, "--tls-dn", "CN=a", "--principal", "User:a", "--operation", "Read", "--topic", "t")
     assert both.exit_code == 2
+
+
+def test_a_rule_pythons_engine_cannot_run_is_one_line_not_a_traceback():
+    # CPython 3.11 fails at match time on this nested possessive pattern (SystemError): the
+    # mapping is refused in one line, for TLS and Kerberos rules alike.
+    bad = "((a*)+aa*|a*)*+((a)|a)*."
+    for args in (["principal", "tls", "--rules", f"RULE:^{bad}$/x/,DEFAULT", "a1"],
+                 ["principal", "kerberos", "--realm", "R", "--rules", f"RULE:[1:$1]s/{bad}/b/", "a1@R"]):
+        res = run(*args)
+        assert res.exit_code == 2, res.output
+        assert "cannot reproduce Java's nested possessive quantifiers" in res.output
+        assert "Traceback" not in res.output
