@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench fuzz venv check-java check-mvn live-deps clean
+.PHONY: demo test lint bench fuzz venv check-java check-mvn live-deps clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "error: Python 3.11+ is required (found " + sys.version.split()[0] + ")")'
@@ -35,7 +35,13 @@ demo: $(STAMP) check-java
 	$(BIN)/authz --help
 	@bash examples/demo.sh $(BIN)
 
-test: $(STAMP) check-java check-mvn live-deps
+# ruff (pyflakes, import order, complexity, private imports) and the import-linter contracts of
+# pyproject.toml first: both take seconds, and a broken layer fails the run before the tests start.
+lint: $(STAMP)
+	$(BIN)/ruff check kafka_authz_cli tests
+	$(BIN)/lint-imports --no-cache
+
+test: $(STAMP) lint check-java check-mvn live-deps
 	$(BIN)/python -m pytest -q tests
 
 bench: $(STAMP) check-java check-mvn live-deps

@@ -18,7 +18,7 @@ from __future__ import annotations
 import enum
 import functools
 from bisect import bisect_left
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 from kafka_authz_cli.acl.apikeys import api_key_name

@@ -14,6 +14,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
 
+from kafka_authz_cli.acl.model import (
+    AclBinding,
+    AclError,
+    AclOperation,
+    AclPermissionType,
+    PatternType,
+    ResourceType,
+)
 from kafka_authz_cli.errors import InputError
 from kafka_authz_cli.formats.reading import (
     LineIndex,
@@ -25,14 +33,6 @@ from kafka_authz_cli.formats.reading import (
     locate,
     read_text,
     source_label,
-)
-from kafka_authz_cli.acl.model import (
-    AclBinding,
-    AclError,
-    AclOperation,
-    AclPermissionType,
-    PatternType,
-    ResourceType,
 )
 
 JSON_VERSION = 1

@@ -6,9 +6,17 @@ from dataclasses import dataclass
 
 from kafka_authz_cli.acl.apikeys import parse_api_key
 from kafka_authz_cli.acl.engine import Request
-from kafka_authz_cli.errors import InputError
-from kafka_authz_cli.formats.reading import LineIndex, array_element_offsets, brief, csv_table, json_lines, json_type, loads
 from kafka_authz_cli.acl.model import AclError, AclOperation, KafkaPrincipal, ResourceType, java_host_address
+from kafka_authz_cli.errors import InputError
+from kafka_authz_cli.formats.reading import (
+    LineIndex,
+    array_element_offsets,
+    brief,
+    csv_table,
+    json_lines,
+    json_type,
+    loads,
+)
 
 REQUIRED = ("principal", "host", "operation", "resource_type", "resource_name")
 OPTIONAL = ("api_key", "request", "resource_ref_count", "log_if_allowed", "log_if_denied", "expect", "comment", "id")

@@ -14,10 +14,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Iterable, Protocol
 
-from kafka_authz_cli.acl.filter import MATCH_ALL, AclFilter
-from kafka_authz_cli.errors import AuthzError, InputError
 from kafka_authz_cli._java.jaas import JaasError, client_login
+from kafka_authz_cli.acl.filter import MATCH_ALL, AclFilter
 from kafka_authz_cli.acl.model import AclBinding, AclOperation, AclPermissionType, PatternType, ResourceType
+from kafka_authz_cli.errors import AuthzError, InputError
 
 DEFAULT_TIMEOUT = 10.0
 SUPPORTED_MECHANISMS = ("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512")
@@ -504,8 +504,8 @@ def plan_sync(current: Iterable[AclBinding], desired: Iterable[AclBinding]) -> t
 
 def open_admin(bootstrap: str, command_config=None, timeout: float = DEFAULT_TIMEOUT) -> KafkaAclAdmin:
     """Connect as the Java tools do: ``--bootstrap-server`` and a ``--command-config`` file."""
-    from kafka_authz_cli.formats.reading import read_text
     from kafka_authz_cli._java.properties import parse_properties
+    from kafka_authz_cli.formats.reading import read_text
 
     if timeout <= 0:
         raise InputError(f"--timeout must be positive, got {timeout:g}")

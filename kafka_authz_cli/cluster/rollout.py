@@ -27,8 +27,8 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
-from kafka_authz_cli.errors import InputError
 from kafka_authz_cli.acl.model import AclBinding, AclError, AclPermissionType, ResourceType
+from kafka_authz_cli.errors import InputError
 
 PLAN_VERSION = 1
 ALLOW = AclPermissionType.ALLOW

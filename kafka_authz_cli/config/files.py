@@ -15,10 +15,10 @@ import json
 import re
 from pathlib import Path
 
+from kafka_authz_cli._java.properties import parse_properties_with_lines
 from kafka_authz_cli.config.dynamic import BrokerConfigSources, Located
 from kafka_authz_cli.errors import InputError
 from kafka_authz_cli.formats.reading import read_text
-from kafka_authz_cli._java.properties import parse_properties_with_lines
 
 _HEADER_BROKER = re.compile(r"Dynamic configs for broker (\S+) are:\s*$")
 _HEADER_DEFAULT = re.compile(r"Default configs for brokers in the cluster are:\s*$")

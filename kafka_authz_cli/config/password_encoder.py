@@ -405,7 +405,6 @@ def decode(secret: str, encoded: str, config: EncoderConfig = EncoderConfig()) -
 
 
 def _decrypt(t: Transformation, key: bytes, iv: bytes, data: bytes, tag_bits: int) -> bytes:
-    from cryptography.hazmat.primitives import padding
     from cryptography.hazmat.primitives.ciphers import Cipher, algorithms
 
     if t.gcm:

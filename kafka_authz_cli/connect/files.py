@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from kafka_authz_cli._java.properties import parse_properties
 from kafka_authz_cli.errors import InputError
 from kafka_authz_cli.formats.reading import read_text
-from kafka_authz_cli._java.properties import parse_properties
 
 
 def _string(value, path: str, key: str) -> str:

@@ -37,8 +37,8 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections import defaultdict
-from types import MethodType
 from re import _parser as sre_parse  # type: ignore[attr-defined]
+from types import MethodType
 
 from lark import Token
 from lark.exceptions import UnexpectedInput

@@ -14,10 +14,10 @@ from dataclasses import dataclass
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from kafka_authz_cli.rules.parser_cache import lark_cache
 from kafka_authz_cli.rules.ast import Import, ImportItem, Name, NamePredicate, Pos, Rule, RulesFile
 from kafka_authz_cli.rules.grammar import grammar_text
 from kafka_authz_cli.rules.lexer import LexerSpec, LexResult, ProxyLexer, tokenize
+from kafka_authz_cli.rules.parser_cache import lark_cache
 
 # How ANTLR shows each terminal in "expecting" sets (literals quoted, named tokens bare), in
 # the proxy's token numbering order.

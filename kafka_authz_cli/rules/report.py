@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-from xml.sax.saxutils import escape, quoteattr
 
 from kafka_authz_cli import __version__
 
@@ -64,6 +63,9 @@ def _x(text: str) -> str:
 def to_junit(results, codes, fail_level: str = "error") -> str:
     """One testcase per file; findings at or above ``fail_level`` are failures (as the exit code
     counts them), the others go to the testcase's system-out."""
+    # saxutils imports urllib.request and with it the network stack: only when JUnit is asked for.
+    from xml.sax.saxutils import escape, quoteattr
+
     threshold = _SEVERITY_ORDER.index(fail_level)
 
     def fails(f) -> bool:

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from kafka_authz_cli.errors import InputError
 from kafka_authz_cli.acl.model import ResourceType
+from kafka_authz_cli.errors import InputError
 
 PRINCIPAL_INTERFACE = "io.kroxylicious.proxy.authentication.Principal"
 RESOURCE_TYPE_INTERFACE = "io.kroxylicious.authorizer.service.ResourceType"

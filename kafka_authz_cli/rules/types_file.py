@@ -11,9 +11,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from kafka_authz_cli.acl.model import AclError, ResourceType
 from kafka_authz_cli.errors import InputError
 from kafka_authz_cli.formats.reading import brief, json_type, loads, locate, read_text, source_label
-from kafka_authz_cli.acl.model import AclError, ResourceType
 
 TOP_LEVEL = ("principal_types", "resource_types", "default_imports")
 PRINCIPAL_FIELDS = {"short": True, "class": True, "kafka_type": False}

@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
-from kafka_authz_cli.whatif.auditlog import Quarantined, ReadStats
 from kafka_authz_cli.errors import InputError
+from kafka_authz_cli.whatif.auditlog import Quarantined, ReadStats
 from kafka_authz_cli.whatif.replay import Aggregate, RequestKey
 
 FORMAT = "authz-whatif-index"

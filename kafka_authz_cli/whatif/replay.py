@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from kafka_authz_cli.whatif.auditlog import AuditDecision
 from kafka_authz_cli.acl.engine import Request, StandardAuthorizer
 from kafka_authz_cli.acl.model import AclBinding, AclError, AclOperation, ResourceType
+from kafka_authz_cli.whatif.auditlog import AuditDecision
 
 RequestKey = tuple[str, str, str, str, str]  # principal, host, operation, resource_type, resource_name
 

@@ -98,7 +98,7 @@ def main() -> None:
     for label, n in sizes.items():
         rows.append((f"authz lint {label} ({n:,} rules)", authz("lint", str(files[label])), env))
     rows += [
-        (f"authz lint small, empty cache", authz("lint", str(files["small"])), dict(env, AUTHZ_CACHE_DIR=str(cold_dir))),
+        ("authz lint small, empty cache", authz("lint", str(files["small"])), dict(env, AUTHZ_CACHE_DIR=str(cold_dir))),
         ("authz simulate (one request)", authz("simulate", "examples/acls/cluster.json", "--principal",
                                                 "User:analytics", "--operation", "Read", "--topic", "orders-audit"), env),
         ("authz convert --to kafka-acls", authz("convert", "examples/acls/cluster.json", "--to", "kafka-acls"), env),

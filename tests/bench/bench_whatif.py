@@ -29,8 +29,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import gen_auditlogs  # noqa: E402
 
-from kafka_authz_cli.whatif.auditlog import expand_paths  # noqa: E402
 from kafka_authz_cli.acl.model import AclBinding  # noqa: E402
+from kafka_authz_cli.whatif.auditlog import expand_paths  # noqa: E402
 
 SETTINGS = {"super_users": "User:svc-orders-0;User:svc-payments-1", "allow_everyone_if_no_acl_found": False}
 
@@ -96,9 +96,9 @@ def bench_in_process(files: list[str], lines: int, t_job: float) -> None:
 
 
 def bench_index(spark, files: list[str], lines: int, tmp: Path) -> None:
-    from kafka_authz_cli.whatif.spark import job as spark_job
     from kafka_authz_cli.cli.whatif import _index_local
     from kafka_authz_cli.whatif.index import commit_run, new_run_id, open_index, staging_dir
+    from kafka_authz_cli.whatif.spark import job as spark_job
 
     root = tmp / "index"
     shutil.rmtree(root, ignore_errors=True)

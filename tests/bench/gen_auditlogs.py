@@ -17,8 +17,8 @@ from __future__ import annotations
 import argparse
 import gzip
 import itertools
-import zlib
 import random
+import zlib
 from datetime import datetime, timedelta
 from pathlib import Path
 

@@ -10,12 +10,12 @@ import pytest
 from typer.testing import CliRunner
 
 from kafka_authz_cli.acl.filter import AclFilter
+from kafka_authz_cli.acl.formats import load_acls
+from kafka_authz_cli.acl.model import AclBinding
 from kafka_authz_cli.cli import cluster as cluster_cli
 from kafka_authz_cli.cli.app import app
-from kafka_authz_cli.errors import AuthzError, InputError
-from kafka_authz_cli.acl.formats import load_acls
 from kafka_authz_cli.cluster.kafka_adapter import ClusterError, client_config, from_kafka_acl, plan_sync, to_kafka_acl
-from kafka_authz_cli.acl.model import AclBinding
+from kafka_authz_cli.errors import AuthzError, InputError
 
 EXAMPLE = Path(__file__).parents[2] / "examples" / "acls" / "cluster.json"
 runner = CliRunner()

@@ -5,13 +5,14 @@ JaasConfig (by reflection, tests/live/tools/record_jaas.py): 1,033 texts, hand-p
 (quotes, escapes, octal, comments, numbers, line breaks, non-ASCII), with the entries it built or
 the exact message it threw."""
 
-from hypothesis import given, strategies as st
-
-from kafka_authz_cli._java.jaas import JaasError, parse_jaas_config, quote
 import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from kafka_authz_cli._java.jaas import JaasError, parse_jaas_config, quote
 
 CASES = [json.loads(line) for line in
          (Path(__file__).parents[1] / "conformance" / "kafka-security" / "jaas_config.jsonl").read_text("utf-8").splitlines()]

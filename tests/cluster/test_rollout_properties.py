@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from kafka_authz_cli.acl.diff import _hosts, _NameSpace, _principals
 from kafka_authz_cli.acl.engine import Request, StandardAuthorizer
 from kafka_authz_cli.acl.model import CLUSTER_NAME, SUPPORTED_OPERATIONS, AclBinding, ResourceType
-from kafka_authz_cli.cluster.rollout import batches, intermediate_states, make_plan, phases, Scope
+from kafka_authz_cli.cluster.rollout import Scope, batches, intermediate_states, make_plan, phases
 
 NAMES = ["orders", "orders-", "orders-eu", "o", "*", "pay", "pay-x"]
 PRINCIPALS = ["User:alice", "User:bob", "User:*"]

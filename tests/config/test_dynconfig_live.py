@@ -16,7 +16,8 @@ from typer.testing import CliRunner
 
 from kafka_authz_cli.cli import config as config_cli
 from kafka_authz_cli.cli.app import app
-from kafka_authz_cli.config.dynamic import ALL_DYNAMIC_CONFIGS, DEFAULTS, BrokerConfigSources, Located, resolve_key
+from kafka_authz_cli.cluster.kafka_adapter import ClusterError, KafkaAclAdmin, broker_config_entries, pick_broker
+from kafka_authz_cli.config.dynamic import ALL_DYNAMIC_CONFIGS, DEFAULTS, Located, resolve_key
 from kafka_authz_cli.config.live import (
     HIDDEN,
     DescribedConfig,
@@ -29,7 +30,6 @@ from kafka_authz_cli.config.live import (
     sources_from_describe,
     static_drift,
 )
-from kafka_authz_cli.cluster.kafka_adapter import ClusterError, KafkaAclAdmin, broker_config_entries, pick_broker
 
 runner = CliRunner()
 ORIGIN = LiveOrigin("h:9092", "1")

@@ -8,7 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from kafka_authz_cli.cli.app import app
-from kafka_authz_cli.connect.overrides import check_connector, clients_used, identity, parse_jaas, JaasError
+from kafka_authz_cli.connect.overrides import JaasError, check_connector, clients_used, identity, parse_jaas
 
 runner = CliRunner()
 ACLS = Path(__file__).parents[2] / "examples" / "acls" / "cluster.json"

@@ -7,9 +7,9 @@ import pytest
 
 from kafka_authz_cli.connect.overrides import (
     DEFAULT_POLICY,
+    POLICY_CONFIG,
     PREFIXES,
     PRINCIPAL_ALLOWED,
-    POLICY_CONFIG,
     policy_message,
     policy_name,
     validate,

@@ -5,9 +5,9 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.acl.diff import FRESH_PRINCIPAL, diff
 from kafka_authz_cli.acl.model import AclBinding
+from kafka_authz_cli.cli.app import app
 
 EXAMPLES = Path(__file__).parents[2] / "examples" / "diff"
 DEFAULT = {"super_users": "", "allow_everyone_if_no_acl_found": False}

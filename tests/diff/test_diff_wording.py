@@ -6,9 +6,9 @@ import time
 
 from typer.testing import CliRunner
 
-from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.acl.diff import FRESH_HOST, diff
 from kafka_authz_cli.acl.model import AclBinding
+from kafka_authz_cli.cli.app import app
 
 DEFAULT = {"super_users": "", "allow_everyone_if_no_acl_found": False}
 runner = CliRunner()

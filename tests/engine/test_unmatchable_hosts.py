@@ -7,9 +7,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.acl.engine import Request, StandardAuthorizer
 from kafka_authz_cli.acl.model import AclBinding, AclOperation, ResourceType, java_host_address, unmatchable_host_reason
+from kafka_authz_cli.cli.app import app
 
 runner = CliRunner()
 

@@ -7,10 +7,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kafka_authz_cli.errors import InputError
-from kafka_authz_cli.acl.formats import detect_format, dump_acls, parse_acls
 from kafka_authz_cli._java.properties import parse_properties
+from kafka_authz_cli.acl.formats import detect_format, dump_acls, parse_acls
 from kafka_authz_cli.acl.model import AclBinding, AclOperation, AclPermissionType, PatternType, ResourceType
+from kafka_authz_cli.errors import InputError
 
 LIST_FORMAT = Path(__file__).parent.parent / "conformance" / "kafka-security" / "acl_list_format.jsonl"
 SAMPLES = [json.loads(line) for line in LIST_FORMAT.read_text(encoding="utf-8").splitlines() if line.strip()]

@@ -212,7 +212,7 @@ def materialise(tmp: Path, slot: str, name: str, content: bytes | None) -> Path 
 
 def commands(base: dict[str, Path]) -> dict[str, dict]:
     """name -> {"slot", "argv": f(path) -> argv, "stdin": bytes or None, "ok_code"}."""
-    acls, reqs, rules, types, record = base["acls"], base["requests"], base["rules"], base["types"], base["record"]
+    acls, rules, record = base["acls"], base["rules"], base["record"]
     logs = base["logs"]
     single = ["--principal", "User:alice", "--operation", "Read", "--topic", "orders"]
     return {

@@ -9,12 +9,10 @@ from __future__ import annotations
 
 import json
 
-from kafka_authz_cli.errors import InputError
-from kafka_authz_cli.services.sources import parse_acl_source as parse_acls
 from kafka_authz_cli._java.properties import parse_properties
-from kafka_authz_cli.formats.reading import csv_table, json_lines, loads
 from kafka_authz_cli.acl.requests import parse_requests
-from kafka_authz_cli.scram.records import parse_records
+from kafka_authz_cli.errors import InputError
+from kafka_authz_cli.formats.reading import csv_table, json_lines, loads
 from kafka_authz_cli.rules.types_file import parse_types
 from kafka_authz_cli.scram.credential import (
     KafkaScramServer,
@@ -23,6 +21,8 @@ from kafka_authz_cli.scram.credential import (
     ScramMechanism,
     parse_add_scram,
 )
+from kafka_authz_cli.scram.records import parse_records
+from kafka_authz_cli.services.sources import parse_acl_source as parse_acls
 
 LABEL = "fuzz"
 _CRED = ScramCredential.from_password(ScramMechanism.SCRAM_SHA_256, "pw", b"salt", 4096)

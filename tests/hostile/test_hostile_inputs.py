@@ -14,8 +14,6 @@ import time
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
-
 from hostile_catalogue import (  # noqa: F401  (see conftest.py: this directory is on sys.path)
     commands,
     generic_variants,
@@ -23,6 +21,7 @@ from hostile_catalogue import (  # noqa: F401  (see conftest.py: this directory 
     slot_variants,
     unreadable_path,
 )
+from typer.testing import CliRunner
 
 from kafka_authz_cli.cli.app import app
 

@@ -9,14 +9,13 @@ from __future__ import annotations
 import json
 
 import pytest
+from hostile_catalogue import ACL, REQUEST, TYPES, _record
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from readers import READERS
 
 from kafka_authz_cli.errors import InputError
 from kafka_authz_cli.formats.reading import decode_utf8
-
-from hostile_catalogue import ACL, REQUEST, TYPES, _record
 
 NAMES = sorted(READERS)
 json_values = st.recursive(

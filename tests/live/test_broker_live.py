@@ -1,14 +1,12 @@
 """The broker itself: how it was started, and every resource and pattern type through it."""
 
 import json
-import os
 import re
-import subprocess
 
 import pytest
 
 from kafka_authz_cli.acl.formats import load_acls
-from kafka_authz_cli.acl.model import CLUSTER_NAME, AclBinding, operations_for, ResourceType
+from kafka_authz_cli.acl.model import CLUSTER_NAME, AclBinding, ResourceType, operations_for
 
 pytestmark = pytest.mark.live
 

@@ -7,12 +7,11 @@ from itertools import product
 
 import pytest
 
-from kafka_authz_cli.cli import cluster as cluster_cli
 from kafka_authz_cli.acl.diff import _hosts, _NameSpace, _principals
 from kafka_authz_cli.acl.engine import Request, StandardAuthorizer
-from kafka_authz_cli.cluster.kafka_adapter import to_kafka_acl
 from kafka_authz_cli.acl.model import CLUSTER_NAME, SUPPORTED_OPERATIONS, AclBinding, ResourceType
-from kafka_authz_cli.cluster.rollout import batches, intermediate_states, make_plan, Plan, Scope
+from kafka_authz_cli.cli import cluster as cluster_cli
+from kafka_authz_cli.cluster.rollout import Plan, batches, intermediate_states
 
 pytestmark = pytest.mark.live
 

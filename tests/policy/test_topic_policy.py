@@ -9,10 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from kafka_authz_cli.cli.app import app
-from kafka_authz_cli.config.dynamic import BrokerConfigSources, Located
 from kafka_authz_cli.acl.engine import StandardAuthorizer
 from kafka_authz_cli.acl.model import AclBinding, AclOperation, AclPermissionType, PatternType, ResourceType
+from kafka_authz_cli.cli.app import app
+from kafka_authz_cli.config.dynamic import BrokerConfigSources, Located
 from kafka_authz_cli.policy.topic import (
     ClusterState,
     PolicyFileError,

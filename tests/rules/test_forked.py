@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from kafka_authz_cli.rules.forked import ForkedCall
 from kafka_authz_cli.rules import lint as lint_module
+from kafka_authz_cli.rules.forked import ForkedCall
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "bench"))
 from gen_rules import generate_varied  # noqa: E402

@@ -9,8 +9,15 @@ from hypothesis import strategies as st
 
 from kafka_authz_cli.rules import lint as lint_module
 from kafka_authz_cli.rules.check import check_rules, compile_regex, scan_like
-from kafka_authz_cli.rules.evaluate import (_KIND_RANK, Principal, ProxyAuthorizer, RulesAction, _RegexList,
-                                            _SortedKeys, _java_order)
+from kafka_authz_cli.rules.evaluate import (
+    _KIND_RANK,
+    Principal,
+    ProxyAuthorizer,
+    RulesAction,
+    _java_order,
+    _RegexList,
+    _SortedKeys,
+)
 from kafka_authz_cli.rules.lint import _covers
 from kafka_authz_cli.rules.parser import parse_rules
 from kafka_authz_cli.rules.types import TypeRegistry

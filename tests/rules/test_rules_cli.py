@@ -6,8 +6,8 @@ from xml.etree import ElementTree
 
 from typer.testing import CliRunner
 
-from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.acl.formats import load_acls
+from kafka_authz_cli.cli.app import app
 
 ROOT = Path(__file__).parents[2]
 EXAMPLES = ROOT / "examples" / "rules"

@@ -3,7 +3,6 @@
 import json
 import stat
 
-import pytest
 from typer.testing import CliRunner
 
 from kafka_authz_cli.cli.app import app

@@ -13,7 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from kafka_authz_cli.cli.app import app
-from kafka_authz_cli.scram.credential import ScramCredential, ScramMechanism, parse_add_scram
+from kafka_authz_cli.scram.credential import parse_add_scram
 
 runner = CliRunner()
 SECRET = "alice-secret"

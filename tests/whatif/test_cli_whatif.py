@@ -1,7 +1,6 @@
 """whatif from the command line: stdin, the index (runs merge, hours), outputs, progress, table size."""
 
 import json
-import os
 from pathlib import Path
 
 import pyarrow as pa
@@ -214,8 +213,8 @@ def test_the_job_refuses_a_split_size_that_is_not_positive():
 
 @pytest.mark.spark
 def test_spark_index_equals_in_process_index(spark, tmp_path):
-    from kafka_authz_cli.whatif.spark import job as spark_job
     from kafka_authz_cli.whatif.auditlog import expand_paths
+    from kafka_authz_cli.whatif.spark import job as spark_job
 
     files = expand_paths([str(LOGS)])
     staged = tmp_path / "staged"
@@ -254,10 +253,10 @@ def test_spark_answers_from_an_index_as_the_in_process_path_does(spark, tmp_path
     # same instant written with a '.' (later text). Deciding on the executors and on the driver.
     from dataclasses import asdict
 
-    from kafka_authz_cli.whatif.spark import job as spark_job
-    from kafka_authz_cli.cli.whatif import _index_local
     from kafka_authz_cli.acl.formats import load_acls
+    from kafka_authz_cli.cli.whatif import _index_local
     from kafka_authz_cli.whatif.index import open_index
+    from kafka_authz_cli.whatif.spark import job as spark_job
 
     a, b = tmp_path / "a", tmp_path / "b"
     a.mkdir(), b.mkdir()

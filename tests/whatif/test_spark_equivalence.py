@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 
-from kafka_authz_cli.whatif.auditlog import ReadStats, read_stream
 from kafka_authz_cli.acl.engine import StandardAuthorizer
 from kafka_authz_cli.acl.model import AclBinding
+from kafka_authz_cli.whatif.auditlog import ReadStats, read_stream
 from kafka_authz_cli.whatif.replay import replay
 
 sys.path.insert(0, str(Path(__file__).parent))

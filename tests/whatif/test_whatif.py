@@ -3,13 +3,12 @@
 import json
 from pathlib import Path
 
-import pytest
 from typer.testing import CliRunner
 
-from kafka_authz_cli.whatif.auditlog import ReadStats, expand_paths, read_file_bytes
-from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.acl.engine import StandardAuthorizer
 from kafka_authz_cli.acl.formats import load_acls
+from kafka_authz_cli.cli.app import app
+from kafka_authz_cli.whatif.auditlog import ReadStats, expand_paths, read_file_bytes
 from kafka_authz_cli.whatif.replay import replay
 
 EXAMPLES = Path(__file__).parents[2] / "examples" / "whatif"

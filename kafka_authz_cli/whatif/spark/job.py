@@ -43,6 +43,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from kafka_authz_cli.acl.model import AclBinding, AclOperation, ResourceType
+from kafka_authz_cli.errors import AuthzError
 from kafka_authz_cli.whatif.auditlog import (
     GZIP_MAGIC,
     LOGGER_SUFFIX,
@@ -53,10 +55,16 @@ from kafka_authz_cli.whatif.auditlog import (
     iter_file_line_bytes,
     read_runs,
 )
-from kafka_authz_cli.errors import AuthzError
-from kafka_authz_cli.acl.model import AclBinding, AclOperation, ResourceType
-from kafka_authz_cli.whatif.replay import (Aggregate, Summary, Verdict, WhatIfReport, assemble_report, classify, decide,
-                                    mismatch_row)
+from kafka_authz_cli.whatif.replay import (
+    Aggregate,
+    Summary,
+    Verdict,
+    WhatIfReport,
+    assemble_report,
+    classify,
+    decide,
+    mismatch_row,
+)
 
 KEY = ["principal", "host", "operation", "resource_type", "resource_name"]
 SPLIT_BYTES = 128 << 20
@@ -138,9 +146,9 @@ def spark_session(master: str = "local[*]", app_name: str = "authz-whatif", prog
         check_memory("--executor-memory", executor_memory, passed_to_jvm=False)
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
-    from pyspark.sql import SparkSession
-
     import logging
+
+    from pyspark.sql import SparkSession
 
     for name in ("SQLQueryContextLogger", "DataFrameQueryContextLogger", "py4j", "py4j.clientserver"):
         logging.getLogger(name).setLevel(logging.CRITICAL)  # failures are said once, by authz
