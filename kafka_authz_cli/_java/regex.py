@@ -23,52 +23,14 @@ import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from kafka_authz_cli._java.lang import (
+    IllegalArgumentException,
+    IndexOutOfBoundsException,
+)
+
 MAX_CP = 0x10FFFF
 
 # -- errors ----------------------------------------------------------------------------------------
-
-
-class JavaException(Exception):
-    """An exception as Java would throw it: simple class name, fully-qualified class and message."""
-
-    java_class = "java.lang.RuntimeException"
-
-    def __init__(self, message: str, cause: "JavaException | None" = None):
-        self.message = message
-        self.cause = cause
-        super().__init__(message)
-
-    @property
-    def simple_name(self) -> str:
-        return self.java_class.rsplit(".", 1)[-1].rsplit("$", 1)[-1]
-
-    def to_string(self) -> str:
-        """``Throwable.toString()``: the class name, then ``": " + message`` when there is one."""
-        return self.java_class if self.message is None else f"{self.java_class}: {self.message}"
-
-    def as_dict(self) -> dict:
-        out = {"class": self.java_class, "message": self.message}
-        if self.cause is not None:
-            out["causes"] = [{"class": c.java_class, "message": c.message} for c in self._causes()]
-        return out
-
-    def _causes(self):
-        c = self.cause
-        while c is not None:
-            yield c
-            c = c.cause
-
-
-class IllegalArgumentException(JavaException):
-    java_class = "java.lang.IllegalArgumentException"
-
-
-class IndexOutOfBoundsException(JavaException):
-    java_class = "java.lang.IndexOutOfBoundsException"
-
-
-class NumberFormatException(IllegalArgumentException):
-    java_class = "java.lang.NumberFormatException"
 
 
 class PatternSyntaxException(IllegalArgumentException):
@@ -101,56 +63,6 @@ class JavaRegexUnsupported(Exception):
         self.pattern = pattern
         self.index = index
         super().__init__(f"authz cannot reproduce Java's {what} (at index {index} of {pattern!r}) exactly")
-
-
-def java_parse_int(text: str | None) -> int:
-    """``Integer.parseInt``: optional sign, Unicode decimal digits, 32-bit range; Java's messages."""
-    if text is None:
-        raise NumberFormatException("Cannot parse null string")
-    if text == "":
-        raise NumberFormatException('For input string: ""')
-    i, neg = 0, False
-    if text[0] in "+-":
-        neg = text[0] == "-"
-        i = 1
-        if len(text) == 1:
-            raise NumberFormatException(f'For input string: "{text}"')
-    value = 0
-    for ch in text[i:]:
-        d = unicodedata.decimal(ch, -1)
-        if d < 0:
-            raise NumberFormatException(f'For input string: "{text}"')
-        value = value * 10 + d
-    if neg:
-        value = -value
-    if not -2**31 <= value <= 2**31 - 1:
-        raise NumberFormatException(f'For input string: "{text}"')
-    return value
-
-
-def java_trim(text: str) -> str:
-    """``String.trim()``: strips every character up to U+0020 (controls included), nothing else."""
-    start, end = 0, len(text)
-    while start < end and text[start] <= " ":
-        start += 1
-    while end > start and text[end - 1] <= " ":
-        end -= 1
-    return text[start:end]
-
-
-def java_lower(text: str) -> str:
-    """``toLowerCase(Locale.ENGLISH)``: full Unicode case mapping (final sigma included)."""
-    return text.lower()
-
-
-def java_upper(text: str) -> str:
-    """``toUpperCase(Locale.ENGLISH)``: full Unicode case mapping (``ß`` becomes ``SS``)."""
-    return text.upper()
-
-
-def utf16_length(text: str) -> int:
-    """``String.length()``: UTF-16 code units (a character outside the BMP counts 2)."""
-    return sum(2 if ord(c) > 0xFFFF else 1 for c in text)
 
 
 # -- code point sets -------------------------------------------------------------------------------

@@ -21,6 +21,7 @@ from bisect import bisect_left
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
+from kafka_authz_cli._java.lang import java_trim
 from kafka_authz_cli.acl.apikeys import api_key_name
 from kafka_authz_cli.acl.model import (
     IMPLIES_DESCRIBE,
@@ -45,9 +46,6 @@ PREFIXED = PatternType.PREFIXED
 ALLOW = AclPermissionType.ALLOW
 DENY = AclPermissionType.DENY
 _WILDCARD_PRINCIPAL_KEY = ("User", "*")
-
-# Java's String.trim() removes every char <= U+0020, not Unicode whitespace.
-_JAVA_TRIM = "".join(chr(c) for c in range(0x21))
 
 
 class Outcome(enum.Enum):
@@ -175,7 +173,7 @@ def parse_super_users(config: str | Iterable[str] | None) -> frozenset[str]:
         config = ";".join(config)
     users = []
     for entry in config.split(";"):
-        entry = entry.strip(_JAVA_TRIM)
+        entry = java_trim(entry)
         if not entry:
             continue
         if ":" not in entry:

@@ -13,13 +13,8 @@ from typing import Optional
 import typer
 from rich.markup import escape
 
+from kafka_authz_cli._java.lang import JavaException, NumberFormatException, java_parse_int, utf16_length
 from kafka_authz_cli._java.properties import parse_properties_with_lines
-from kafka_authz_cli._java.regex import (
-    JavaException,
-    NumberFormatException,
-    java_parse_int,
-    utf16_length,
-)
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.cli.common import (
     TableFormat,

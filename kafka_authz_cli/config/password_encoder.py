@@ -22,10 +22,11 @@ import base64
 import os
 from dataclasses import dataclass
 
-from kafka_authz_cli._java.regex import (
+from kafka_authz_cli._java.lang import (
     IllegalArgumentException,
     JavaException,
     java_parse_int,
+    split_at_commas,
     utf16_length,
 )
 
@@ -181,20 +182,11 @@ def java_new_string_utf8(data: bytes) -> str:
 
 def parse_csv_map(text: str | None) -> dict[str, str]:
     """``Csv.parseCsvMap``: split on ``\\s*,\\s*``, each item at its last ``:``, trimmed; later wins."""
-    from kafka_authz_cli._java.regex import compile_java, java_trim
-
+    from kafka_authz_cli._java.lang import java_trim
     out: dict[str, str] = {}
     if not text:
         return out
-    # String.split drops trailing empty strings.
-    parts, pos = [], 0
-    for m in compile_java(r"\s*,\s*").find_all(text):  # never an empty match: it needs a comma
-        parts.append(text[pos:m.start()])
-        pos = m.end()
-    parts.append(text[pos:])
-    while parts and parts[-1] == "":
-        parts.pop()
-    for item in parts:
+    for item in split_at_commas(text):
         lio = item.rfind(":")
         if lio < 0:
             # substring(0, -1) in Java: StringIndexOutOfBoundsException

@@ -20,6 +20,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from kafka_authz_cli._java.lang import java_list_string
+
 POLICY_CONFIG = "connector.client.config.override.policy"
 DEFAULT_POLICY = "All"
 POLICY_PACKAGE = "org.apache.kafka.connect.connector.policy."
@@ -59,10 +61,6 @@ def is_allowed(policy: str, key: str) -> bool:
     return False
 
 
-def _java_list(items) -> str:
-    return "[" + ", ".join(items) + "]"
-
-
 @dataclass(frozen=True)
 class ConfigValue:
     """``org.apache.kafka.common.config.ConfigValue`` as the policy returns it."""
@@ -72,7 +70,7 @@ class ConfigValue:
     error_messages: tuple[str, ...] = ()
 
     def to_string(self) -> str:
-        return f"[{self.name},{self.value},[],{_java_list(self.error_messages)},true]"
+        return f"[{self.name},{self.value},[],{java_list_string(self.error_messages)},true]"
 
 
 def validate(policy: str, client_props: dict[str, str]) -> list[ConfigValue]:
@@ -86,7 +84,7 @@ def worker_exception(values: list[ConfigValue]) -> str | None:
     rejected = [v for v in values if v.error_messages]
     if not rejected:
         return None
-    return "Client Config Overrides not allowed " + _java_list(v.to_string() for v in rejected)
+    return "Client Config Overrides not allowed " + java_list_string(v.to_string() for v in rejected)
 
 
 def overrides(config: dict[str, str], client: str) -> dict[str, str]:

@@ -17,19 +17,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from kafka_authz_cli._java.regex import (
+from kafka_authz_cli._java.lang import (
     IllegalArgumentException,
     JavaException,
-    JavaPattern,
-    JavaRegexUnsupported,
     NumberFormatException,
-    PatternSyntaxException,
-    compile_java,
+    java_list_string,
     java_lower,
     java_parse_int,
     java_trim,
     java_upper,
+    kafka_list,
 )
+from kafka_authz_cli._java.regex import JavaPattern, JavaRegexUnsupported, PatternSyntaxException, compile_java
 from kafka_authz_cli.errors import AuthzError
 
 SSL_RULES_CONFIG = "ssl.principal.mapping.rules"
@@ -71,10 +70,6 @@ class MappingRulesError(Exception):
 
 def _cannot_run(index: int, rule, exc: JavaRegexUnsupported) -> AuthzError:
     return AuthzError(f"rule {index + 1} ({rule}): {exc}")
-
-
-def _java_list(items) -> str:
-    return "[" + ", ".join(str(i) for i in items) + "]"
 
 
 @dataclass(frozen=True)
@@ -203,7 +198,7 @@ class SslPrincipalMapper:
         return cls(tuple(parsed), rules)
 
     def __str__(self) -> str:
-        return f"SslPrincipalMapper(rules = {_java_list(self.rules)})"
+        return f"SslPrincipalMapper(rules = {java_list_string(self.rules)})"
 
     def map(self, dn: str) -> Mapping:
         """``getName(dn)`` as a value: the name, or the exception Kafka throws."""
@@ -216,7 +211,7 @@ class SslPrincipalMapper:
                 raise _cannot_run(i, rule, exc) from None
             if name is not None:
                 return Mapping(dn, name=name, rule_index=i, rule=str(rule))
-        return Mapping(dn, error=NoMatchingRule(f"No rules apply to {dn}, rules {_java_list(self.rules)}"))
+        return Mapping(dn, error=NoMatchingRule(f"No rules apply to {dn}, rules {java_list_string(self.rules)}"))
 
 
 # -- Kerberos -------------------------------------------------------------------------------------
@@ -226,7 +221,6 @@ _KRB_RULE_PARSER = compile_java(
 _KRB_PARAMETER = compile_java(r"([^$]*)(\$(\d*))?")
 _KRB_NON_SIMPLE = compile_java(r"[/@]")
 _KRB_NAME_PARSER = compile_java(r"([^/@]*)(/([^/@]*))?@([^/@]*)")
-_COMMA_WITH_WHITESPACE = compile_java(r"\s*,\s*")
 
 
 @dataclass(frozen=True)
@@ -331,15 +325,7 @@ class KerberosRule:
 
 def split_kerberos_rules_config(value: str) -> list[str]:
     """The LIST-type config value as Kafka's ``ConfigDef`` splits it (``\\s*,\\s*``, keeping empties)."""
-    trimmed = java_trim(value)
-    if not trimmed:
-        return []
-    out, pos = [], 0
-    for m in _COMMA_WITH_WHITESPACE.find_all(trimmed):
-        out.append(trimmed[pos:m.start()])
-        pos = m.end()
-    out.append(trimmed[pos:])
-    return out
+    return kafka_list(value)
 
 
 @dataclass(frozen=True)
@@ -374,7 +360,7 @@ class KerberosShortNamer:
         return cls(tuple(parsed), default_realm, tuple(texts))
 
     def __str__(self) -> str:
-        return f"KerberosShortNamer(principalToLocalRules = {_java_list(self.rules)})"
+        return f"KerberosShortNamer(principalToLocalRules = {java_list_string(self.rules)})"
 
     def map_name(self, name: KerberosName, original: str | None = None) -> Mapping:
         original = str(name) if original is None else original
@@ -395,7 +381,7 @@ class KerberosShortNamer:
             if result is not None:
                 return Mapping(original, name=result, rule_index=i, rule=str(rule))
         return Mapping(original, error=KerberosNoMatchingRule(
-            f"No rules apply to {name}, rules {_java_list(self.rules)}"))
+            f"No rules apply to {name}, rules {java_list_string(self.rules)}"))
 
     def map(self, principal: str) -> Mapping:
         """``KerberosName.parse`` then ``shortName``: the short name or Kafka's exception."""

@@ -19,6 +19,8 @@ import secrets
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from kafka_authz_cli._java.lang import NumberFormatException, java_parse_int, java_trim
+
 if TYPE_CHECKING:  # cryptography is imported where it is used (`authz scram --help` needs none of it)
     from cryptography.hazmat.primitives import hashes
 
@@ -251,9 +253,6 @@ def _has_surrogate(text: str) -> bool:
 
 # -- kafka-storage --add-scram -----------------------------------------------------------------------
 
-_JAVA_TRIM = "".join(chr(c) for c in range(0x21))
-
-
 @dataclass
 class AddScramResult:
     name: str
@@ -264,18 +263,9 @@ class AddScramResult:
         return self.credential.record(self.name)
 
 
-def _java_parse_int(text: str) -> int:
-    if not re.fullmatch(r"[+-]?[0-9]+", text):
-        raise ValueError(text)
-    value = int(text)
-    if not -(2 ** 31) <= value < 2 ** 31:
-        raise ValueError(text)
-    return value
-
-
 def parse_add_scram(argument: str) -> AddScramResult:
     """One ``kafka-storage format --add-scram`` argument, accepted and refused as Kafka's ScramParser does."""
-    arg = argument.strip(_JAVA_TRIM)
+    arg = java_trim(argument)
     mech_name, sep, config = arg.partition("=")
     if not sep:
         raise ScramError(f"Failed to find equals sign in SCRAM argument '{arg}'")
@@ -309,8 +299,8 @@ def parse_add_scram(argument: str) -> AddScramResult:
     iterations = 4096
     if "iterations" in values:
         try:
-            iterations = _java_parse_int(values["iterations"])
-        except ValueError:
+            iterations = java_parse_int(values["iterations"])
+        except NumberFormatException:
             raise ScramError(f"Failed to parse iterations count: {values['iterations']}") from None
     password = values.get("password")
     salted = None

@@ -9,7 +9,7 @@ from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kafka_authz_cli._java.regex import JavaException
+from kafka_authz_cli._java.lang import JavaException
 from kafka_authz_cli.config.password_encoder import (
     EncoderConfig,
     decode,

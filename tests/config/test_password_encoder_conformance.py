@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from kafka_authz_cli._java.regex import JavaException
+from kafka_authz_cli._java.lang import JavaException
 from kafka_authz_cli.config.password_encoder import (
     KEY_ORDER_GCM,
     KEY_ORDER_IV,

@@ -7,17 +7,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kafka_authz_cli._java.regex import (
+from kafka_authz_cli._java.lang import (
     IllegalArgumentException,
     IndexOutOfBoundsException,
-    JavaRegexUnsupported,
     NumberFormatException,
-    PatternSyntaxException,
-    compile_java,
     java_parse_int,
     java_trim,
     utf16_length,
 )
+from kafka_authz_cli._java.regex import JavaRegexUnsupported, PatternSyntaxException, compile_java
 
 # -- where Java and Python agree: random greedy patterns over a small alphabet ----------------------
 

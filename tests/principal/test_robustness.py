@@ -5,7 +5,8 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kafka_authz_cli._java.regex import JavaException, JavaRegexUnsupported, compile_java
+from kafka_authz_cli._java.lang import JavaException
+from kafka_authz_cli._java.regex import JavaRegexUnsupported, compile_java
 from kafka_authz_cli.principal.mapping import KerberosShortNamer, MappingRulesError, SslPrincipalMapper
 
 _regex_alphabet = st.sampled_from(list("ab.*+?|()[]{}^$\\-,&0123456789dwsbpPQEkxuc<>=!:/iLU ") + ["\\p{L}", "(?i)",

@@ -1,0 +1,146 @@
+"""The Java and Kafka parsing semantics every other package relies on, written once.
+
+Kafka reads its configuration with Java's own string and number functions, and their edges differ
+from Python's: ``String.trim()`` strips every character up to U+0020 (controls included) but no
+Unicode space; ``Integer.parseInt`` accepts any Unicode decimal digit (``٤٠٩٦`` is 4096) but no
+underscore or surrounding space; ``ConfigDef``'s LIST type splits at commas with the whitespace
+around them and keeps empty items. A value authz reads must mean what it means to the broker, so
+each of these is defined here and nowhere else; the conformance data recorded from Kafka is the
+oracle (tests/conformance/kafka-security, tests/test_java_lang.py).
+
+Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+# -- Java's exceptions -----------------------------------------------------------------------------
+
+
+class JavaException(Exception):
+    """An exception as Java would throw it: simple class name, fully-qualified class and message."""
+
+    java_class = "java.lang.RuntimeException"
+
+    def __init__(self, message: str, cause: "JavaException | None" = None):
+        self.message = message
+        self.cause = cause
+        super().__init__(message)
+
+    @property
+    def simple_name(self) -> str:
+        return self.java_class.rsplit(".", 1)[-1].rsplit("$", 1)[-1]
+
+    def to_string(self) -> str:
+        """``Throwable.toString()``: the class name, then ``": " + message`` when there is one."""
+        return self.java_class if self.message is None else f"{self.java_class}: {self.message}"
+
+    def as_dict(self) -> dict:
+        out = {"class": self.java_class, "message": self.message}
+        if self.cause is not None:
+            out["causes"] = [{"class": c.java_class, "message": c.message} for c in self._causes()]
+        return out
+
+    def _causes(self):
+        c = self.cause
+        while c is not None:
+            yield c
+            c = c.cause
+
+
+class IllegalArgumentException(JavaException):
+    java_class = "java.lang.IllegalArgumentException"
+
+
+class IndexOutOfBoundsException(JavaException):
+    java_class = "java.lang.IndexOutOfBoundsException"
+
+
+class NumberFormatException(IllegalArgumentException):
+    java_class = "java.lang.NumberFormatException"
+
+
+def java_parse_int(text: str | None) -> int:
+    """``Integer.parseInt``: optional sign, Unicode decimal digits, 32-bit range; Java's messages."""
+    if text is None:
+        raise NumberFormatException("Cannot parse null string")
+    if text == "":
+        raise NumberFormatException('For input string: ""')
+    i, neg = 0, False
+    if text[0] in "+-":
+        neg = text[0] == "-"
+        i = 1
+        if len(text) == 1:
+            raise NumberFormatException(f'For input string: "{text}"')
+    value = 0
+    for ch in text[i:]:
+        d = unicodedata.decimal(ch, -1)
+        if d < 0:
+            raise NumberFormatException(f'For input string: "{text}"')
+        value = value * 10 + d
+    if neg:
+        value = -value
+    if not -2**31 <= value <= 2**31 - 1:
+        raise NumberFormatException(f'For input string: "{text}"')
+    return value
+
+
+def java_trim(text: str) -> str:
+    """``String.trim()``: strips every character up to U+0020 (controls included), nothing else."""
+    start, end = 0, len(text)
+    while start < end and text[start] <= " ":
+        start += 1
+    while end > start and text[end - 1] <= " ":
+        end -= 1
+    return text[start:end]
+
+
+def java_lower(text: str) -> str:
+    """``toLowerCase(Locale.ENGLISH)``: full Unicode case mapping (final sigma included)."""
+    return text.lower()
+
+
+def java_upper(text: str) -> str:
+    """``toUpperCase(Locale.ENGLISH)``: full Unicode case mapping (``ß`` becomes ``SS``)."""
+    return text.upper()
+
+
+def utf16_length(text: str) -> int:
+    """``String.length()``: UTF-16 code units (a character outside the BMP counts 2)."""
+    return sum(2 if ord(c) > 0xFFFF else 1 for c in text)
+
+
+# Java's \\s (ASCII whitespace: space, \\t, \\n, \\x0B, \\f, \\r) around each comma.
+_COMMA_WITH_WHITESPACE = re.compile(r"[ \t\n\x0b\f\r]*,[ \t\n\x0b\f\r]*")
+
+
+def split_at_commas(text: str, keep_trailing_empty: bool = False) -> list[str]:
+    """``text.split("\\s*,\\s*")``: Java's ``String.split`` drops the empty items at the end (``"a,b,"``
+    is two items, ``""`` is one empty item); ``keep_trailing_empty`` is ``Pattern.split(text, -1)``,
+    which keeps them. The pattern never matches empty (it needs a comma), so no other rule applies."""
+    parts = _COMMA_WITH_WHITESPACE.split(text)
+    if not keep_trailing_empty:
+        while len(parts) > 1 and parts[-1] == "":
+            parts.pop()
+        if parts == [""] and text:
+            return []  # ",": every item empty and trailing
+    return parts
+
+
+def kafka_list(value: str | None) -> list[str]:
+    """A LIST-type config value as ``ConfigDef.parseType`` reads it: trimmed, split at every comma
+    and the whitespace around it, empty items kept (``"a,,b"`` is three items); an empty (or
+    all-space) value is the empty list."""
+    if value is None:
+        return []
+    trimmed = java_trim(value)
+    if not trimmed:
+        return []
+    return split_at_commas(trimmed, keep_trailing_empty=True)
+
+
+def java_list_string(items) -> str:
+    """``List.toString()`` / ``AbstractCollection.toString()``: ``[a, b]``."""
+    return "[" + ", ".join(str(i) for i in items) + "]"
