@@ -29,3 +29,15 @@ class InputError(AuthzError):
                     loc += f":{self.col}"
             loc += ": "
         return loc + self.reason
+
+
+class OptionError(AuthzError):
+    """Options that cannot work together (or a value an option cannot take), found below the CLI.
+
+    The CLI reports it exactly as it reports a bad parameter of its own: the usage line, then
+    ``Invalid value for '<param_hint>': <reason>``, exit 2."""
+
+    def __init__(self, reason: str, param_hint: str | None = None):
+        self.reason = reason
+        self.param_hint = param_hint
+        super().__init__(reason)

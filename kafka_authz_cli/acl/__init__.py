@@ -1,1 +1,36 @@
-"""TODO"""
+"""Kafka's ACLs and the decision over them: the domain everything else builds on.
+
+``model`` is Kafka's ACL vocabulary (enums with their wire codes, principals, patterns, bindings and
+the broker's validation); ``engine`` decides requests exactly as the KRaft ``StandardAuthorizer``
+does, over an immutable snapshot of bindings; ``naive`` is the deliberately simple reference the
+engine is tested against; ``filter`` is ``AclBindingFilter`` (what DescribeAcls / DeleteAcls match);
+``apikeys`` names request types; ``diff`` compares two ACL sets as bindings and, exactly, as
+decisions; ``formats`` reads and writes ACL sets in Kafka's own formats (canonical JSON,
+``kafka-acls --list`` text, KSM CSV); ``requests`` reads request files for ``simulate``.
+
+Pure: no terminal, no Spark, no network. Other packages import what is listed here.
+"""
+
+from kafka_authz_cli import lazy_face
+
+__getattr__, __all__ = lazy_face(__name__, {
+    # model
+    "AclBinding": "model", "AclError": "model", "AclOperation": "model", "AclPermissionType": "model",
+    "AccessControlEntry": "model", "CLUSTER_NAME": "model", "IMPLIES_DESCRIBE": "model",
+    "IMPLIES_DESCRIBE_CONFIGS": "model", "KafkaPrincipal": "model", "PatternType": "model",
+    "ResourcePattern": "model", "ResourceType": "model", "SUPPORTED_OPERATIONS": "model",
+    "WILDCARD_HOST": "model", "WILDCARD_PRINCIPAL": "model", "WILDCARD_RESOURCE": "model",
+    "java_host_address": "model", "operations_for": "model", "unmatchable_host_reason": "model",
+    "utf16_key": "model", "validation_errors": "model",
+    # engine
+    "AuthorizerConfigError": "engine", "Decision": "engine", "Outcome": "engine", "Request": "engine",
+    "StandardAuthorizer": "engine", "parse_super_users": "engine",
+    # filter, apikeys, diff
+    "AclFilter": "filter", "MATCH_ALL": "filter", "kafka_acls_filters": "filter",
+    "api_key_name": "apikeys", "parse_api_key": "apikeys",
+    "DiffResult": "diff", "describe_host": "diff", "describe_names": "diff", "diff": "diff",
+    # files
+    "ACL_FORMATS": "formats", "AclSet": "formats", "detect_format": "formats", "dump_acls": "formats",
+    "load_acls": "formats", "parse_acls": "formats",
+    "RequestSpec": "requests", "parse_expect": "requests", "parse_requests": "requests",
+})

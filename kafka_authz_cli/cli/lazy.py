@@ -29,6 +29,8 @@ from typer._click.exceptions import UsageError
 from typer._click.shell_completion import CompletionItem
 from typer.core import TyperCommand, TyperGroup
 
+from kafka_authz_cli.errors import OptionError
+
 
 @dataclass(frozen=True)
 class LazyCommand:
@@ -287,8 +289,18 @@ def first_sentence(command: Any) -> str:
     return command.get_short_help_str(limit=10_000)
 
 
+def _as_bad_parameter(ctx, exc: OptionError) -> typer.BadParameter:
+    return typer.BadParameter(exc.reason, ctx=ctx, param_hint=exc.param_hint)
+
+
 class AuthzCommand(TyperCommand):
     context_class = AuthzContext
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except OptionError as exc:  # a service found options that cannot work: said as click says it
+            raise _as_bad_parameter(ctx, exc) from None
 
     def collect_usage_pieces(self, ctx) -> list[str]:
         polish(self)
@@ -304,6 +316,12 @@ class AuthzCommand(TyperCommand):
 
 class AuthzGroup(TyperGroup):
     context_class = AuthzContext
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except OptionError as exc:  # from the group's own callback (`authz whatif` runs in it)
+            raise _as_bad_parameter(ctx, exc) from None
 
     def collect_usage_pieces(self, ctx) -> list[str]:
         polish(self)
