@@ -4,7 +4,7 @@
 the broker's validation); ``engine`` decides requests exactly as the KRaft ``StandardAuthorizer``
 does, over an immutable snapshot of bindings; ``naive`` is the deliberately simple reference the
 engine is tested against; ``filter`` is ``AclBindingFilter`` (what DescribeAcls / DeleteAcls match);
-``apikeys`` names request types; ``diff`` compares two ACL sets as bindings and, exactly, as
+``apikeys`` names request types; ``compare`` compares two ACL sets as bindings and, exactly, as
 decisions; ``formats`` reads and writes ACL sets in Kafka's own formats (canonical JSON,
 ``kafka-acls --list`` text, KSM CSV); ``requests`` reads request files for ``simulate``.
 
@@ -28,7 +28,7 @@ __getattr__, __all__ = lazy_face(__name__, {
     # filter, apikeys, diff
     "AclFilter": "filter", "MATCH_ALL": "filter", "kafka_acls_filters": "filter",
     "api_key_name": "apikeys", "parse_api_key": "apikeys",
-    "DiffResult": "diff", "describe_host": "diff", "describe_names": "diff", "diff": "diff",
+    "DiffResult": "compare", "describe_host": "compare", "describe_names": "compare", "diff": "compare",
     # files
     "ACL_FORMATS": "formats", "AclSet": "formats", "detect_format": "formats", "dump_acls": "formats",
     "load_acls": "formats", "parse_acls": "formats",

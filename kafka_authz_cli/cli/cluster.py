@@ -120,7 +120,7 @@ def _scope(scope: list[str], scope_file: Optional[Path]):
 
 
 def _effect(plan, settings) -> dict:
-    from kafka_authz_cli.acl.diff import diff
+    from kafka_authz_cli.acl.compare import diff
 
     if not plan.changes:
         return {"verdict": "equivalent", "gained": 0, "lost": 0, "findings": []}

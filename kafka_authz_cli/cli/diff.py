@@ -9,7 +9,7 @@ from typing import Optional
 
 import typer
 
-from kafka_authz_cli.acl.diff import DiffResult, describe_host, describe_names, diff
+from kafka_authz_cli.acl.compare import DiffResult, describe_host, describe_names, diff
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.cli.common import (
     MAX_TABLE_ROWS,

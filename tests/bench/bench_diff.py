@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from kafka_authz_cli.acl.diff import diff  # noqa: E402
+from kafka_authz_cli.acl.compare import diff  # noqa: E402
 from kafka_authz_cli.acl.engine import Request, StandardAuthorizer  # noqa: E402
 from kafka_authz_cli.acl.model import (  # noqa: E402
     SUPPORTED_OPERATIONS,

@@ -5,7 +5,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from kafka_authz_cli.acl.diff import FRESH_PRINCIPAL, diff
+from kafka_authz_cli.acl.compare import FRESH_PRINCIPAL, diff
 from kafka_authz_cli.acl.model import AclBinding
 from kafka_authz_cli.cli.app import app
 

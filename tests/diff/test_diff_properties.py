@@ -3,7 +3,7 @@
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kafka_authz_cli.acl.diff import change_keys, diff, request_class
+from kafka_authz_cli.acl.compare import change_keys, diff, request_class
 from kafka_authz_cli.acl.engine import Request, StandardAuthorizer
 from kafka_authz_cli.acl.model import (
     SUPPORTED_OPERATIONS,

@@ -6,7 +6,7 @@ import time
 
 from typer.testing import CliRunner
 
-from kafka_authz_cli.acl.diff import FRESH_HOST, diff
+from kafka_authz_cli.acl.compare import FRESH_HOST, diff
 from kafka_authz_cli.acl.model import AclBinding
 from kafka_authz_cli.cli.app import app
 
