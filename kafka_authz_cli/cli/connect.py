@@ -56,7 +56,7 @@ def _shown(v: ConfigValue) -> ConfigValue:
 def _map_identity(ident: Identity, tls_rules: Optional[str], client_cert: Optional[Path],
                   kerberos_rules: Optional[list[str]], realm: Optional[str], broker_config: Optional[Path]) -> Identity:
     """Finish an identity the broker's mapping rules decide (GSSAPI name, TLS certificate)."""
-    from kafka_authz_cli.cli.principal import kerberos_namer, tls_mapper
+    from kafka_authz_cli.services.principal import kerberos_namer, tls_mapper
 
     if ident.kerberos_name and (kerberos_rules or broker_config is not None or realm):
         resolved = kerberos_namer(kerberos_rules, None, broker_config, None, realm, "--kerberos-rules")

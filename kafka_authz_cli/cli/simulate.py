@@ -151,10 +151,8 @@ def simulate(
 ) -> None:
     mapping = None
     if tls_dn is not None or kerberos_principal is not None or ssl_mapping_rules is not None or kerberos_rules:
-        from kafka_authz_cli.cli.principal import (  # (mapping only)
-            map_connection,
-            print_mapping_step,
-        )
+        from kafka_authz_cli.cli.principal import print_mapping_step  # (mapping only)
+        from kafka_authz_cli.services.principal import map_connection
 
         mapping = map_connection(tls_dn, kerberos_principal, ssl_mapping_rules, kerberos_rules, kerberos_realm,
                                  broker_config, listener)
