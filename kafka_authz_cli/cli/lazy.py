@@ -22,11 +22,6 @@ from enum import Enum
 from typing import Any, Callable, Optional, get_args, get_origin
 
 import typer
-
-# Typer >= 0.20 vendors click as typer._click; these are the click classes Typer itself uses.
-from typer._click import core as _core
-from typer._click.exceptions import UsageError
-from typer._click.shell_completion import CompletionItem
 from typer.core import TyperCommand, TyperGroup
 
 from kafka_authz_cli.errors import OptionError
@@ -178,20 +173,19 @@ def default_metavar(param: Any) -> Optional[str]:
 class _DeferredRuntimeParam:
     """Typer's runtime coercion for one parameter, built when a value first needs it.
 
-    Typer builds a pydantic TypeAdapter for every parameter it processes, set or not, so merely
-    having options (the completion options of the root group, say) imports pydantic. An unset
-    parameter (None) coerces to what Typer's RuntimeParam.coerce returns for None without building
-    anything; every other value goes through Typer's own coercion, unchanged."""
+    Typer builds a pydantic TypeAdapter for every parameter it processes, set or not (its
+    ``get_runtime_param()``), so merely having options (the completion options of the root group,
+    say) imports pydantic. An unset parameter (None) coerces to what Typer's RuntimeParam.coerce
+    returns for None without building anything; every other value goes through the runtime param
+    Typer's own ``get_runtime_param`` builds, unchanged."""
 
-    def __init__(self, descriptor: Any) -> None:
-        self._descriptor = descriptor
+    def __init__(self, build: Callable[[], Any]) -> None:
+        self._build = build
         self._real = None
 
     def _get(self) -> Any:
         if self._real is None:
-            from typer._coercion import build_runtime_param
-
-            self._real = build_runtime_param(self._descriptor)
+            self._real = self._build()
         return self._real
 
     def coerce(self, value: Any, param: Any, ctx: Any) -> Any:
@@ -204,8 +198,13 @@ class _DeferredRuntimeParam:
 
 
 def _defer_coercion(param: Any) -> Any:
-    if getattr(param, "_runtime_param", False) is None and getattr(param, "type_descriptor", None) is not None:
-        param._runtime_param = _DeferredRuntimeParam(param.type_descriptor)
+    """Typer's parameters build their coercion through ``get_runtime_param()``: answer it with a
+    deferred one (once per parameter; a Typer without that method simply builds it itself)."""
+    build = getattr(param, "get_runtime_param", None)
+    if build is not None and not getattr(param, "_authz_deferred", False):
+        deferred = _DeferredRuntimeParam(build)
+        param.get_runtime_param = lambda: deferred
+        param._authz_deferred = True
     return param
 
 
@@ -391,9 +390,16 @@ class LazyTyperGroup(AuthzGroup):
         names = list(self.lazy_commands)
         return names + [n for n in self.commands if n not in self.lazy_commands]
 
+    #: While completing: commands not loaded yet stand in as stubs (their name and one-line help),
+    #: so offering command names imports no command module.
+    _completing = False
+
     def get_command(self, ctx, cmd_name):
         cmd = self.commands.get(cmd_name)
         if cmd is None and cmd_name in self.lazy_commands:
+            if self._completing:
+                spec = self.lazy_commands[cmd_name]
+                return TyperCommand(spec.name, short_help=spec.short_help, hidden=spec.hidden)
             cmd = self._load(cmd_name)
             self.commands[cmd_name] = cmd
         return polish(cmd) if cmd is not None else None
@@ -430,18 +436,20 @@ class LazyTyperGroup(AuthzGroup):
                 formatter.write_dl(rows)
 
     def shell_complete(self, ctx, incomplete: str) -> list:
-        results = [CompletionItem(c.name, help=c.short_help) for c in self.lazy_commands.values()
-                   if c.name.startswith(incomplete) and not c.hidden]
-        results.extend(_core.Command.shell_complete(self, ctx, incomplete))  # the group's own options
-        return results
+        """click's completion of a group (command names with their one-line help, then the group's
+        own options), over stubs of the commands instead of their imported modules."""
+        self._completing = True
+        try:
+            return super().shell_complete(ctx, incomplete)
+        finally:
+            self._completing = False
 
     def resolve_command(self, ctx, args):
-        try:
-            return super().resolve_command(ctx, args)
-        except UsageError as exc:
-            if args and "Did you mean" not in exc.message:
-                matches = get_close_matches(args[0], self.list_commands(ctx))
-                if matches:
-                    exc.message = exc.message.rstrip(".") + ". Did you mean " + \
-                        ", ".join(repr(m) for m in matches) + "?"
-            raise
+        """click's resolution, suggesting close names among every command (Typer's own suggestion
+        sees only the commands already imported)."""
+        if args and not ctx.resilient_parsing and not args[0].startswith("-") and \
+                self.get_command(ctx, args[0]) is None:
+            matches = get_close_matches(args[0], self.list_commands(ctx))
+            if matches:
+                ctx.fail(f"No such command {args[0]!r}. Did you mean {', '.join(repr(m) for m in matches)}?")
+        return super().resolve_command(ctx, args)

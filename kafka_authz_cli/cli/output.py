@@ -15,8 +15,10 @@ The width is the console's: the terminal's, or $COLUMNS (80 by default) when pip
 
 from __future__ import annotations
 
+import re
 from typing import Any, Iterable
 
+from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions
 from rich.segment import Segment
 from rich.table import Table
@@ -68,13 +70,32 @@ def _cell_text(console: Console, cell: Any) -> Text:
     return Text(str(cell))
 
 
+_WORD = re.compile(r"\s*\S+\s*")
+
+
+def break_offsets(plain: str, width: int) -> list[int]:
+    """Where a line of text breaks to fit ``width`` cells, at spaces only: each word (with the
+    spaces around it) goes on the current line if it fits there without its trailing spaces, else
+    starts a new one; a word wider than ``width`` gets a line of its own, whole. (rich's Text.wrap
+    either folds such a word or crops it, and its word splitter is not public.)"""
+    offsets: list[int] = []
+    used = 0
+    for m in _WORD.finditer(plain):
+        word = m.group()
+        if width - used >= cell_len(word.rstrip()):
+            used += cell_len(word)
+            continue
+        if m.start():
+            offsets.append(m.start())
+        used = cell_len(word)
+    return offsets
+
+
 def _wrap_words(console: Console, text: Text, width: int) -> list[Text]:
     """Wrap at spaces only: a word longer than `width` gets a line of its own, whole."""
-    from rich._wrap import divide_line
-
     out: list[Text] = []
     for line in text.split(allow_blank=True):
-        pieces = line.divide(divide_line(line.plain, width, fold=False))
+        pieces = line.divide(break_offsets(line.plain, width))
         for piece in pieces:
             piece.rstrip_end(width)
             piece.rstrip()

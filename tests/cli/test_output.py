@@ -153,3 +153,20 @@ def test_diff_table_with_o_is_written_to_the_file_not_ignored(tmp_path):
     text = out.read_text(encoding="utf-8")
     assert text.startswith("verdict: both") and "\x1b[" not in text
     assert "READ/WRITE/CREATE/DELETE/ALTER/DESCRIBE/DESCRIBE_CONFIGS/ALTER_CONFIGS" in tokens(text)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("ab c\t日本 \u3000-")), max_size=80), st.integers(1, 30))
+def test_tables_break_lines_at_spaces_only_and_never_drop_a_character(text, width):
+    from rich.cells import cell_len
+
+    from kafka_authz_cli.cli.output import break_offsets
+
+    offsets = break_offsets(text, width)
+    pieces = [text[a:b] for a, b in zip([0] + offsets, offsets + [len(text)])]
+    assert "".join(pieces) == text
+    for start in offsets:  # a break starts a word, right after a space
+        assert not text[start].isspace() or not text[start - 1].isspace()
+        assert text[start - 1].isspace()
+    for piece in pieces:  # a piece wider than the width is one word (with its spaces)
+        assert cell_len(piece.rstrip()) <= width or len(piece.split()) <= 1
