@@ -1,244 +1,36 @@
-"""``java.util.regex`` semantics on top of Python's ``re``.
+"""The translator: a Java pattern rewritten as a Python pattern that matches exactly the same strings.
 
-Kafka's principal mapping rules are Java regexes applied with Java's ``Matcher``: ``matches()``,
-``lookingAt()``, the ``find()`` loop behind ``replaceAll``/``replaceFirst`` and Java's replacement
-syntax (``$n`` taking as many digits as form an existing group, ``${name}``, ``\\`` escapes). Python's
-``re`` differs in many small ways (``.`` and ``$`` and line terminators, ``\\w`` and ``\\b`` being
-Unicode, ``{`` as a literal, class unions and intersections, inline flags in the middle of a
-pattern, case folding), so a Java pattern is *translated*: every construct is rewritten into a Python
-form that matches exactly the same strings, with no Python flags left to interpret. What cannot be
-translated faithfully (``\\G``, ``\\X``, Unicode scripts and blocks, the ``U`` flag, comments mode
-subtleties aside) is refused with :class:`JavaRegexUnsupported` rather than approximated.
-
-Semantics followed: JDK 17+ with the JDK 19+ ASCII ``\\b`` (consistent with ``\\w``). Case-insensitive
-matching is ASCII-only unless ``(?u)`` is given, as in Java.
-
-Pure: no I/O.
+A recursive descent over Java's grammar (alternation, sequence, quantifiers, groups, escapes,
+character classes), tracking the flags in force at each point (inline ``(?i)`` applies to the rest of
+the enclosing group), so the Python source it emits needs no Python flag at all. Java's error
+messages and indexes are reproduced; a construct Python cannot express faithfully is refused.
 """
 
 from __future__ import annotations
 
 import re
-import unicodedata
-from dataclasses import dataclass, field
-from functools import lru_cache
+from dataclasses import dataclass
 
-from kafka_authz_cli._java.lang import (
-    IllegalArgumentException,
-    IndexOutOfBoundsException,
+from kafka_authz_cli._java.regex.charsets import (
+    ASCII_DIGIT,
+    ASCII_SPACE,
+    ASCII_WORD,
+    CATEGORIES,
+    H_SPACE,
+    LINE_TERMINATORS,
+    MAX_CP,
+    POSIX,
+    V_SPACE,
+    Ranges,
+    complement,
+    fold,
+    general_category,
+    intersect,
+    py_char,
+    py_class,
+    union,
 )
-
-MAX_CP = 0x10FFFF
-
-# -- errors ----------------------------------------------------------------------------------------
-
-
-class PatternSyntaxException(IllegalArgumentException):
-    """``java.util.regex.PatternSyntaxException``: description, pattern and index."""
-
-    java_class = "java.util.regex.PatternSyntaxException"
-
-    def __init__(self, description: str, pattern: str, index: int):
-        self.description = description
-        self.pattern = pattern
-        self.index = index
-        msg = description
-        if index >= 0:
-            msg += f" near index {index}"
-        msg += "\n" + pattern
-        if 0 <= index < len(pattern):
-            msg += "\n" + " " * index + "^"
-        super().__init__(msg)
-
-    def one_line(self) -> str:
-        near = f" near index {self.index}" if self.index >= 0 else ""
-        return f"{self.description}{near} in {self.pattern!r}"
-
-
-class JavaRegexUnsupported(Exception):
-    """A valid Java construct authz cannot reproduce exactly (refused rather than approximated)."""
-
-    def __init__(self, what: str, pattern: str, index: int):
-        self.what = what
-        self.pattern = pattern
-        self.index = index
-        super().__init__(f"authz cannot reproduce Java's {what} (at index {index} of {pattern!r}) exactly")
-
-
-# -- code point sets -------------------------------------------------------------------------------
-
-Ranges = tuple[tuple[int, int], ...]
-
-
-def _norm(ranges) -> Ranges:
-    out: list[list[int]] = []
-    for lo, hi in sorted(ranges):
-        if lo > hi:
-            continue
-        if out and lo <= out[-1][1] + 1:
-            out[-1][1] = max(out[-1][1], hi)
-        else:
-            out.append([lo, hi])
-    return tuple((a, b) for a, b in out)
-
-
-def _union(*sets: Ranges) -> Ranges:
-    return _norm([r for s in sets for r in s])
-
-
-def _complement(s: Ranges) -> Ranges:
-    out, prev = [], 0
-    for lo, hi in s:
-        if lo > prev:
-            out.append((prev, lo - 1))
-        prev = hi + 1
-    if prev <= MAX_CP:
-        out.append((prev, MAX_CP))
-    return tuple(out)
-
-
-def _intersect(a: Ranges, b: Ranges) -> Ranges:
-    return _complement(_union(_complement(a), _complement(b)))
-
-
-def _chars(s: str) -> Ranges:
-    return _norm([(ord(c), ord(c)) for c in s])
-
-
-ASCII_DIGIT = ((0x30, 0x39),)
-ASCII_WORD = _norm([(0x30, 0x39), (0x41, 0x5A), (0x5F, 0x5F), (0x61, 0x7A)])
-ASCII_SPACE = _chars(" \t\n\x0b\f\r")
-H_SPACE = _norm([(0x20, 0x20), (0x09, 0x09), (0xA0, 0xA0), (0x1680, 0x1680), (0x180E, 0x180E),
-                 (0x2000, 0x200A), (0x202F, 0x202F), (0x205F, 0x205F), (0x3000, 0x3000)])
-V_SPACE = _chars("\n\x0b\f\r\x85\u2028\u2029")
-LINE_TERMINATORS = _chars("\n\r\x85\u2028\u2029")
-
-POSIX = {
-    "Lower": ((0x61, 0x7A),),
-    "Upper": ((0x41, 0x5A),),
-    "ASCII": ((0x00, 0x7F),),
-    "Alpha": ((0x41, 0x5A), (0x61, 0x7A)),
-    "Digit": ASCII_DIGIT,
-    "Alnum": ((0x30, 0x39), (0x41, 0x5A), (0x61, 0x7A)),
-    "Punct": _chars("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"),
-    "Graph": ((0x21, 0x7E),),
-    "Print": ((0x20, 0x7E),),
-    "Blank": _chars(" \t"),
-    "Cntrl": ((0x00, 0x1F), (0x7F, 0x7F)),
-    "XDigit": ((0x30, 0x39), (0x41, 0x46), (0x61, 0x66)),
-    "Space": ASCII_SPACE,
-}
-
-
-@lru_cache(maxsize=None)
-def _general_category(name: str) -> Ranges:
-    """Code points whose Unicode general category is ``name`` (one letter = the whole group)."""
-    ranges: list[tuple[int, int]] = []
-    start = None
-    for cp in range(MAX_CP + 1):
-        cat = unicodedata.category(chr(cp))
-        hit = cat == name if len(name) == 2 else cat[0] == name
-        if hit and start is None:
-            start = cp
-        elif not hit and start is not None:
-            ranges.append((start, cp - 1))
-            start = None
-    if start is not None:
-        ranges.append((start, MAX_CP))
-    return tuple(ranges)
-
-
-_CATEGORIES = {"L", "Lu", "Ll", "Lt", "Lm", "Lo", "M", "Mn", "Mc", "Me", "N", "Nd", "Nl", "No", "P", "Pc", "Pd",
-               "Ps", "Pe", "Pi", "Pf", "Po", "S", "Sm", "Sc", "Sk", "So", "Z", "Zs", "Zl", "Zp", "C", "Cc", "Cf",
-               "Cs", "Co", "Cn"}
-
-
-def _case_variants_unicode(cp: int) -> set[int]:
-    # Java's Unicode case-insensitive single: toUpperCase and toLowerCase(toUpperCase) of each side.
-    c = chr(cp)
-    out = {cp}
-    for v in (c.upper(), c.lower(), c.upper().lower(), c.lower().upper()):
-        if len(v) == 1:
-            out.add(ord(v))
-    return out
-
-
-@lru_cache(maxsize=1)
-def _unicode_fold_table() -> dict[int, frozenset[int]]:
-    """Code point -> every code point Java's Unicode case-insensitive matching treats as equal."""
-    classes: dict[int, set[int]] = {}
-    for cp in range(MAX_CP + 1):
-        variants = _case_variants_unicode(cp)
-        if len(variants) > 1:
-            merged = set(variants)
-            for v in variants:
-                merged |= classes.get(v, set())
-            for v in merged:
-                classes[v] = merged
-    return {k: frozenset(v) for k, v in classes.items()}
-
-
-def _fold(ranges: Ranges, unicode_case: bool) -> Ranges:
-    """Add the case variants Java's CASE_INSENSITIVE (and UNICODE_CASE) flags match."""
-    extra: list[tuple[int, int]] = []
-    for lo, hi in ranges:
-        # ASCII letters always fold.
-        a_lo, a_hi = max(lo, 0x41), min(hi, 0x5A)
-        if a_lo <= a_hi:
-            extra.append((a_lo + 32, a_hi + 32))
-        a_lo, a_hi = max(lo, 0x61), min(hi, 0x7A)
-        if a_lo <= a_hi:
-            extra.append((a_lo - 32, a_hi - 32))
-    if unicode_case:
-        table = _unicode_fold_table()
-        for lo, hi in ranges:
-            if hi - lo > 0x3000:
-                for cp, variants in table.items():
-                    if lo <= cp <= hi:
-                        extra.extend((v, v) for v in variants)
-            else:
-                for cp in range(lo, hi + 1):
-                    for v in table.get(cp, ()):
-                        extra.append((v, v))
-    return _union(ranges, tuple(extra))
-
-
-def _py_char(cp: int) -> str:
-    c = chr(cp)
-    if c.isalnum() and cp < 0x80:
-        return c
-    if cp < 0x20 or cp == 0x7F or 0xD800 <= cp <= 0xDFFF:
-        return f"\\x{cp:02x}" if cp < 0x100 else f"\\u{cp:04x}"
-    if cp < 0x80:
-        return "\\" + c
-    if cp > 0xFFFF:
-        return f"\\U{cp:08x}"
-    return f"\\u{cp:04x}"
-
-
-def _py_class(ranges: Ranges) -> str:
-    if not ranges:
-        return "(?!)"
-    if ranges == ((0, MAX_CP),):
-        return "[\\x00-\\U0010ffff]"
-    if len(ranges) == 1 and ranges[0][0] == ranges[0][1]:
-        return _py_char(ranges[0][0])
-    comp = _complement(ranges)
-    if len(comp) < len(ranges):
-        return "[^" + "".join(_py_range(r) for r in comp) + "]"
-    return "[" + "".join(_py_range(r) for r in ranges) + "]"
-
-
-def _py_range(r: tuple[int, int]) -> str:
-    lo, hi = r
-    if lo == hi:
-        return _py_char(lo)
-    if hi == lo + 1:
-        return _py_char(lo) + _py_char(hi)
-    return f"{_py_char(lo)}-{_py_char(hi)}"
-
-
-# -- translation -----------------------------------------------------------------------------------
+from kafka_authz_cli._java.regex.errors import JavaRegexUnsupported, PatternSyntaxException
 
 FLAG_BITS = {"d": 0x01, "i": 0x02, "x": 0x04, "m": 0x08, "s": 0x20, "u": 0x40, "U": 0x100}
 UNIX_LINES, CASE_INSENSITIVE, COMMENTS, MULTILINE, DOTALL, UNICODE_CASE, UNICODE_CHARACTER_CLASS = (
@@ -253,7 +45,10 @@ class _Node:
     atomic: bool = True
 
 
-class _Translator:
+class Translator:
+    """One pattern's translation: ``translate()`` returns the Python source, ``groups`` and ``names``
+    the capturing groups Java numbers and names."""
+
     def __init__(self, pattern: str, flags: int = 0):
         self.p = pattern
         self.i = 0
@@ -379,16 +174,16 @@ class _Translator:
         if c == "(":
             return self.group()
         if c == "[":
-            return _Node(_py_class(self.char_class()))
+            return _Node(py_class(self.char_class()))
         if c == "\\":
             return self.escape()
         if c == ".":
             self.i += 1
             if self.has(DOTALL):
-                return _Node(_py_class(((0, MAX_CP),)))
+                return _Node(py_class(((0, MAX_CP),)))
             if self.has(UNIX_LINES):
                 return _Node("[^\\n]")
-            return _Node(_py_class(_complement(LINE_TERMINATORS)))
+            return _Node(py_class(complement(LINE_TERMINATORS)))
         if c == "^":
             self.i += 1
             return _Node(self._caret(), atomic=False)
@@ -409,8 +204,8 @@ class _Translator:
 
     def literal(self, cp: int) -> _Node:
         if self.has(CASE_INSENSITIVE):
-            return _Node(_py_class(_fold(((cp, cp),), self.has(UNICODE_CASE))))
-        return _Node(_py_char(cp))
+            return _Node(py_class(fold(((cp, cp),), self.has(UNICODE_CASE))))
+        return _Node(py_char(cp))
 
     def _caret(self) -> str:
         if not self.has(MULTILINE):
@@ -537,47 +332,59 @@ class _Translator:
         if "1" <= c <= "9":
             return self.backref(ord(c) - 48)
         if c == "k":
-            if self.peek() != "<":
-                raise self.error("\\k is not followed by '<' for named capturing group", self.i)
-            self.i += 1
-            name = self.group_name()
-            if name not in self.names:
-                raise self.error(f"named capturing group <{name}> does not exist", self.i - 1)
-            return self._backref_node(self.names[name])
+            return self.named_backref()
         if c == "Q":
-            end = self.p.find("\\E", self.i)
-            text = self.p[self.i:] if end < 0 else self.p[self.i:end]
-            self.i = len(self.p) if end < 0 else end + 2
-            if not text:
-                return _Node("", atomic=False)
-            nodes = [self.literal(ord(ch)).src for ch in text]
-            # A quantifier after \Q..\E binds to the last character, as in Java.
-            return _Node("".join(nodes), atomic=len(nodes) == 1)
+            return self.quoted()
+        node = self.boundary_escape(c, at)
+        if node is not None:
+            return node
+        cls = self.class_escape(c, at)
+        if cls is not None:
+            return _Node(py_class(cls))
+        cp = self.char_escape(c, at)
+        return self.literal(cp)
+
+    def named_backref(self) -> _Node:
+        """``\\k<name>``, after the ``k``."""
+        if self.peek() != "<":
+            raise self.error("\\k is not followed by '<' for named capturing group", self.i)
+        self.i += 1
+        name = self.group_name()
+        if name not in self.names:
+            raise self.error(f"named capturing group <{name}> does not exist", self.i - 1)
+        return self._backref_node(self.names[name])
+
+    def quoted(self) -> _Node:
+        """``\\Q...\\E`` (or to the end of the pattern), after the ``Q``."""
+        end = self.p.find("\\E", self.i)
+        text = self.p[self.i:] if end < 0 else self.p[self.i:end]
+        self.i = len(self.p) if end < 0 else end + 2
+        if not text:
+            return _Node("", atomic=False)
+        nodes = [self.literal(ord(ch)).src for ch in text]
+        # A quantifier after \Q..\E binds to the last character, as in Java.
+        return _Node("".join(nodes), atomic=len(nodes) == 1)
+
+    def boundary_escape(self, c: str, at: int) -> _Node | None:
+        """Boundaries, anchors and ``\\R`` (None for other escapes); ``\\b`` and ``\\B`` are ASCII (JDK 19+)."""
         if c == "b":
             if self.peek() == "{":
                 raise self.unsupported("\\b{g} grapheme boundary", at)
-            w = _py_class(ASCII_WORD)
+            w = py_class(ASCII_WORD)
             return _Node(f"(?:(?<={w})(?!{w})|(?<!{w})(?={w}))", atomic=False)
         if c == "B":
-            w = _py_class(ASCII_WORD)
+            w = py_class(ASCII_WORD)
             return _Node(f"(?:(?<={w})(?={w})|(?<!{w})(?!{w}))", atomic=False)
-        if c == "A":
-            return _Node("\\A", atomic=False)
-        if c == "z":
-            return _Node("\\Z", atomic=False)
-        if c == "Z":
-            return _Node(self._dollar(False), atomic=False)
+        anchors = {"A": "\\A", "z": "\\Z", "Z": self._dollar(False)}
+        if c in anchors:
+            return _Node(anchors[c], atomic=False)
         if c == "G":
             raise self.unsupported("\\G (end of previous match)", at)
         if c == "X":
             raise self.unsupported("\\X (grapheme cluster)", at)
         if c == "R":
-            return _Node("(?>\\r\\n|" + _py_class(V_SPACE) + ")")
-        cls = self.class_escape(c, at)
-        if cls is not None:
-            return _Node(_py_class(cls))
-        cp = self.char_escape(c, at)
-        return self.literal(cp)
+            return _Node("(?>\\r\\n|" + py_class(V_SPACE) + ")")
+        return None
 
     def backref(self, num: int) -> _Node:
         # Java: \1..\9 always a reference; more digits only while they name an existing group.
@@ -605,11 +412,11 @@ class _Translator:
         if c in table:
             return table[c]
         if c.lower() in table and c.isupper():
-            return _complement(table[c.lower()])
+            return complement(table[c.lower()])
         if c in "pP":
             name = self.prop_name(at)
             ranges = self.property(name, at)
-            return _complement(ranges) if c == "P" else ranges
+            return complement(ranges) if c == "P" else ranges
         return None
 
     def prop_name(self, at: int) -> str:
@@ -643,10 +450,10 @@ class _Translator:
             if self.has(CASE_INSENSITIVE) and name in ("Lower", "Upper"):
                 ranges = POSIX["Alpha"]
             return ranges
-        if base in _CATEGORIES:
-            return _general_category(base)
+        if base in CATEGORIES:
+            return general_category(base)
         if base == "LC":
-            return _union(_general_category("Lu"), _general_category("Ll"), _general_category("Lt"))
+            return union(general_category("Lu"), general_category("Ll"), general_category("Lt"))
         if name.startswith(("java", "In", "Is")) or "=" in name:
             raise self.unsupported(f"\\p{{{name}}}", at)
         raise self.error(f"Unknown character property name {{{name}}}", self.i - 1)
@@ -655,57 +462,68 @@ class _Translator:
         simple = {"t": 0x09, "n": 0x0A, "r": 0x0D, "f": 0x0C, "a": 0x07, "e": 0x1B}
         if c in simple:
             return simple[c]
-        if c == "0":
-            digits = ""
-            while len(digits) < 3 and (self.peek() or "") in "01234567" and self.peek() is not None:
-                if len(digits) == 2 and digits[0] > "3":
-                    break
-                digits += self.p[self.i]
-                self.i += 1
-            if not digits:
-                raise self.error("Illegal octal escape sequence", self.i - 1)
-            return int(digits, 8)
-        if c == "x":
-            if self.peek() == "{":
-                end = self.p.find("}", self.i)
-                text = self.p[self.i + 1:end] if end > 0 else ""
-                if end < 0 or not text or not re.fullmatch(r"[0-9a-fA-F]+", text):
-                    raise self.error("Unclosed hexadecimal escape sequence" if end < 0 else
-                                     "Illegal hexadecimal escape sequence", self.i)
-                self.i = end + 1
-                value = int(text, 16)
-                if value > MAX_CP:
-                    raise self.error("Hexadecimal codepoint is too big", self.i - 1)
-                return value
-            text = self.p[self.i:self.i + 2]
-            if len(text) < 2 or not re.fullmatch(r"[0-9a-fA-F]{2}", text):
-                raise self.error("Illegal hexadecimal escape sequence", self.i)
-            self.i += 2
-            return int(text, 16)
-        if c == "u":
-            text = self.p[self.i:self.i + 4]
-            if len(text) < 4 or not re.fullmatch(r"[0-9a-fA-F]{4}", text):
-                raise self.error("Illegal Unicode escape sequence", self.i)
-            self.i += 4
-            value = int(text, 16)
-            # A surrogate pair written as two \\u escapes is one code point.
-            if 0xD800 <= value <= 0xDBFF and self.p[self.i:self.i + 2] == "\\u":
-                low_text = self.p[self.i + 2:self.i + 6]
-                if re.fullmatch(r"[0-9a-fA-F]{4}", low_text) and 0xDC00 <= int(low_text, 16) <= 0xDFFF:
-                    self.i += 6
-                    return 0x10000 + ((value - 0xD800) << 10) + (int(low_text, 16) - 0xDC00)
-            return value
-        if c == "c":
-            if self.peek() is None:
-                raise self.error("Illegal control escape sequence", self.i)
-            ch = self.p[self.i]
-            self.i += 1
-            return ord(ch) ^ 64
+        numeric = {"0": self.octal_escape, "x": self.hex_escape, "u": self.unicode_escape, "c": self.control_escape}
+        if c in numeric:
+            return numeric[c]()
         if c == "N":
             raise self.unsupported("\\N{name}", at)
         if c.isascii() and c.isalpha():
             raise self.error("Illegal/unsupported escape sequence", self.i - 1)
         return ord(c)
+
+    def octal_escape(self) -> int:
+        """``\\0n``, ``\\0nn``, ``\\0mnn`` (m at most 3), after the ``0``."""
+        digits = ""
+        while len(digits) < 3 and (self.peek() or "") in "01234567" and self.peek() is not None:
+            if len(digits) == 2 and digits[0] > "3":
+                break
+            digits += self.p[self.i]
+            self.i += 1
+        if not digits:
+            raise self.error("Illegal octal escape sequence", self.i - 1)
+        return int(digits, 8)
+
+    def hex_escape(self) -> int:
+        """``\\xhh`` and ``\\x{h...h}``, after the ``x``."""
+        if self.peek() == "{":
+            end = self.p.find("}", self.i)
+            text = self.p[self.i + 1:end] if end > 0 else ""
+            if end < 0 or not text or not re.fullmatch(r"[0-9a-fA-F]+", text):
+                raise self.error("Unclosed hexadecimal escape sequence" if end < 0 else
+                                 "Illegal hexadecimal escape sequence", self.i)
+            self.i = end + 1
+            value = int(text, 16)
+            if value > MAX_CP:
+                raise self.error("Hexadecimal codepoint is too big", self.i - 1)
+            return value
+        text = self.p[self.i:self.i + 2]
+        if len(text) < 2 or not re.fullmatch(r"[0-9a-fA-F]{2}", text):
+            raise self.error("Illegal hexadecimal escape sequence", self.i)
+        self.i += 2
+        return int(text, 16)
+
+    def unicode_escape(self) -> int:
+        """``\\uhhhh``, after the ``u``."""
+        text = self.p[self.i:self.i + 4]
+        if len(text) < 4 or not re.fullmatch(r"[0-9a-fA-F]{4}", text):
+            raise self.error("Illegal Unicode escape sequence", self.i)
+        self.i += 4
+        value = int(text, 16)
+        # A surrogate pair written as two \\u escapes is one code point.
+        if 0xD800 <= value <= 0xDBFF and self.p[self.i:self.i + 2] == "\\u":
+            low_text = self.p[self.i + 2:self.i + 6]
+            if re.fullmatch(r"[0-9a-fA-F]{4}", low_text) and 0xDC00 <= int(low_text, 16) <= 0xDFFF:
+                self.i += 6
+                return 0x10000 + ((value - 0xD800) << 10) + (int(low_text, 16) - 0xDC00)
+        return value
+
+    def control_escape(self) -> int:
+        """``\\cX``, after the ``c``."""
+        if self.peek() is None:
+            raise self.error("Illegal control escape sequence", self.i)
+        ch = self.p[self.i]
+        self.i += 1
+        return ord(ch) ^ 64
 
     # -- character classes
     def char_class(self) -> Ranges:
@@ -730,13 +548,13 @@ class _Translator:
                 self.i += 1
                 break
             if c == "[":
-                acc = _union(acc, self.char_class())
+                acc = union(acc, self.char_class())
                 first = False
                 continue
             if c == "&" and self.p[self.i:self.i + 2] == "&&":
                 self.i += 2
                 left = acc
-                result = left if result is None else _intersect(result, left)
+                result = left if result is None else intersect(result, left)
                 acc = ()
                 first = False
                 # An empty right operand (e.g. "[a&&]") leaves the left side unchanged in Java.
@@ -745,11 +563,11 @@ class _Translator:
                     result = None
                 continue
             first = False
-            acc = _union(acc, self.class_item())
+            acc = union(acc, self.class_item())
         if result is not None:
-            acc = _intersect(result, acc)
+            acc = intersect(result, acc)
         if negate:
-            acc = _complement(acc)
+            acc = complement(acc)
         del open_at
         return acc
 
@@ -774,12 +592,12 @@ class _Translator:
 
     def _single(self, cp: int) -> Ranges:
         if self.has(CASE_INSENSITIVE):
-            return _fold(((cp, cp),), self.has(UNICODE_CASE))
+            return fold(((cp, cp),), self.has(UNICODE_CASE))
         return ((cp, cp),)
 
     def _range(self, lo: int, hi: int) -> Ranges:
         if self.has(CASE_INSENSITIVE):
-            return _fold(((lo, hi),), self.has(UNICODE_CASE))
+            return fold(((lo, hi),), self.has(UNICODE_CASE))
         return ((lo, hi),)
 
     def class_char(self) -> int | Ranges:
@@ -799,7 +617,7 @@ class _Translator:
             self.i = len(self.p) if end < 0 else end + 2
             ranges: Ranges = ()
             for ch in text:
-                ranges = _union(ranges, self._single(ord(ch)))
+                ranges = union(ranges, self._single(ord(ch)))
             return ranges
         if "1" <= c <= "9" or c in "bBAzZGXRk":
             raise self.error("Illegal/unsupported escape sequence", self.i - 1)
@@ -807,151 +625,3 @@ class _Translator:
         if cls is not None:
             return cls
         return self.char_escape(c, at)
-
-
-# -- compiled pattern and matcher ------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class JavaPattern:
-    """A compiled Java regex: ``pattern()`` is the source, ``regex`` the equivalent Python pattern."""
-
-    source: str
-    regex: re.Pattern = field(compare=False)
-    group_count: int = 0
-    named_groups: dict = field(default_factory=dict, compare=False)
-
-    def __str__(self) -> str:  # Pattern.toString() is the source text
-        return self.source
-
-    def matches(self, text: str) -> re.Match | None:
-        return self._run(self.regex.fullmatch, text)
-
-    def looking_at(self, text: str) -> re.Match | None:
-        return self._run(self.regex.match, text)
-
-    def _run(self, method, text: str, *args) -> re.Match | None:
-        try:
-            return method(text, *args)
-        except SystemError:
-            # CPython 3.11's engine fails on some nested possessive quantifiers at match time
-            # ("The span of capturing group is wrong"): refused like any construct authz cannot run.
-            raise JavaRegexUnsupported("nested possessive quantifiers", self.source, -1) from None
-
-    def find_all(self, text: str):
-        """The successive matches of Java's ``find()`` loop (an empty match moves on one character)."""
-        first, last = -1, 0
-        while True:
-            nxt = last + 1 if last == first else last
-            if nxt > len(text):
-                return
-            m = self._run(self.regex.search, text, nxt)
-            if m is None:
-                return
-            yield m
-            first, last = m.start(), m.end()
-
-    def find(self, text: str) -> re.Match | None:
-        return next(self.find_all(text), None)
-
-    def replace_all(self, text: str, replacement: str) -> str:
-        """``Matcher.replaceAll``: every match replaced, Java's replacement syntax."""
-        out: list[str] = []
-        pos = 0
-        found = False
-        for m in self.find_all(text):
-            found = True
-            out.append(text[pos:m.start()])
-            out.append(self.expand(m, replacement))
-            pos = m.end()
-        if not found:
-            return text
-        out.append(text[pos:])
-        return "".join(out)
-
-    def replace_first(self, text: str, replacement: str) -> str:
-        m = self.find(text)
-        if m is None:
-            return text
-        return text[:m.start()] + self.expand(m, replacement) + text[m.end():]
-
-    def expand(self, m: re.Match, replacement: str) -> str:
-        """``Matcher.appendExpandedReplacement`` for one match, with Java's exceptions."""
-        out: list[str] = []
-        cursor = 0
-        n = len(replacement)
-        while cursor < n:
-            ch = replacement[cursor]
-            if ch == "\\":
-                cursor += 1
-                if cursor == n:
-                    raise IllegalArgumentException("character to be escaped is missing")
-                out.append(replacement[cursor])
-                cursor += 1
-            elif ch == "$":
-                cursor += 1
-                if cursor == n:
-                    raise IllegalArgumentException("Illegal group reference: group index is missing")
-                ch = replacement[cursor]
-                if ch == "{":
-                    cursor += 1
-                    name = []
-                    while cursor < n:
-                        ch = replacement[cursor]
-                        if ch.isascii() and ch.isalnum():
-                            name.append(ch)
-                            cursor += 1
-                        else:
-                            break
-                    if not name:
-                        raise IllegalArgumentException("named capturing group has 0 length name")
-                    if ch != "}":
-                        raise IllegalArgumentException("named capturing group is missing trailing '}'")
-                    gname = "".join(name)
-                    if gname[0].isdigit():
-                        raise IllegalArgumentException(f"capturing group name {{{gname}}} starts with digit character")
-                    if gname not in self.named_groups:
-                        raise IllegalArgumentException(f"No group with name {{{gname}}}")
-                    ref = self.named_groups[gname]
-                    cursor += 1
-                else:
-                    ref = ord(ch) - 48
-                    if not 0 <= ref <= 9:
-                        raise IllegalArgumentException("Illegal group reference")
-                    cursor += 1
-                    while cursor < n:
-                        d = ord(replacement[cursor]) - 48
-                        if not 0 <= d <= 9:
-                            break
-                        new = ref * 10 + d
-                        if self.group_count < new:
-                            break
-                        ref = new
-                        cursor += 1
-                if ref > self.group_count:
-                    raise IndexOutOfBoundsException(f"No group {ref}")
-                value = m.group(ref)
-                if value is not None:
-                    out.append(value)
-            else:
-                out.append(ch)
-                cursor += 1
-        return "".join(out)
-
-
-@lru_cache(maxsize=4096)
-def compile_java(pattern: str, flags: int = 0) -> JavaPattern:
-    """``Pattern.compile``: raises :class:`PatternSyntaxException` as Java would (or
-    :class:`JavaRegexUnsupported` for the few constructs authz cannot reproduce)."""
-    t = _Translator(pattern, flags)
-    src = t.translate()
-    try:
-        regex = re.compile(src)
-    except re.error as exc:  # a construct Python's engine refuses (e.g. variable-width lookbehind)
-        raise JavaRegexUnsupported(f"construct ({exc.msg})", pattern, -1) from None
-    return JavaPattern(pattern, regex, t.groups, dict(t.names))
-
-
-def replace_all(text: str, pattern: str, replacement: str) -> str:
-    """``String.replaceAll(regex, replacement)``."""
-    return compile_java(pattern).replace_all(text, replacement)
