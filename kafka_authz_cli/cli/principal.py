@@ -11,13 +11,13 @@ import typer
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.cli.common import TableFormat, console, emit_rows
 from kafka_authz_cli.errors import InputError
+from kafka_authz_cli.codes import SEVERITIES
 from kafka_authz_cli.principal.check import (
-    CODES,
-    SEVERITIES,
     NameInput,
     check_kerberos,
     check_tls,
 )
+from kafka_authz_cli.principal.codes import CODES
 from kafka_authz_cli.principal.files import (
     read_cert_subjects,
     read_names,
