@@ -17,10 +17,9 @@ Pure: no I/O.
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from kafka_authz_cli._java.lang import java_list_string
+from kafka_authz_cli._java import JaasError, client_login, java_list_string
 
 POLICY_CONFIG = "connector.client.config.override.policy"
 DEFAULT_POLICY = "All"
@@ -159,85 +158,6 @@ class Identity:
     tls_keystore: str | None = None
 
 
-_JAAS_TOKEN = re.compile(r"""\s+|//[^\n]*|/\*.*?\*/|"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|([=;])|([^\s=;"']+)""",
-                         re.DOTALL)
-
-
-@dataclass(frozen=True)
-class JaasEntry:
-    module: str
-    flag: str
-    options: dict[str, str] = field(default_factory=dict)
-
-
-class JaasError(ValueError):
-    pass
-
-
-def _unescape(text: str) -> str:
-    out, i = [], 0
-    table = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f"}
-    while i < len(text):
-        c = text[i]
-        if c == "\\" and i + 1 < len(text):
-            nxt = text[i + 1]
-            out.append(table.get(nxt, nxt))
-            i += 2
-            continue
-        out.append(c)
-        i += 1
-    return "".join(out)
-
-
-def parse_jaas(text: str) -> list[JaasEntry]:
-    """A ``sasl.jaas.config`` value as Kafka's JaasConfig reads it: ``Module flag key=value ...;``."""
-    tokens: list[tuple[str, str]] = []
-    pos = 0
-    while pos < len(text):
-        m = _JAAS_TOKEN.match(text, pos)
-        if m is None:
-            raise JaasError(f"unexpected character {text[pos]!r} in JAAS config")
-        pos = m.end()
-        if m.group(1) is not None or m.group(2) is not None:
-            tokens.append(("str", _unescape(m.group(1) if m.group(1) is not None else m.group(2))))
-        elif m.group(3):
-            tokens.append((m.group(3), m.group(3)))
-        elif m.group(4):
-            tokens.append(("word", m.group(4)))
-    entries = []
-    i = 0
-    while i < len(tokens):
-        kind, module = tokens[i]
-        if kind != "word":
-            raise JaasError("Login module not specified in JAAS config")
-        if i + 1 >= len(tokens) or tokens[i + 1][0] != "word":
-            raise JaasError("Login module control flag not specified in JAAS config")
-        flag = tokens[i + 1][1]
-        if flag.lower() not in ("required", "requisite", "sufficient", "optional"):
-            raise JaasError(f"Invalid login module control flag '{flag}' in JAAS config")
-        i += 2
-        options: dict[str, str] = {}
-        while True:
-            if i >= len(tokens):
-                raise JaasError("Expected ';' at the end of the JAAS config")
-            kind, value = tokens[i]
-            if kind == ";":
-                i += 1
-                break
-            if kind not in ("word", "str"):
-                raise JaasError(f"Invalid JAAS config: unexpected '{value}'")
-            if i + 1 >= len(tokens) or tokens[i + 1][0] != "=":
-                raise JaasError(f"Value not specified for key '{value}' in JAAS config")
-            if i + 2 >= len(tokens) or tokens[i + 2][0] not in ("word", "str"):
-                raise JaasError(f"Value not specified for key '{value}' in JAAS config")
-            options[value] = tokens[i + 2][1]
-            i += 3
-        entries.append(JaasEntry(module, flag, options))
-    if not entries:
-        raise JaasError("JAAS config entry not terminated by semi-colon")
-    return entries
-
-
 def identity(client_config: dict[str, str]) -> Identity:
     protocol = client_config.get("security.protocol", "PLAINTEXT").strip().upper()
     if protocol == "PLAINTEXT":
@@ -260,10 +180,10 @@ def identity(client_config: dict[str, str]) -> Identity:
         return Identity(None, f"SASL {mechanism} without sasl.jaas.config: the login comes from a JAAS file "
                               "(java.security.auth.login.config) authz cannot see", mechanism)
     try:
-        entries = parse_jaas(jaas_text)
+        # The client's own reading: JaasConfig, and exactly one login module (JaasContext.loadClientContext).
+        options = client_login(jaas_text).options
     except JaasError as exc:
         return Identity(None, f"sasl.jaas.config is invalid: {exc} (the client fails to start)", mechanism)
-    options = entries[0].options
     if mechanism in ("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"):
         if options.get("tokenauth", "").lower() == "true":
             return Identity(None, f"SASL {mechanism} with a delegation token: the principal is the token's owner",
