@@ -21,8 +21,8 @@ __getattr__, __all__ = lazy_face(__name__, {
     # lang
     "JavaException": "lang", "IllegalArgumentException": "lang", "IndexOutOfBoundsException": "lang",
     "NumberFormatException": "lang", "java_parse_int": "lang", "java_trim": "lang", "java_lower": "lang",
-    "java_upper": "lang", "utf16_length": "lang", "split_at_commas": "lang", "kafka_list": "lang",
-    "java_list_string": "lang",
+    "java_upper": "lang", "utf16_length": "lang", "is_blank": "lang", "split_at_commas": "lang",
+    "kafka_list": "lang", "java_list_string": "lang",
     # jaas (quote: a JAAS option value, double-quoted so that it reads back unchanged)
     "JaasEntry": "jaas", "JaasError": "jaas", "client_login": "jaas", "parse_jaas_config": "jaas", "quote": "jaas",
     # properties

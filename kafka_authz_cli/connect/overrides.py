@@ -19,7 +19,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kafka_authz_cli._java import JaasError, client_login, java_list_string
+from kafka_authz_cli._java import (
+    JaasError,
+    client_login,
+    is_blank,
+    java_list_string,
+    java_trim,
+    java_upper,
+    kafka_list,
+)
 
 POLICY_CONFIG = "connector.client.config.override.policy"
 DEFAULT_POLICY = "All"
@@ -94,7 +102,7 @@ def overrides(config: dict[str, str], client: str) -> dict[str, str]:
 
 def clients_used(connector_type: str, config: dict[str, str]) -> list[str]:
     """Which clients AbstractHerder validates (and the worker builds) for this connector."""
-    has_dlq = bool((config.get(DLQ_TOPIC) or "").strip())
+    has_dlq = not is_blank(config.get(DLQ_TOPIC))
     if connector_type == "source":
         out = ["PRODUCER"]
         if any(k.startswith(TOPIC_CREATION_PREFIX) for k in config):
@@ -113,7 +121,7 @@ def infer_type(config: dict[str, str]) -> tuple[str, str]:
         return "sink", f"connector.class {cls} ends in SinkConnector"
     if cls.endswith("SourceConnector"):
         return "source", f"connector.class {cls} ends in SourceConnector"
-    if (config.get("topics") or "").strip() or (config.get("topics.regex") or "").strip():
+    if not is_blank(config.get("topics")) or not is_blank(config.get("topics.regex")):
         return "sink", "it sets topics/topics.regex (only sink connectors do)"
     return "source", "it sets neither topics nor topics.regex (sink connectors must)"
 
@@ -159,7 +167,7 @@ class Identity:
 
 
 def identity(client_config: dict[str, str]) -> Identity:
-    protocol = client_config.get("security.protocol", "PLAINTEXT").strip().upper()
+    protocol = java_upper(java_trim(client_config.get("security.protocol", "PLAINTEXT")))
     if protocol == "PLAINTEXT":
         return Identity("User:ANONYMOUS", "security.protocol PLAINTEXT: no authentication")
     if protocol == "SSL":
@@ -174,7 +182,7 @@ def identity(client_config: dict[str, str]) -> Identity:
                                           "(ANONYMOUS, unless ssl.client.auth=required refuses the connection)")
     if protocol not in ("SASL_PLAINTEXT", "SASL_SSL"):
         return Identity(None, f"unknown security.protocol {protocol}")
-    mechanism = client_config.get("sasl.mechanism", "GSSAPI").strip()
+    mechanism = java_trim(client_config.get("sasl.mechanism", "GSSAPI"))
     jaas_text = client_config.get("sasl.jaas.config")
     if not jaas_text:
         return Identity(None, f"SASL {mechanism} without sasl.jaas.config: the login comes from a JAAS file "
@@ -254,7 +262,7 @@ def check_connector(config: dict[str, str], worker: dict[str, str], policy: str 
     if policy is not None:
         chosen, source = policy_name(policy), "--policy"
     elif POLICY_CONFIG in worker:
-        chosen, source = policy_name(worker[POLICY_CONFIG].strip()), f"worker {POLICY_CONFIG}"
+        chosen, source = policy_name(java_trim(worker[POLICY_CONFIG])), f"worker {POLICY_CONFIG}"
     else:
         chosen, source = DEFAULT_POLICY, f"default ({POLICY_CONFIG} unset)"
     if connector_type is None:
@@ -278,11 +286,12 @@ def check_connector(config: dict[str, str], worker: dict[str, str], policy: str 
     return ConnectorCheck(connector, ctype, reason, chosen, source, tuple(checks))
 
 
-def split_list(value: str | None) -> list[str]:
-    """A Connect LIST config (``topics``): comma-separated, trimmed, empties dropped."""
-    if not value:
-        return []
-    return [t.strip() for t in value.split(",") if t.strip()]
+def parse_topics_list(value: str | None) -> list[str]:
+    """A sink connector's ``topics`` as the worker subscribes to them: Kafka's
+    ``org.apache.kafka.connect.runtime.SinkConnectorConfig.parseTopicsList`` reads the LIST value with
+    ``ConfigDef.parseType`` (:func:`kafka_list`: trimmed, split at commas and the whitespace around them),
+    then drops the empty names and the duplicates (``distinct()``: first occurrence kept, order kept)."""
+    return list(dict.fromkeys(topic for topic in kafka_list(value) if topic))
 
 
 @dataclass(frozen=True)
@@ -317,15 +326,15 @@ def required_actions(check: ConnectorCheck, config: dict[str, str], topics: list
                 actions.append(RequiredAction("ADMIN", who("ADMIN"), "CREATE", "TOPIC", t,
                                               "topic.creation: create the topic if it does not exist"))
     else:
-        sink_topics = topics or split_list(config.get("topics"))
-        if (config.get("topics.regex") or "").strip() and not topics:
+        sink_topics = topics or parse_topics_list(config.get("topics"))
+        if not is_blank(config.get("topics.regex")) and not topics:
             notes.append(f"topics.regex {config['topics.regex']!r}: give the matching topics with --topic")
         group = by_client["CONSUMER"].effective.get("group.id", f"connect-{check.name}")
         for t in sink_topics:
             actions.append(RequiredAction("CONSUMER", who("CONSUMER"), "READ", "TOPIC", t, "consume records"))
         actions.append(RequiredAction("CONSUMER", who("CONSUMER"), "READ", "GROUP", group,
                                       "join the consumer group and commit offsets"))
-        dlq = (config.get(DLQ_TOPIC) or "").strip()
+        dlq = java_trim(config.get(DLQ_TOPIC) or "")
         if dlq:
             actions.append(RequiredAction("PRODUCER", who("PRODUCER"), "WRITE", "TOPIC", dlq,
                                           "write failed records to the dead letter queue"))

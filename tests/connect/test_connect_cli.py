@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 
 from kafka_authz_cli._java import JaasError, parse_jaas_config
 from kafka_authz_cli.cli.app import app
-from kafka_authz_cli.connect.overrides import check_connector, clients_used, identity
+from kafka_authz_cli.connect.overrides import check_connector, clients_used, identity, parse_topics_list
 
 runner = CliRunner()
 ACLS = Path(__file__).parents[2] / "examples" / "acls" / "cluster.json"
@@ -163,3 +163,20 @@ def test_check_overrides_reads_octal_escapes_as_kafka_does(tmp_path):
                                  'username="\\101lice" password="p";')
     res = run("connect", "check-overrides", path, "-f", "json")
     assert json.loads(res.stdout)["clients"][0]["principal"] == "User:Alice"
+
+
+@pytest.mark.parametrize("value, topics", [
+    ("orders, orders-eu", ["orders", "orders-eu"]),
+    (" b ,, a ,b, ", ["b", "a"]),  # empty names dropped, duplicates removed, first occurrence's order kept
+    ("", []), (None, []), (" \t", []),
+    ("a\u00a0,b", ["a\u00a0", "b"]),  # ConfigDef splits at \s only: a Unicode space is part of the name
+])
+def test_sink_topics_are_read_as_sink_connector_config_does(value, topics):
+    assert parse_topics_list(value) == topics
+
+
+def test_each_topic_of_a_sink_needs_read_once(tmp_path):
+    path = _sink(tmp_path, topics="orders, ,orders-eu,orders")
+    doc = json.loads(run("connect", "check-overrides", path, "-f", "json").stdout)
+    reads = [a["resource_name"] for a in doc["needed_acls"] if a["resource_type"] == "TOPIC"]
+    assert reads == ["orders", "orders-eu"]
