@@ -216,14 +216,21 @@ def identity(client_config: dict[str, str]) -> Identity:
     return Identity(None, f"SASL {mechanism}: principal depends on the server's callback handler", mechanism)
 
 
+HIDDEN = "[hidden]"
+
+
+def is_sensitive(key: str) -> bool:
+    """A client setting whose value is a secret (never shown)."""
+    return key in SENSITIVE_CLIENT_KEYS or key.endswith(".password")
+
+
 def redact(config: dict[str, str]) -> dict[str, str]:
-    out = {}
-    for k, v in config.items():
-        if k in SENSITIVE_CLIENT_KEYS or k.endswith(".password"):
-            out[k] = "[hidden]"
-        else:
-            out[k] = v
-    return out
+    return {k: HIDDEN if is_sensitive(k) else v for k, v in config.items()}
+
+
+def hide_secret(value: ConfigValue) -> ConfigValue:
+    """The ConfigValue as it may be shown: a secret's value hidden (in ``to_string()`` too)."""
+    return ConfigValue(value.name, HIDDEN, value.error_messages) if is_sensitive(value.name) else value
 
 
 # -- the whole check ------------------------------------------------------------------------------------
@@ -241,6 +248,10 @@ class ClientCheck:
     @property
     def rejected(self) -> list[ConfigValue]:
         return [v for v in self.values if v.error_messages]
+
+    def shown_worker_exception(self) -> str | None:
+        """:attr:`worker_exception` with the secrets it quotes hidden."""
+        return worker_exception([hide_secret(v) for v in self.values]) if self.used else None
 
 
 @dataclass(frozen=True)
