@@ -167,6 +167,7 @@ class Identity:
 
 
 def identity(client_config: dict[str, str]) -> Identity:
+    """Who a client with this effective config connects as, as far as it can be known offline."""
     protocol = java_upper(java_trim(client_config.get("security.protocol", "PLAINTEXT")))
     if protocol == "PLAINTEXT":
         return Identity("User:ANONYMOUS", "security.protocol PLAINTEXT: no authentication")
@@ -182,6 +183,10 @@ def identity(client_config: dict[str, str]) -> Identity:
                                           "(ANONYMOUS, unless ssl.client.auth=required refuses the connection)")
     if protocol not in ("SASL_PLAINTEXT", "SASL_SSL"):
         return Identity(None, f"unknown security.protocol {protocol}")
+    return _sasl_identity(client_config)
+
+
+def _sasl_identity(client_config: dict[str, str]) -> Identity:
     mechanism = java_trim(client_config.get("sasl.mechanism", "GSSAPI"))
     jaas_text = client_config.get("sasl.jaas.config")
     if not jaas_text:
