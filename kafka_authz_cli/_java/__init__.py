@@ -1,1 +1,33 @@
-"""TODO"""
+"""Java and Kafka parsing semantics, written once: the only place they are written.
+
+Kafka reads its configuration with Java's own functions, and their edges differ from Python's. A value
+authz reads must mean what it means to the broker or the client, so every such reading lives here,
+tested against what Kafka itself did (tests/conformance/kafka-security):
+
+``lang``        Java's exceptions, ``Integer.parseInt``, ``String.trim``, case mapping, ``String.length``,
+                ``ConfigDef``'s LIST type (``kafka_list``), ``split("\\s*,\\s*")``, ``List.toString``;
+``jaas``        ``sasl.jaas.config`` as ``JaasConfig`` reads it (a port of ``java.io.StreamTokenizer``);
+``properties``  ``.properties`` files as ``java.util.Properties`` reads them;
+``regex``       ``java.util.regex`` translated onto Python's ``re`` (a package: the translator and
+                Java's ``Matcher``).
+
+Pure: no I/O. Other packages import what is listed here; nothing else in authz trims, splits lists,
+parses integers, tokenizes JAAS or translates regexes.
+"""
+
+from kafka_authz_cli import lazy_face
+
+__getattr__, __all__ = lazy_face(__name__, {
+    # lang
+    "JavaException": "lang", "IllegalArgumentException": "lang", "IndexOutOfBoundsException": "lang",
+    "NumberFormatException": "lang", "java_parse_int": "lang", "java_trim": "lang", "java_lower": "lang",
+    "java_upper": "lang", "utf16_length": "lang", "is_blank": "lang", "split_at_commas": "lang",
+    "kafka_list": "lang", "java_list_string": "lang",
+    # jaas (quote: a JAAS option value, double-quoted so that it reads back unchanged)
+    "JaasEntry": "jaas", "JaasError": "jaas", "client_login": "jaas", "parse_jaas_config": "jaas", "quote": "jaas",
+    # properties
+    "parse_properties": "properties", "parse_properties_with_lines": "properties",
+    # regex
+    "compile_java": "regex", "JavaPattern": "regex", "JavaRegexUnsupported": "regex",
+    "PatternSyntaxException": "regex",
+})

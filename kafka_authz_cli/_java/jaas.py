@@ -68,115 +68,139 @@ class StreamTokenizer:
     def _ctype(c: int) -> int:
         return _CT[c] if c < 256 else _ALPHA
 
-    def next_token(self) -> int:  # noqa: C901 - a faithful port of one Java method
+    def next_token(self) -> int:
+        """``nextToken()``: the next token's type (``ttype``), its text in ``sval`` (words and quoted
+        strings) or its value in ``nval`` (numbers). Java's method, one branch per token kind."""
         self.sval = None
         c = self._peek if self._peek is not None else self._read()
         self._peek = None
         if c < 0:
-            self.ttype = TT_EOF
-            return TT_EOF
+            return self._eof()
         ctype = self._ctype(c)
         while ctype & _WHITESPACE:
             c = self._read()
             if c < 0:
-                self.ttype = TT_EOF
-                return TT_EOF
+                return self._eof()
             ctype = self._ctype(c)
         if ctype & _DIGIT:
-            neg = False
-            if c == ord("-"):
-                c = self._read()
-                if c != ord(".") and not (ord("0") <= c <= ord("9")):
-                    self._peek = c
-                    self.ttype = ord("-")
-                    return self.ttype
-                neg = True
-            v, seendot = 0.0, 0
-            while True:
-                if c == ord(".") and seendot == 0:
-                    seendot = 1
-                elif ord("0") <= c <= ord("9"):
-                    v = v * 10 + (c - ord("0"))
-                else:
-                    break
-                c = self._read()
-            self._peek = c
-            self.nval = -v if neg else v
-            self.ttype = TT_NUMBER
-            return TT_NUMBER
+            return self._number(c)
         if ctype & _ALPHA:
-            buf = []
-            while True:
-                buf.append(c)
-                c = self._read()
-                ct = _WHITESPACE if c < 0 else self._ctype(c)
-                if not ct & (_ALPHA | _DIGIT):
-                    break
-            self._peek = c
-            self.sval = _units_to_str(buf)
-            self.ttype = TT_WORD
-            return TT_WORD
+            return self._word(c)
         if ctype & _QUOTE:
-            quote = c
-            buf = []
-            d = self._read()
-            while d >= 0 and d != quote and d not in (0x0A, 0x0D):
-                if d == ord("\\"):
-                    c = self._read()
-                    first = c
-                    if ord("0") <= c <= ord("7"):
-                        c -= ord("0")
-                        c2 = self._read()
-                        if ord("0") <= c2 <= ord("7"):
-                            c = (c << 3) + (c2 - ord("0"))
-                            c2 = self._read()
-                            if ord("0") <= c2 <= ord("7") and first <= ord("3"):
-                                c = (c << 3) + (c2 - ord("0"))
-                                d = self._read()
-                            else:
-                                d = c2
-                        else:
-                            d = c2
-                    else:
-                        c = _ESCAPES.get(chr(c), c) if c >= 0 else 0xFFFF
-                        d = self._read()
-                else:
-                    c = d
-                    d = self._read()
-                buf.append(c & 0xFFFF)
-            self._peek = None if d == quote else d
-            self.sval = _units_to_str(buf)
-            self.ttype = quote
-            return quote
+            return self._quoted(c)
         if c == ord("/"):
-            c = self._read()
-            if c == ord("*"):
-                prev = 0
-                while True:
-                    c = self._read()
-                    if c == ord("/") and prev == ord("*"):
-                        break
-                    if c == 0x0D:
-                        c = self._read()
-                        if c == 0x0A:
-                            c = self._read()
-                    elif c == 0x0A:
-                        c = self._read()
-                    if c < 0:
-                        self.ttype = TT_EOF
-                        return TT_EOF
-                    prev = c
-                return self.next_token()
-            # '//', or '/' alone (still a comment character): the rest of the line is skipped, and
-            # so is the character after the '/', even a line break (as Java does).
-            while True:
-                c = self._read()
-                if c in (0x0A, 0x0D) or c < 0:
-                    break
-            self._peek = c
-            return self.next_token()
+            return self._comment()
         self.ttype = c
         return c
+
+    def _eof(self) -> int:
+        self.ttype = TT_EOF
+        return TT_EOF
+
+    def _number(self, c: int) -> int:
+        """A number (``-`` alone is an ordinary character): a number is never a JAAS value."""
+        neg = False
+        if c == ord("-"):
+            c = self._read()
+            if c != ord(".") and not (ord("0") <= c <= ord("9")):
+                self._peek = c
+                self.ttype = ord("-")
+                return self.ttype
+            neg = True
+        v, seendot = 0.0, 0
+        while True:
+            if c == ord(".") and seendot == 0:
+                seendot = 1
+            elif ord("0") <= c <= ord("9"):
+                v = v * 10 + (c - ord("0"))
+            else:
+                break
+            c = self._read()
+        self._peek = c
+        self.nval = -v if neg else v
+        self.ttype = TT_NUMBER
+        return TT_NUMBER
+
+    def _word(self, c: int) -> int:
+        """A word: word characters, then digits too (``a1`` is a word, ``1a`` a number and a word)."""
+        buf = []
+        while True:
+            buf.append(c)
+            c = self._read()
+            ct = _WHITESPACE if c < 0 else self._ctype(c)
+            if not ct & (_ALPHA | _DIGIT):
+                break
+        self._peek = c
+        self.sval = _units_to_str(buf)
+        self.ttype = TT_WORD
+        return TT_WORD
+
+    def _quoted(self, quote: int) -> int:
+        """A quoted string; it ends at the same quote, a line break or the end of the text."""
+        buf = []
+        d = self._read()
+        while d >= 0 and d != quote and d not in (0x0A, 0x0D):
+            if d == ord("\\"):
+                c, d = self._escape()
+            else:
+                c = d
+                d = self._read()
+            buf.append(c & 0xFFFF)
+        self._peek = None if d == quote else d
+        self.sval = _units_to_str(buf)
+        self.ttype = quote
+        return quote
+
+    def _escape(self) -> tuple[int, int]:
+        """After a backslash in a quoted string: the character it stands for (``\\n``, octal up to
+        ``\\377``, any other character as itself) and the character read after it."""
+        c = self._read()
+        first = c
+        if ord("0") <= c <= ord("7"):
+            c -= ord("0")
+            c2 = self._read()
+            if ord("0") <= c2 <= ord("7"):
+                c = (c << 3) + (c2 - ord("0"))
+                c2 = self._read()
+                if ord("0") <= c2 <= ord("7") and first <= ord("3"):
+                    c = (c << 3) + (c2 - ord("0"))
+                    return c, self._read()
+            return c, c2
+        c = _ESCAPES.get(chr(c), c) if c >= 0 else 0xFFFF
+        return c, self._read()
+
+    def _comment(self) -> int:
+        """After a ``/``: a ``/* */`` comment, else the rest of the line (``//``, or ``/`` alone, still a
+        comment character), then the token after it."""
+        c = self._read()
+        if c == ord("*"):
+            if not self._skip_block_comment():
+                return self._eof()
+            return self.next_token()
+        # The character after the '/' is skipped too, even a line break (as Java does).
+        while True:
+            c = self._read()
+            if c in (0x0A, 0x0D) or c < 0:
+                break
+        self._peek = c
+        return self.next_token()
+
+    def _skip_block_comment(self) -> bool:
+        """To the end of a ``/* */`` comment; False when the text ends first."""
+        prev = 0
+        while True:
+            c = self._read()
+            if c == ord("/") and prev == ord("*"):
+                return True
+            if c == 0x0D:
+                c = self._read()
+                if c == 0x0A:
+                    c = self._read()
+            elif c == 0x0A:
+                c = self._read()
+            if c < 0:
+                return False
+            prev = c
 
 
 def _units_to_str(units: list[int]) -> str:

@@ -97,6 +97,12 @@ def java_trim(text: str) -> str:
     return text[start:end]
 
 
+def is_blank(text: str | None) -> bool:
+    """Kafka's ``Utils.isBlank``: null, or nothing left after ``String.trim()`` (so ``"\\u00a0"`` is not
+    blank, ``"\\x01"`` is)."""
+    return text is None or not java_trim(text)
+
+
 def java_lower(text: str) -> str:
     """``toLowerCase(Locale.ENGLISH)``: full Unicode case mapping (final sigma included)."""
     return text.lower()

@@ -14,20 +14,8 @@ from rich.markup import escape
 
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.cli.common import console, write_output
-from kafka_authz_cli.connect.files import read_connector, read_worker
-from kafka_authz_cli.connect.overrides import (
-    PREFIXES,
-    SENSITIVE_CLIENT_KEYS,
-    ConfigValue,
-    Identity,
-    PolicyError,
-    check_connector,
-    redact,
-    required_actions,
-)
-from kafka_authz_cli.errors import AuthzError
-from kafka_authz_cli.services.settings import broker_settings
-from kafka_authz_cli.services.sources import load_source
+from kafka_authz_cli.connect import PREFIXES, hide_secret, redact
+from kafka_authz_cli.services.connect import MappingOptions, OverridesReport, check_connector_overrides
 
 connect_app = typer.Typer(help="Kafka Connect: KIP-458 connector client config override policies.",
                           no_args_is_help=True)
@@ -43,41 +31,6 @@ class ConnectorType(str, Enum):
 class OutFormat(str, Enum):
     table = "table"
     json = "json"
-
-
-def _sensitive(key: str) -> bool:
-    return key in SENSITIVE_CLIENT_KEYS or key.endswith(".password")
-
-
-def _shown(v: ConfigValue) -> ConfigValue:
-    return ConfigValue(v.name, "[hidden]", v.error_messages) if _sensitive(v.name) else v
-
-
-def _map_identity(ident: Identity, tls_rules: Optional[str], client_cert: Optional[Path],
-                  kerberos_rules: Optional[list[str]], realm: Optional[str], broker_config: Optional[Path]) -> Identity:
-    """Finish an identity the broker's mapping rules decide (GSSAPI name, TLS certificate)."""
-    from kafka_authz_cli.services.principal import kerberos_namer, tls_mapper
-
-    if ident.kerberos_name and (kerberos_rules or broker_config is not None or realm):
-        resolved = kerberos_namer(kerberos_rules, None, broker_config, None, realm, "--kerberos-rules")
-        m = resolved.mapper.map(ident.kerberos_name)  # type: ignore[attr-defined]
-        if m.ok:
-            return Identity(m.principal, f"{ident.how}: {ident.kerberos_name} -> {m.principal} "
-                                         f"({resolved.source})", ident.mechanism, ident.kerberos_name)
-        return Identity(None, f"{ident.how}: {ident.kerberos_name} is refused ({m.error.message}): the "
-                              "connection fails", ident.mechanism, ident.kerberos_name)
-    if ident.tls_keystore and client_cert is not None:
-        from kafka_authz_cli.principal.files import read_cert_subjects
-
-        [subject, *_] = read_cert_subjects(client_cert)
-        resolved = tls_mapper(tls_rules, broker_config, None, "--ssl-mapping-rules")
-        m = resolved.mapper.map(subject.text)  # type: ignore[attr-defined]
-        if m.ok:
-            return Identity(m.principal, f"TLS certificate {client_cert} ({subject.text}) -> {m.principal} "
-                                         f"({resolved.source})", tls_keystore=ident.tls_keystore)
-        return Identity(None, f"TLS certificate {subject.text} is refused ({m.error.message})",
-                        tls_keystore=ident.tls_keystore)
-    return ident
 
 
 @connect_app.command("check-overrides", help="""Which producer.override.*, consumer.override.* and admin.override.*
@@ -124,59 +77,17 @@ def check_overrides(
                                                  "an authz simulate requests CSV (expect ALLOWED)."),
     fmt: OutFormat = typer.Option(OutFormat.table, "--format", "-f", help="Output format."),
 ) -> None:
-    name, config = read_connector(connector)
-    worker_props = read_worker(worker) if worker is not None else {}
-    try:
-        result = check_connector(config, worker_props, policy, connector_type.value if connector_type else None, name)
-    except PolicyError as exc:
-        raise AuthzError(str(exc)) from None
-    clients = []
-    for c in result.clients:
-        ident = c.identity
-        if ident is not None:
-            ident = _map_identity(ident, ssl_mapping_rules, client_cert, kerberos_rules, kerberos_realm,
-                                  broker_config)
-        clients.append((c, ident))
-    # Keep the mapped identities for the ACL step.
-    mapped = {c.client: ident for c, ident in clients}
-    from dataclasses import replace
-
-    result = replace(result, clients=tuple(replace(c, identity=mapped[c.client]) for c, _ in clients))
-    actions, notes = required_actions(result, config, list(topics or []))
-    decisions = _decide(actions, acls, host, broker_config, super_users) if acls is not None else None
+    mapping = MappingOptions(broker_config, ssl_mapping_rules, client_cert, kerberos_rules, kerberos_realm)
+    report = check_connector_overrides(connector, policy, worker, connector_type.value if connector_type else None,
+                                       topics, mapping, acls, host, super_users)
     if emit_requests is not None:
-        _write_requests(actions, host, emit_requests)
+        _write_requests(report.actions, host, emit_requests)
     if fmt is OutFormat.json:
-        typer.echo(json.dumps(_as_json(result, actions, decisions, notes), indent=2, ensure_ascii=False))
+        typer.echo(json.dumps(_as_json(report), indent=2, ensure_ascii=False))
     else:
-        _print(result, actions, decisions, notes, acls is not None)
-    rejected = any(c.rejected for c in result.clients if c.used)
-    denied = decisions is not None and any(d is not None and d.decision != "ALLOWED" for d in decisions)
-    if rejected or denied:
+        _print(report)
+    if report.rejected or report.denied:
         raise typer.Exit(1)
-
-
-def _decide(actions, acls: Path, host: str, broker_config, super_users):
-    from kafka_authz_cli.acl.engine import Request
-    from kafka_authz_cli.acl.model import CLUSTER_NAME, AclOperation, ResourceType
-
-    settings = broker_settings(super_users, None, broker_config)
-    authorizer = settings.authorizer(load_source(acls))
-    out = []
-    for a in actions:
-        if a.principal is None:
-            out.append(None)
-            continue
-        if a.operation == "CREATE" and a.resource_type == "TOPIC":
-            # CreateTopics asks for CREATE on the cluster first, then on the topic.
-            d = authorizer.authorize_many([Request(a.principal, host, AclOperation.CREATE, ResourceType.CLUSTER,
-                                                   CLUSTER_NAME, log_if_denied=False)])[0]
-            if d.decision == "ALLOWED":
-                out.append(d)
-                continue
-        req = Request(a.principal, host, AclOperation[a.operation], ResourceType[a.resource_type], a.resource_name)
-        out.append(authorizer.authorize_many([req])[0])
-    return out
 
 
 def _write_requests(actions, host: str, path: Path) -> None:
@@ -200,38 +111,53 @@ def _client_json(c) -> dict:
     prefix = PREFIXES[c.client]
     return {
         "client": c.client, "used": c.used,
-        "overrides": [{"name": prefix + v.name, "key": v.name, "value": _shown(v).value,
+        "overrides": [{"name": prefix + v.name, "key": v.name, "value": hide_secret(v).value,
                        "allowed": not v.error_messages, "error_messages": list(v.error_messages),
-                       "to_string": _shown(v).to_string()} for v in c.values],
+                       "to_string": hide_secret(v).to_string()} for v in c.values],
         "effective_config": redact(c.effective) if c.used else None,
         "principal": c.identity.principal if c.identity else None,
         "principal_how": c.identity.how if c.identity else None,
-        "worker_exception": _redacted_exception(c),
+        "worker_exception": c.shown_worker_exception(),
     }
 
 
-def _redacted_exception(c) -> Optional[str]:
-    from kafka_authz_cli.connect.overrides import worker_exception
-
-    return worker_exception([_shown(v) for v in c.values]) if c.used else None
-
-
-def _as_json(result, actions, decisions, notes) -> dict:
+def _as_json(report: OverridesReport) -> dict:
+    result, decisions = report.check, report.decisions
     out = {"connector": result.name, "type": result.connector_type, "type_reason": result.type_reason,
            "policy": result.policy, "policy_source": result.policy_source, "error_count": result.rest_error_count,
-           "clients": [_client_json(c) for c in result.clients], "notes": notes}
+           "clients": [_client_json(c) for c in result.clients], "notes": report.notes}
     out["needed_acls"] = [{"client": a.client, "principal": a.principal, "operation": a.operation,
                            "resource_type": a.resource_type, "resource_name": a.resource_name, "why": a.why,
                            "decision": None if decisions is None or decisions[i] is None else decisions[i].decision,
                            "rule": None if decisions is None or decisions[i] is None else decisions[i].rule}
-                          for i, a in enumerate(actions)]
+                          for i, a in enumerate(report.actions)]
     return out
 
 
-def _print(result, actions, decisions, notes, with_acls: bool) -> None:
-    from rich.table import Table
+def _print(report: OverridesReport) -> None:
+    result = report.check
     console.print(f"Connector [bold]{escape(result.name)}[/]: {result.connector_type} ({escape(result.type_reason)}); "
                   f"policy [bold]{result.policy}[/] ({escape(result.policy_source)})", soft_wrap=True)
+    _print_overrides(result)
+    for c in result.clients:
+        if not c.used:
+            continue
+        ident = c.identity
+        who = f"[green]{escape(ident.principal)}[/]" if ident and ident.principal else "[yellow]unknown offline[/]"
+        console.print(f"{c.client.lower()} connects as {who}: {escape(ident.how if ident else '')}", soft_wrap=True)
+        exc = c.shown_worker_exception()
+        if exc:
+            console.print(f"[red]task start fails:[/] {escape(exc)}", soft_wrap=True)
+    if result.rest_error_count:
+        console.print(f"REST validation reports {result.rest_error_count} error(s)")
+    for n in report.notes:
+        console.print(f"[yellow]note:[/] {escape(n)}", soft_wrap=True)
+    if report.actions:
+        _print_needed_acls(report)
+
+
+def _print_overrides(result) -> None:
+    from rich.table import Table
     table = Table(header_style="bold")
     for col in ("client", "override", "value", "verdict"):
         table.add_column(col, overflow="fold")
@@ -239,48 +165,35 @@ def _print(result, actions, decisions, notes, with_acls: bool) -> None:
     for c in result.clients:
         for v in c.values:
             any_rows = True
-            shown = _shown(v)
             if not c.used:
                 verdict = "[dim]not used by this connector: never applied[/]"
             elif v.error_messages:
                 verdict = f"[red]{escape(v.error_messages[0])}[/]"
             else:
                 verdict = "[green]allowed[/]"
-            table.add_row(c.client, escape(PREFIXES[c.client] + v.name), escape(shown.value), verdict)
+            table.add_row(c.client, escape(PREFIXES[c.client] + v.name), escape(hide_secret(v).value), verdict)
     if any_rows:
         console.print(table)
     else:
         console.print("no client overrides")
-    for c in result.clients:
-        if not c.used:
-            continue
-        ident = c.identity
-        who = f"[green]{escape(ident.principal)}[/]" if ident and ident.principal else "[yellow]unknown offline[/]"
-        console.print(f"{c.client.lower()} connects as {who}: {escape(ident.how if ident else '')}", soft_wrap=True)
-        exc = _redacted_exception(c)
-        if exc:
-            console.print(f"[red]task start fails:[/] {escape(exc)}", soft_wrap=True)
-    if result.rest_error_count:
-        console.print(f"REST validation reports {result.rest_error_count} error(s)")
-    for n in notes:
-        console.print(f"[yellow]note:[/] {escape(n)}", soft_wrap=True)
-    if actions:
-        t = Table(header_style="bold", title="ACLs the connector needs")
-        for col in ("client", "principal", "operation", "resource", "why") + (("decision",) if with_acls else ()):
-            t.add_column(col, overflow="fold")
-        for i, a in enumerate(actions):
-            row = [a.client, escape(a.principal or "(unknown)"), a.operation, escape(f"{a.resource_type}:"
-                                                                                      f"{a.resource_name}"),
-                   escape(a.why)]
-            if with_acls:
-                d = decisions[i]
-                if d is None:
-                    row.append("[yellow]principal unknown[/]")
-                else:
-                    style = "green" if d.decision == "ALLOWED" else "red"
-                    row.append(f"[{style}]{d.decision or d.outcome.value}[/] [dim]{escape(d.explain())}[/]")
-            t.add_row(*row)
-        console.print(t)
 
 
-
+def _print_needed_acls(report: OverridesReport) -> None:
+    from rich.table import Table
+    with_acls = report.decisions is not None
+    t = Table(header_style="bold", title="ACLs the connector needs")
+    for col in ("client", "principal", "operation", "resource", "why") + (("decision",) if with_acls else ()):
+        t.add_column(col, overflow="fold")
+    for i, a in enumerate(report.actions):
+        row = [a.client, escape(a.principal or "(unknown)"), a.operation, escape(f"{a.resource_type}:"
+                                                                                  f"{a.resource_name}"),
+               escape(a.why)]
+        if with_acls:
+            d = report.decisions[i]
+            if d is None:
+                row.append("[yellow]principal unknown[/]")
+            else:
+                style = "green" if d.decision == "ALLOWED" else "red"
+                row.append(f"[{style}]{d.decision or d.outcome.value}[/] [dim]{escape(d.explain())}[/]")
+        t.add_row(*row)
+    console.print(t)

@@ -10,26 +10,9 @@ import typer
 
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.cli.common import TableFormat, console, emit_rows
-from kafka_authz_cli.errors import InputError
-from kafka_authz_cli.principal.check import (
-    CODES,
-    SEVERITIES,
-    NameInput,
-    check_kerberos,
-    check_tls,
-)
-from kafka_authz_cli.principal.files import (
-    read_cert_subjects,
-    read_names,
-    super_users_from_broker_config,
-)
-from kafka_authz_cli.principal.mapping import (
-    KerberosShortNamer,
-    Mapping,
-    SslPrincipalMapper,
-)
-from kafka_authz_cli.principal.x500 import DnError, normalize_dn
-from kafka_authz_cli.services.principal import ResolvedMapper, kerberos_namer, mapping_row, tls_mapper
+from kafka_authz_cli.codes import SEVERITIES
+from kafka_authz_cli.principal import CODES
+from kafka_authz_cli.services.principal import NameMappings, map_kerberos_names, map_tls_names
 
 principal_app = typer.Typer(help="Which principal a TLS certificate or Kerberos name becomes, as the broker maps it.",
                             no_args_is_help=True)
@@ -52,48 +35,25 @@ CHECK_HELP = ("--check also lints the rule set against the names: names no rule 
               f"and literal back references (info). Codes: {', '.join(CODES)}.")
 
 
-def _inputs(args: Optional[list[str]], names_files: Optional[list[Path]], certs: Optional[list[Path]] = None
-            ) -> list[NameInput]:
-    out = [NameInput(a, "argument") for a in (args or [])]
-    for f in names_files or []:
-        out += read_names(f)
-    for c in certs or []:
-        out += read_cert_subjects(c)
-    if not out:
-        raise typer.BadParameter("give names as arguments, --names FILE" + (" or --cert FILE" if certs is not None
-                                                                          else ""), param_hint="NAMES")
-    return out
+def _emit(result: NameMappings, fmt: TableFormat) -> None:
+    report = result.report
+    if fmt is TableFormat.table:
+        _print_table(result)
+    elif report is not None and fmt is TableFormat.json:
+        import json
+
+        typer.echo(json.dumps({"rules": report.rules, "rules_source": result.resolved.source, "names": result.rows(),
+                               "rule_fires": {str(i + 1): n for i, n in sorted(report.fires.items())},
+                               "findings": [f.as_dict() for f in report.findings]},
+                              ensure_ascii=False, indent=2))
+    else:
+        emit_rows(result.rows(), fmt)
 
 
-def _super_users(super_users: Optional[str], broker_config: Optional[Path]) -> set[str]:
-    from kafka_authz_cli.acl.engine import AuthorizerConfigError, parse_super_users
-
-    if super_users is not None:
-        try:
-            return set(parse_super_users(super_users))
-        except AuthorizerConfigError as exc:
-            raise InputError(f"--super-users: {exc}") from None
-    if broker_config is not None:
-        return super_users_from_broker_config(broker_config)
-    return set()
-
-
-def _emit(kind: str, resolved: ResolvedMapper, inputs: list[NameInput], mappings: list[Mapping],
-          used: list[Optional[str]], fmt: TableFormat, check_report=None) -> None:
+def _print_table(result: NameMappings) -> None:
     from rich.markup import escape
     from rich.table import Table
-    rows = [mapping_row(kind, m, n.origin, u) for n, m, u in zip(inputs, mappings, used)]
-    if fmt is not TableFormat.table:
-        if check_report is not None and fmt is TableFormat.json:
-            import json
-
-            typer.echo(json.dumps({"rules": check_report.rules, "rules_source": resolved.source, "names": rows,
-                                   "rule_fires": {str(i + 1): n for i, n in sorted(check_report.fires.items())},
-                                   "findings": [f.as_dict() for f in check_report.findings]},
-                                  ensure_ascii=False, indent=2))
-            return
-        emit_rows(rows, fmt)
-        return
+    kind, resolved, rows = result.kind, result.resolved, result.rows()
     console.print(f"[dim]{escape(str(resolved.mapper))}  from {escape(resolved.source)}[/]", soft_wrap=True)
     table = Table(header_style="bold", show_lines=False)
     table.add_column("#", no_wrap=True)
@@ -114,8 +74,8 @@ def _emit(kind: str, resolved: ResolvedMapper, inputs: list[NameInput], mappings
             table.add_row(str(i), shown, "[red]connection fails[/]",
                           f"{where}[red]{escape(err['class'].rsplit('.', 1)[-1])}: {escape(err['message'])}[/]")
     console.print(table)
-    if check_report is not None:
-        _print_findings(check_report)
+    if result.report is not None:
+        _print_findings(result.report)
 
 
 def _print_findings(report) -> None:
@@ -167,36 +127,9 @@ def tls(
     super_users: Optional[str] = typer.Option(None, "--super-users", help='With --check: "User:a;User:b".'),
     fmt: TableFormat = typer.Option(TableFormat.table, "--format", "-f", help="Output format."),
 ) -> None:
-    resolved = tls_mapper(rules, broker_config, listener)
-    inputs = _inputs(dns, names, certs or [])
-    used: list[Optional[str]] = []
-    if normalize:
-        converted = []
-        for n in inputs:
-            try:
-                dn = normalize_dn(n.text)
-            except DnError as exc:
-                raise InputError(f"cannot parse DN {n.text!r}: {exc}", n.origin) from None
-            converted.append(NameInput(dn, n.origin))
-            used.append(dn if dn != n.text else None)
-        mapped_inputs = converted
-    else:
-        used = [None] * len(inputs)
-        mapped_inputs = inputs
-    mapper: SslPrincipalMapper = resolved.mapper  # type: ignore[assignment]
-    report = None
-    if check:
-        report = check_tls(mapper, mapped_inputs, _super_users(super_users, broker_config), check_form=not normalize)
-        mappings = [m for _, m in report.results]
-    else:
-        mappings = [mapper.map(n.text) for n in mapped_inputs]
-    # Report each name as given (the DN actually mapped is shown next to it when --normalize changed it).
-    mappings = [Mapping(n.text, m.name, m.error, m.rule_index, m.rule) for n, m in zip(inputs, mappings)]
-    _emit("tls", resolved, inputs, mappings, used, fmt, report)
-    if check:
-        if report.failing(fail_level.value):
-            raise typer.Exit(1)
-    elif any(not m.ok for m in mappings):
+    result = map_tls_names(dns, rules, broker_config, listener, names, certs, normalize, check, super_users)
+    _emit(result, fmt)
+    if result.failed(fail_level.value):
         raise typer.Exit(1)
 
 
@@ -234,20 +167,10 @@ def kerberos(
     super_users: Optional[str] = typer.Option(None, "--super-users", help='With --check: "User:a;User:b".'),
     fmt: TableFormat = typer.Option(TableFormat.table, "--format", "-f", help="Output format."),
 ) -> None:
-    resolved = kerberos_namer(rules, rules_config, broker_config, listener, realm)
-    inputs = _inputs(principals, names)
-    namer: KerberosShortNamer = resolved.mapper  # type: ignore[assignment]
-    report = None
-    if check:
-        report = check_kerberos(namer, inputs, _super_users(super_users, broker_config))
-        mappings = [m for _, m in report.results]
-    else:
-        mappings = [namer.map(n.text) for n in inputs]
-    _emit("kerberos", resolved, inputs, mappings, [None] * len(inputs), fmt, report)
-    if check:
-        if report.failing(fail_level.value):
-            raise typer.Exit(1)
-    elif any(not m.ok for m in mappings):
+    result = map_kerberos_names(principals, rules, rules_config, realm, broker_config, listener, names, check,
+                                super_users)
+    _emit(result, fmt)
+    if result.failed(fail_level.value):
         raise typer.Exit(1)
 
 

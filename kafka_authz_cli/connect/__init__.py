@@ -1,1 +1,25 @@
-"""TODO"""
+"""Kafka Connect: KIP-458 connector client config overrides, as a worker applies them.
+
+``overrides`` is the worker's ``connector.client.config.override.policy`` judging a connector's
+``producer.override.*``, ``consumer.override.*`` and ``admin.override.*`` keys (Kafka's messages), the
+clients a connector really uses, their effective configuration, who each connects as, and the ACLs they
+need; ``files`` reads a connector's config (REST JSON or .properties) and a worker.properties.
+
+Pure but for ``files``, which reads the files it is given: no terminal, no network. Other packages
+import what is listed here.
+"""
+
+from kafka_authz_cli import lazy_face
+
+__getattr__, __all__ = lazy_face(__name__, {
+    # overrides
+    "DEFAULT_POLICY": "overrides", "POLICY_CONFIG": "overrides", "PREFIXES": "overrides",
+    "PRINCIPAL_ALLOWED": "overrides", "ClientCheck": "overrides", "ConfigValue": "overrides",
+    "ConnectorCheck": "overrides", "Identity": "overrides", "PolicyError": "overrides", "RequiredAction": "overrides",
+    "check_connector": "overrides", "clients_used": "overrides", "hide_secret": "overrides", "identity": "overrides",
+    "is_sensitive": "overrides", "parse_topics_list": "overrides", "policy_message": "overrides",
+    "policy_name": "overrides", "redact": "overrides", "required_actions": "overrides", "validate": "overrides",
+    "worker_exception": "overrides",
+    # files
+    "read_connector": "files", "read_worker": "files",
+})

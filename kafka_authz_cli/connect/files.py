@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from kafka_authz_cli._java.properties import parse_properties
+from kafka_authz_cli._java import parse_properties
 from kafka_authz_cli.errors import InputError
 from kafka_authz_cli.formats.reading import read_text
 

@@ -17,10 +17,17 @@ Pure: no I/O.
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from kafka_authz_cli._java.lang import java_list_string
+from kafka_authz_cli._java import (
+    JaasError,
+    client_login,
+    is_blank,
+    java_list_string,
+    java_trim,
+    java_upper,
+    kafka_list,
+)
 
 POLICY_CONFIG = "connector.client.config.override.policy"
 DEFAULT_POLICY = "All"
@@ -95,7 +102,7 @@ def overrides(config: dict[str, str], client: str) -> dict[str, str]:
 
 def clients_used(connector_type: str, config: dict[str, str]) -> list[str]:
     """Which clients AbstractHerder validates (and the worker builds) for this connector."""
-    has_dlq = bool((config.get(DLQ_TOPIC) or "").strip())
+    has_dlq = not is_blank(config.get(DLQ_TOPIC))
     if connector_type == "source":
         out = ["PRODUCER"]
         if any(k.startswith(TOPIC_CREATION_PREFIX) for k in config):
@@ -114,7 +121,7 @@ def infer_type(config: dict[str, str]) -> tuple[str, str]:
         return "sink", f"connector.class {cls} ends in SinkConnector"
     if cls.endswith("SourceConnector"):
         return "source", f"connector.class {cls} ends in SourceConnector"
-    if (config.get("topics") or "").strip() or (config.get("topics.regex") or "").strip():
+    if not is_blank(config.get("topics")) or not is_blank(config.get("topics.regex")):
         return "sink", "it sets topics/topics.regex (only sink connectors do)"
     return "source", "it sets neither topics nor topics.regex (sink connectors must)"
 
@@ -159,87 +166,9 @@ class Identity:
     tls_keystore: str | None = None
 
 
-_JAAS_TOKEN = re.compile(r"""\s+|//[^\n]*|/\*.*?\*/|"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|([=;])|([^\s=;"']+)""",
-                         re.DOTALL)
-
-
-@dataclass(frozen=True)
-class JaasEntry:
-    module: str
-    flag: str
-    options: dict[str, str] = field(default_factory=dict)
-
-
-class JaasError(ValueError):
-    pass
-
-
-def _unescape(text: str) -> str:
-    out, i = [], 0
-    table = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f"}
-    while i < len(text):
-        c = text[i]
-        if c == "\\" and i + 1 < len(text):
-            nxt = text[i + 1]
-            out.append(table.get(nxt, nxt))
-            i += 2
-            continue
-        out.append(c)
-        i += 1
-    return "".join(out)
-
-
-def parse_jaas(text: str) -> list[JaasEntry]:
-    """A ``sasl.jaas.config`` value as Kafka's JaasConfig reads it: ``Module flag key=value ...;``."""
-    tokens: list[tuple[str, str]] = []
-    pos = 0
-    while pos < len(text):
-        m = _JAAS_TOKEN.match(text, pos)
-        if m is None:
-            raise JaasError(f"unexpected character {text[pos]!r} in JAAS config")
-        pos = m.end()
-        if m.group(1) is not None or m.group(2) is not None:
-            tokens.append(("str", _unescape(m.group(1) if m.group(1) is not None else m.group(2))))
-        elif m.group(3):
-            tokens.append((m.group(3), m.group(3)))
-        elif m.group(4):
-            tokens.append(("word", m.group(4)))
-    entries = []
-    i = 0
-    while i < len(tokens):
-        kind, module = tokens[i]
-        if kind != "word":
-            raise JaasError("Login module not specified in JAAS config")
-        if i + 1 >= len(tokens) or tokens[i + 1][0] != "word":
-            raise JaasError("Login module control flag not specified in JAAS config")
-        flag = tokens[i + 1][1]
-        if flag.lower() not in ("required", "requisite", "sufficient", "optional"):
-            raise JaasError(f"Invalid login module control flag '{flag}' in JAAS config")
-        i += 2
-        options: dict[str, str] = {}
-        while True:
-            if i >= len(tokens):
-                raise JaasError("Expected ';' at the end of the JAAS config")
-            kind, value = tokens[i]
-            if kind == ";":
-                i += 1
-                break
-            if kind not in ("word", "str"):
-                raise JaasError(f"Invalid JAAS config: unexpected '{value}'")
-            if i + 1 >= len(tokens) or tokens[i + 1][0] != "=":
-                raise JaasError(f"Value not specified for key '{value}' in JAAS config")
-            if i + 2 >= len(tokens) or tokens[i + 2][0] not in ("word", "str"):
-                raise JaasError(f"Value not specified for key '{value}' in JAAS config")
-            options[value] = tokens[i + 2][1]
-            i += 3
-        entries.append(JaasEntry(module, flag, options))
-    if not entries:
-        raise JaasError("JAAS config entry not terminated by semi-colon")
-    return entries
-
-
 def identity(client_config: dict[str, str]) -> Identity:
-    protocol = client_config.get("security.protocol", "PLAINTEXT").strip().upper()
+    """Who a client with this effective config connects as, as far as it can be known offline."""
+    protocol = java_upper(java_trim(client_config.get("security.protocol", "PLAINTEXT")))
     if protocol == "PLAINTEXT":
         return Identity("User:ANONYMOUS", "security.protocol PLAINTEXT: no authentication")
     if protocol == "SSL":
@@ -254,16 +183,20 @@ def identity(client_config: dict[str, str]) -> Identity:
                                           "(ANONYMOUS, unless ssl.client.auth=required refuses the connection)")
     if protocol not in ("SASL_PLAINTEXT", "SASL_SSL"):
         return Identity(None, f"unknown security.protocol {protocol}")
-    mechanism = client_config.get("sasl.mechanism", "GSSAPI").strip()
+    return _sasl_identity(client_config)
+
+
+def _sasl_identity(client_config: dict[str, str]) -> Identity:
+    mechanism = java_trim(client_config.get("sasl.mechanism", "GSSAPI"))
     jaas_text = client_config.get("sasl.jaas.config")
     if not jaas_text:
         return Identity(None, f"SASL {mechanism} without sasl.jaas.config: the login comes from a JAAS file "
                               "(java.security.auth.login.config) authz cannot see", mechanism)
     try:
-        entries = parse_jaas(jaas_text)
+        # The client's own reading: JaasConfig, and exactly one login module (JaasContext.loadClientContext).
+        options = client_login(jaas_text).options
     except JaasError as exc:
         return Identity(None, f"sasl.jaas.config is invalid: {exc} (the client fails to start)", mechanism)
-    options = entries[0].options
     if mechanism in ("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"):
         if options.get("tokenauth", "").lower() == "true":
             return Identity(None, f"SASL {mechanism} with a delegation token: the principal is the token's owner",
@@ -288,14 +221,21 @@ def identity(client_config: dict[str, str]) -> Identity:
     return Identity(None, f"SASL {mechanism}: principal depends on the server's callback handler", mechanism)
 
 
+HIDDEN = "[hidden]"
+
+
+def is_sensitive(key: str) -> bool:
+    """A client setting whose value is a secret (never shown)."""
+    return key in SENSITIVE_CLIENT_KEYS or key.endswith(".password")
+
+
 def redact(config: dict[str, str]) -> dict[str, str]:
-    out = {}
-    for k, v in config.items():
-        if k in SENSITIVE_CLIENT_KEYS or k.endswith(".password"):
-            out[k] = "[hidden]"
-        else:
-            out[k] = v
-    return out
+    return {k: HIDDEN if is_sensitive(k) else v for k, v in config.items()}
+
+
+def hide_secret(value: ConfigValue) -> ConfigValue:
+    """The ConfigValue as it may be shown: a secret's value hidden (in ``to_string()`` too)."""
+    return ConfigValue(value.name, HIDDEN, value.error_messages) if is_sensitive(value.name) else value
 
 
 # -- the whole check ------------------------------------------------------------------------------------
@@ -313,6 +253,10 @@ class ClientCheck:
     @property
     def rejected(self) -> list[ConfigValue]:
         return [v for v in self.values if v.error_messages]
+
+    def shown_worker_exception(self) -> str | None:
+        """:attr:`worker_exception` with the secrets it quotes hidden."""
+        return worker_exception([hide_secret(v) for v in self.values]) if self.used else None
 
 
 @dataclass(frozen=True)
@@ -334,7 +278,7 @@ def check_connector(config: dict[str, str], worker: dict[str, str], policy: str 
     if policy is not None:
         chosen, source = policy_name(policy), "--policy"
     elif POLICY_CONFIG in worker:
-        chosen, source = policy_name(worker[POLICY_CONFIG].strip()), f"worker {POLICY_CONFIG}"
+        chosen, source = policy_name(java_trim(worker[POLICY_CONFIG])), f"worker {POLICY_CONFIG}"
     else:
         chosen, source = DEFAULT_POLICY, f"default ({POLICY_CONFIG} unset)"
     if connector_type is None:
@@ -358,11 +302,12 @@ def check_connector(config: dict[str, str], worker: dict[str, str], policy: str 
     return ConnectorCheck(connector, ctype, reason, chosen, source, tuple(checks))
 
 
-def split_list(value: str | None) -> list[str]:
-    """A Connect LIST config (``topics``): comma-separated, trimmed, empties dropped."""
-    if not value:
-        return []
-    return [t.strip() for t in value.split(",") if t.strip()]
+def parse_topics_list(value: str | None) -> list[str]:
+    """A sink connector's ``topics`` as the worker subscribes to them: Kafka's
+    ``org.apache.kafka.connect.runtime.SinkConnectorConfig.parseTopicsList`` reads the LIST value with
+    ``ConfigDef.parseType`` (:func:`kafka_list`: trimmed, split at commas and the whitespace around them),
+    then drops the empty names and the duplicates (``distinct()``: first occurrence kept, order kept)."""
+    return list(dict.fromkeys(topic for topic in kafka_list(value) if topic))
 
 
 @dataclass(frozen=True)
@@ -397,15 +342,15 @@ def required_actions(check: ConnectorCheck, config: dict[str, str], topics: list
                 actions.append(RequiredAction("ADMIN", who("ADMIN"), "CREATE", "TOPIC", t,
                                               "topic.creation: create the topic if it does not exist"))
     else:
-        sink_topics = topics or split_list(config.get("topics"))
-        if (config.get("topics.regex") or "").strip() and not topics:
+        sink_topics = topics or parse_topics_list(config.get("topics"))
+        if not is_blank(config.get("topics.regex")) and not topics:
             notes.append(f"topics.regex {config['topics.regex']!r}: give the matching topics with --topic")
         group = by_client["CONSUMER"].effective.get("group.id", f"connect-{check.name}")
         for t in sink_topics:
             actions.append(RequiredAction("CONSUMER", who("CONSUMER"), "READ", "TOPIC", t, "consume records"))
         actions.append(RequiredAction("CONSUMER", who("CONSUMER"), "READ", "GROUP", group,
                                       "join the consumer group and commit offsets"))
-        dlq = (config.get(DLQ_TOPIC) or "").strip()
+        dlq = java_trim(config.get(DLQ_TOPIC) or "")
         if dlq:
             actions.append(RequiredAction("PRODUCER", who("PRODUCER"), "WRITE", "TOPIC", dlq,
                                           "write failed records to the dead letter queue"))

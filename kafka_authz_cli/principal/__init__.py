@@ -1,1 +1,30 @@
-"""TODO"""
+"""How a connection becomes a principal: Kafka's TLS and Kerberos name mapping, and checks of it.
+
+``mapping`` is ``ssl.principal.mapping.rules`` (``SslPrincipalMapper``) and
+``sasl.kerberos.principal.to.local.rules`` (``KerberosShortNamer``) exactly as the broker applies them,
+every outcome a value (a name, or the exception Kafka throws); ``x500`` is the DN string the broker
+really maps (``X500Principal.getName()``, from a certificate's DER or a DN written by hand); ``check``
+lints a rule set against the names it will meet, with the PM codes of ``codes``; ``files`` reads name
+lists, certificates and the rules and super users of a server.properties.
+
+Pure but for ``files``, which reads the files it is given: no terminal, no network. Other packages
+import what is listed here.
+"""
+
+from kafka_authz_cli import lazy_face
+
+__getattr__, __all__ = lazy_face(__name__, {
+    # mapping
+    "SslPrincipalMapper": "mapping", "KerberosShortNamer": "mapping", "KerberosName": "mapping",
+    "Mapping": "mapping", "MappingRulesError": "mapping", "SSL_RULES_CONFIG": "mapping",
+    "KERBEROS_RULES_CONFIG": "mapping", "split_kerberos_rules_config": "mapping", "ssl_broker_error": "mapping",
+    "kerberos_broker_error": "mapping", "listener_key": "mapping", "rules_from_config": "mapping",
+    # x500
+    "DnError": "x500", "normalize_dn": "x500", "rfc2253_from_der": "x500", "dn_form_problems": "x500",
+    # check and its codes
+    "CheckFinding": "check", "CheckReport": "check", "NameInput": "check", "check_kerberos": "check",
+    "check_tls": "check", "CODES": "codes",
+    # files
+    "ConfiguredRules": "files", "read_cert_subjects": "files", "read_names": "files",
+    "rules_from_broker_config": "files", "super_users_from_broker_config": "files",
+})

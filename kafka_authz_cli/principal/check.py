@@ -10,62 +10,43 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from kafka_authz_cli.codes import SEVERITIES, FindingCode
+from kafka_authz_cli.principal.codes import (
+    ANONYMOUS_OR_EMPTY,
+    DN_NOT_BROKER_FORM,
+    FULL_DN_PRINCIPAL,
+    LITERAL_BACK_REFERENCE,
+    MAPPING_THROWS,
+    MAPS_TO_SUPER_USER,
+    NAMES_COLLAPSE,
+    NO_RULE_APPLIES,
+    RULE_NEVER_FIRES,
+    UNREACHABLE_AFTER_DEFAULT,
+)
 from kafka_authz_cli.principal.mapping import KerberosShortNamer, Mapping, SslPrincipalMapper
 from kafka_authz_cli.principal.x500 import dn_form_problems
-
-SEVERITIES = ("info", "warning", "error")
-
-
-@dataclass(frozen=True)
-class CheckCode:
-    code: str
-    name: str
-    severity: str
-    summary: str
-
-
-CODES: dict[str, CheckCode] = {c.code: c for c in [
-    CheckCode("PM001", "no-rule-applies", "error",
-              "No rule maps this name: the broker fails principal building and closes the connection."),
-    CheckCode("PM002", "mapping-throws", "error",
-              "A rule throws while mapping this name (a bad back reference, a non-simple Kerberos result ...): "
-              "the connection fails."),
-    CheckCode("PM003", "names-collapse", "warning",
-              "Different names become the same principal: they share every ACL and cannot be told apart."),
-    CheckCode("PM004", "rule-never-fires", "warning",
-              "A rule maps none of the names checked (or only names an earlier rule already took)."),
-    CheckCode("PM005", "unreachable-after-default", "warning",
-              "A TLS rule after DEFAULT never applies: DEFAULT maps every DN."),
-    CheckCode("PM006", "dn-not-broker-form", "warning",
-              "This DN is not the string the broker maps (X500Principal.getName(): RFC 2253, no spaces after "
-              "commas, most specific RDN first, emailAddress as an OID with DER hex)."),
-    CheckCode("PM007", "anonymous-or-empty", "warning",
-              "The mapped principal is User:ANONYMOUS (the principal of unauthenticated PLAINTEXT clients) or "
-              "empty: it shares ACLs it should not."),
-    CheckCode("PM008", "maps-to-super-user", "info",
-              "The name maps to a super user: every ACL, DENY included, is bypassed for it."),
-    CheckCode("PM009", "full-dn-principal", "info",
-              "DEFAULT keeps the whole DN as the principal name: ACLs must spell it exactly (User:CN=...,O=...)."),
-    CheckCode("PM010", "literal-back-reference", "info",
-              "The replacement names a group the pattern does not have: Kafka escapes it and emits '$n' "
-              "literally (a second such reference is escaped one character early and may throw)."),
-]}
 
 
 @dataclass(frozen=True)
 class CheckFinding:
-    code: str
+    """One finding: its registered code (:mod:`.codes`), the message and what it is about."""
+
+    definition: FindingCode
     message: str
     subjects: tuple[str, ...] = ()
     rule_index: int | None = None
 
     @property
+    def code(self) -> str:
+        return self.definition.code
+
+    @property
     def severity(self) -> str:
-        return CODES[self.code].severity
+        return self.definition.severity
 
     @property
     def name(self) -> str:
-        return CODES[self.code].name
+        return self.definition.name
 
     def as_dict(self) -> dict:
         return {"code": self.code, "name": self.name, "severity": self.severity, "message": self.message,
@@ -103,10 +84,10 @@ def _common(report: CheckReport, super_users: set[str]) -> None:
         if mapping.error is not None:
             if mapping.rule_index is None:
                 report.findings.append(CheckFinding(
-                    "PM001", f"{name.text}{where}: {mapping.error.message}", (name.text,)))
+                    NO_RULE_APPLIES, f"{name.text}{where}: {mapping.error.message}", (name.text,)))
             else:
                 report.findings.append(CheckFinding(
-                    "PM002", f"{name.text}{where}: rule {mapping.rule_index + 1} `{mapping.rule}` throws "
+                    MAPPING_THROWS, f"{name.text}{where}: rule {mapping.rule_index + 1} `{mapping.rule}` throws "
                     f"{mapping.error.simple_name}: {mapping.error.message}", (name.text,), mapping.rule_index))
             continue
         if mapping.rule_index is not None:
@@ -116,15 +97,15 @@ def _common(report: CheckReport, super_users: set[str]) -> None:
             by_principal[principal].append(name.text)
         if mapping.name in ("", "ANONYMOUS"):
             report.findings.append(CheckFinding(
-                "PM007", f"{name.text}{where} becomes {principal!r}", (name.text,), mapping.rule_index))
+                ANONYMOUS_OR_EMPTY, f"{name.text}{where} becomes {principal!r}", (name.text,), mapping.rule_index))
         if principal in super_users:
             report.findings.append(CheckFinding(
-                "PM008", f"{name.text}{where} becomes super user {principal}", (name.text,), mapping.rule_index))
+                MAPS_TO_SUPER_USER, f"{name.text}{where} becomes super user {principal}", (name.text,), mapping.rule_index))
     for principal, names in by_principal.items():
         if len(names) > 1:
             shown = ", ".join(names[:6]) + (f" and {len(names) - 6} more" if len(names) > 6 else "")
             report.findings.append(CheckFinding(
-                "PM003", f"{len(names)} names become {principal}: {shown}", tuple(names)))
+                NAMES_COLLAPSE, f"{len(names)} names become {principal}: {shown}", tuple(names)))
 
 
 def check_tls(mapper: SslPrincipalMapper, names: list[NameInput], super_users: set[str] | None = None,
@@ -135,28 +116,28 @@ def check_tls(mapper: SslPrincipalMapper, names: list[NameInput], super_users: s
     for i, rule in enumerate(mapper.rules):
         if default_at is not None and i > default_at:
             report.findings.append(CheckFinding(
-                "PM005", f"rule {i + 1} `{rule}` comes after DEFAULT (rule {default_at + 1}) and never applies",
+                UNREACHABLE_AFTER_DEFAULT, f"rule {i + 1} `{rule}` comes after DEFAULT (rule {default_at + 1}) and never applies",
                 rule_index=i))
         elif names and not report.fires.get(i):
             report.findings.append(CheckFinding(
-                "PM004", f"rule {i + 1} `{rule}` maps none of the {len(names)} name(s)", rule_index=i))
+                RULE_NEVER_FIRES, f"rule {i + 1} `{rule}` maps none of the {len(names)} name(s)", rule_index=i))
         if not rule.is_default and rule.pattern is not None and rule.replacement is not None:
             literal = _literal_references(rule.replacement, rule.pattern.group_count)
             if literal:
                 report.findings.append(CheckFinding(
-                    "PM010", f"rule {i + 1} `{rule}`: {', '.join(literal)} "
+                    LITERAL_BACK_REFERENCE, f"rule {i + 1} `{rule}`: {', '.join(literal)} "
                     f"{'is' if len(literal) == 1 else 'are'} not a group of the pattern "
                     f"({rule.pattern.group_count} group(s))", rule_index=i))
     if default_at is not None and report.fires.get(default_at):
         report.findings.append(CheckFinding(
-            "PM009", f"DEFAULT (rule {default_at + 1}) maps {report.fires[default_at]} name(s) to their full DN",
+            FULL_DN_PRINCIPAL, f"DEFAULT (rule {default_at + 1}) maps {report.fires[default_at]} name(s) to their full DN",
             rule_index=default_at))
     if check_form:
         for name, _ in report.results:
             problems = dn_form_problems(name.text)
             if problems:
                 where = f" ({name.origin})" if name.origin else ""
-                report.findings.append(CheckFinding("PM006", f"{name.text}{where}: " + "; ".join(problems),
+                report.findings.append(CheckFinding(DN_NOT_BROKER_FORM, f"{name.text}{where}: " + "; ".join(problems),
                                                     (name.text,)))
     report.findings.sort(key=lambda f: (-SEVERITIES.index(f.severity), f.code))
     return report
@@ -185,6 +166,6 @@ def check_kerberos(namer: KerberosShortNamer, names: list[NameInput],
     for i, rule in enumerate(namer.rules):
         if names and not report.fires.get(i):
             report.findings.append(CheckFinding(
-                "PM004", f"rule {i + 1} `{rule}` maps none of the {len(names)} name(s)", rule_index=i))
+                RULE_NEVER_FIRES, f"rule {i + 1} `{rule}` maps none of the {len(names)} name(s)", rule_index=i))
     report.findings.sort(key=lambda f: (-SEVERITIES.index(f.severity), f.code))
     return report

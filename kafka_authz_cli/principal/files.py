@@ -6,7 +6,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from kafka_authz_cli._java.properties import parse_properties_with_lines
+from kafka_authz_cli._java import parse_properties_with_lines
 from kafka_authz_cli.errors import InputError
 from kafka_authz_cli.formats.reading import read_text
 from kafka_authz_cli.principal.check import NameInput
@@ -72,7 +72,7 @@ def rules_from_broker_config(path: Path | str, key: str, listener: str | None) -
 
 
 def super_users_from_broker_config(path: Path | str) -> set[str]:
-    from kafka_authz_cli.acl.engine import AuthorizerConfigError, parse_super_users
+    from kafka_authz_cli.acl import AuthorizerConfigError, parse_super_users
 
     props = parse_properties_with_lines(read_text(path), str(path))
     raw, line = props.get("super.users", ("", 0))

@@ -10,17 +10,21 @@
   default realm only, names without a realm returned untouched, non-simple results refused.
 
 Every outcome Kafka has is a value here: a mapped name, or the Java exception Kafka would throw
-(:class:`~kafka_authz_cli._java.regex.JavaException` with Kafka's class and message). Pure: no I/O.
+(:class:`~kafka_authz_cli._java.JavaException` with Kafka's class and message). Pure: no I/O.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from kafka_authz_cli._java.lang import (
+from kafka_authz_cli._java import (
     IllegalArgumentException,
     JavaException,
+    JavaPattern,
+    JavaRegexUnsupported,
     NumberFormatException,
+    PatternSyntaxException,
+    compile_java,
     java_list_string,
     java_lower,
     java_parse_int,
@@ -28,7 +32,6 @@ from kafka_authz_cli._java.lang import (
     java_upper,
     kafka_list,
 )
-from kafka_authz_cli._java.regex import JavaPattern, JavaRegexUnsupported, PatternSyntaxException, compile_java
 from kafka_authz_cli.errors import AuthzError
 
 SSL_RULES_CONFIG = "ssl.principal.mapping.rules"

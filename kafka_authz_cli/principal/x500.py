@@ -187,77 +187,104 @@ def _split_unescaped(text: str, seps: str) -> list[str]:
 
 
 def _parse_value(oid: str, raw: str) -> Ava:
+    """One AVA's value as ``X500Principal(String)`` reads it: ``#`` and DER hex, a quoted string, or
+    plain text with ``\\`` escapes."""
     text = raw.lstrip(" \n")
     if text.startswith("#"):
-        hexpart = text[1:].strip()
-        try:
-            der = bytes.fromhex(hexpart)
-        except ValueError:
-            raise DnError(f"AVA parse, invalid hex digit in {raw!r}") from None
-        tag, content, end = _read_tlv(der, 0)
-        if end != len(der):
-            raise DnError("AVA parse, extra data after the hex value")
-        return Ava(oid, tag, content)
-    chars: list[str] = []
-    pending: bytearray = bytearray()
-    significant = 0  # length of chars up to the last significant (non-trailing-space) character
-    if text.startswith('"'):
-        end = text.rfind('"')
-        if end <= 0:
-            raise DnError("Quoted string did not end with quote")
-        rest = text[end + 1:].strip(" ")
-        if rest:
-            raise DnError("Invalid text following the quoted string")
-        body = text[1:end]
-        i = 0
-        while i < len(body):
-            c = body[i]
-            if c == "\\" and i + 1 < len(body):
-                c = body[i + 1]
-                i += 1
-            chars.append(c)
-            i += 1
-        value = "".join(chars)
-    else:
-        i = 0
-        while i < len(text):
-            c = text[i]
-            if c == "\\":
-                if i + 1 >= len(text):
-                    raise DnError("Invalid escape at the end of the value")
-                nxt = text[i + 1]
-                hexpair = text[i + 1:i + 3]
-                if len(hexpair) == 2 and all(h in "0123456789abcdefABCDEF" for h in hexpair):
-                    pending.append(int(hexpair, 16))
-                    i += 3
-                    continue
-                if nxt not in ',=\n+<>#;\\" ':
-                    raise DnError(f"Invalid escaped character in AVA: '{nxt}'")
-                if pending:
-                    chars.append(pending.decode("utf-8", errors="replace"))
-                    pending.clear()
-                chars.append(nxt)
-                significant = len(chars)
-                i += 2
-                continue
-            if pending:
-                chars.append(pending.decode("utf-8", errors="replace"))
-                pending.clear()
-            if c in '=<>#;"' and c != " ":
-                raise DnError(f"Character '{c}' in AVA appears without escape")
-            chars.append(c)
-            if c != " ":
-                significant = len(chars)
-            i += 1
-        if pending:
-            chars.append(pending.decode("utf-8", errors="replace"))
-            significant = len(chars)
-        value = "".join(chars[:significant])
+        return _hex_value(oid, raw, text)
+    value = _quoted_value(text) if text.startswith('"') else _unquoted_value(text)
     if oid == EMAIL_OID or oid == DC_OID:
         return Ava(oid, TAG_IA5, value.encode("utf-8"))
     if all(is_printable_string_char(c) for c in value):
         return Ava(oid, TAG_PRINTABLE, value.encode("ascii"))
     return Ava(oid, TAG_UTF8, value.encode("utf-8"))
+
+
+def _hex_value(oid: str, raw: str, text: str) -> Ava:
+    """``#`` then the hex of a whole DER value (its tag kept as written)."""
+    hexpart = text[1:].strip()
+    try:
+        der = bytes.fromhex(hexpart)
+    except ValueError:
+        raise DnError(f"AVA parse, invalid hex digit in {raw!r}") from None
+    tag, content, end = _read_tlv(der, 0)
+    if end != len(der):
+        raise DnError("AVA parse, extra data after the hex value")
+    return Ava(oid, tag, content)
+
+
+def _quoted_value(text: str) -> str:
+    """``"..."``: everything up to the last quote, a backslash taking the next character as is."""
+    end = text.rfind('"')
+    if end <= 0:
+        raise DnError("Quoted string did not end with quote")
+    rest = text[end + 1:].strip(" ")
+    if rest:
+        raise DnError("Invalid text following the quoted string")
+    body = text[1:end]
+    chars: list[str] = []
+    i = 0
+    while i < len(body):
+        c = body[i]
+        if c == "\\" and i + 1 < len(body):
+            c = body[i + 1]
+            i += 1
+        chars.append(c)
+        i += 1
+    return "".join(chars)
+
+
+class _UnquotedValue:
+    """The characters of an unquoted value: ``\\xx`` pairs collect UTF-8 bytes (decoded together at the
+    next character), and trailing unescaped spaces are not part of the value."""
+
+    def __init__(self) -> None:
+        self.chars: list[str] = []
+        self.pending = bytearray()
+        self.significant = 0  # length of chars up to the last significant (non-trailing-space) character
+
+    def _flush(self) -> None:
+        if self.pending:
+            self.chars.append(self.pending.decode("utf-8", errors="replace"))
+            self.pending.clear()
+
+    def add(self, c: str, significant: bool) -> None:
+        self._flush()
+        self.chars.append(c)
+        if significant:
+            self.significant = len(self.chars)
+
+    def value(self) -> str:
+        if self.pending:
+            self._flush()
+            self.significant = len(self.chars)
+        return "".join(self.chars[:self.significant])
+
+
+def _unquoted_value(text: str) -> str:
+    out = _UnquotedValue()
+    i = 0
+    while i < len(text):
+        c = text[i]
+        if c != "\\":
+            if c in '=<>#;"':
+                raise DnError(f"Character '{c}' in AVA appears without escape")
+            out.add(c, c != " ")
+            i += 1
+            continue
+        if i + 1 >= len(text):
+            raise DnError("Invalid escape at the end of the value")
+        hexpair = text[i + 1:i + 3]
+        if len(hexpair) == 2 and all(h in "0123456789abcdefABCDEF" for h in hexpair):
+            out.pending.append(int(hexpair, 16))
+            i += 3
+            continue
+        nxt = text[i + 1]
+        if nxt not in ',=\n+<>#;\\" ':
+            raise DnError(f"Invalid escaped character in AVA: '{nxt}'")
+        out.add(nxt, True)
+        i += 2
+    return out.value()
 
 
 def _keyword_oid(keyword: str) -> str:

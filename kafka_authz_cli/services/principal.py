@@ -1,6 +1,9 @@
 """Which principal a connection becomes: the broker's mappers resolved from flags or server.properties.
 
-Shared by `authz principal` and `authz simulate --tls-dn/--kerberos-principal`.
+The mappers (:func:`tls_mapper`, :func:`kerberos_namer`) and :func:`map_connection` are shared by
+`authz principal`, `authz simulate --tls-dn/--kerberos-principal` and `authz connect`;
+:func:`map_tls_names` and :func:`map_kerberos_names` are `authz principal tls|kerberos`: read the names
+(arguments, name files, certificates), map every one, and lint the rule set against them (``--check``).
 """
 
 from __future__ import annotations
@@ -10,19 +13,29 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
 
-from kafka_authz_cli._java.regex import JavaRegexUnsupported, PatternSyntaxException
+from kafka_authz_cli._java import JavaRegexUnsupported, PatternSyntaxException
 from kafka_authz_cli.errors import InputError, OptionError
-from kafka_authz_cli.principal.files import ConfiguredRules, rules_from_broker_config
-from kafka_authz_cli.principal.mapping import (
+from kafka_authz_cli.principal import (
     KERBEROS_RULES_CONFIG,
     SSL_RULES_CONFIG,
+    CheckReport,
+    ConfiguredRules,
+    DnError,
     KerberosShortNamer,
     Mapping,
     MappingRulesError,
+    NameInput,
     SslPrincipalMapper,
+    check_kerberos,
+    check_tls,
     kerberos_broker_error,
+    normalize_dn,
+    read_cert_subjects,
+    read_names,
+    rules_from_broker_config,
     split_kerberos_rules_config,
     ssl_broker_error,
+    super_users_from_broker_config,
 )
 
 log = logging.getLogger(__name__)
@@ -127,3 +140,114 @@ def map_connection(tls_dn: Optional[str], kerberos_principal: Optional[str], ssl
     row = mapping_row(kind, mapping)
     row.update({"kind": kind, "config": key, "rules_source": resolved.source, "rules": str(resolved.mapper)})
     return row
+
+
+# -- `authz principal tls|kerberos` -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NameMappings:
+    """Every name mapped by one rule set, in input order, and the --check report when asked for."""
+
+    kind: str  # tls | kerberos
+    resolved: ResolvedMapper
+    inputs: list[NameInput]
+    #: one per input, reported as given (``Mapping.input`` is the name as written)
+    mappings: list[Mapping]
+    #: the DN actually mapped when --normalize changed it, else None (one per input)
+    used: list[Optional[str]]
+    report: Optional[CheckReport] = None
+
+    def rows(self) -> list[dict]:
+        return [mapping_row(self.kind, m, n.origin, u) for n, m, u in zip(self.inputs, self.mappings, self.used)]
+
+    def failed(self, fail_level: str) -> bool:
+        """Exit 1: with --check, a finding at or above ``fail_level``; without, a name the broker refuses."""
+        if self.report is not None:
+            return self.report.failing(fail_level)
+        return any(not m.ok for m in self.mappings)
+
+
+def name_inputs(args: Optional[list[str]], names_files: Optional[list[Path]],
+                certs: Optional[list[Path]] = None) -> list[NameInput]:
+    """The names to map: arguments, then each --names file, then each --cert's subjects (``certs`` is
+    None for Kerberos, which has no --cert)."""
+    out = [NameInput(a, "argument") for a in (args or [])]
+    for f in names_files or []:
+        out += read_names(f)
+    for c in certs or []:
+        out += read_cert_subjects(c)
+    if not out:
+        raise OptionError("give names as arguments, --names FILE" + (" or --cert FILE" if certs is not None else ""),
+                          "NAMES")
+    return out
+
+
+def super_users(value: Optional[str], broker_config: Optional[Path]) -> set[str]:
+    """--super-users, else the broker's super.users, else none."""
+    from kafka_authz_cli.acl import AuthorizerConfigError, parse_super_users
+
+    if value is not None:
+        try:
+            return set(parse_super_users(value))
+        except AuthorizerConfigError as exc:
+            raise InputError(f"--super-users: {exc}") from None
+    if broker_config is not None:
+        return super_users_from_broker_config(broker_config)
+    return set()
+
+
+def _normalized(inputs: list[NameInput]) -> tuple[list[NameInput], list[Optional[str]]]:
+    """Each DN as the broker renders it, and for each the rendering when it differs from the text."""
+    converted, used = [], []
+    for n in inputs:
+        try:
+            dn = normalize_dn(n.text)
+        except DnError as exc:
+            raise InputError(f"cannot parse DN {n.text!r}: {exc}", n.origin) from None
+        converted.append(NameInput(dn, n.origin))
+        used.append(dn if dn != n.text else None)
+    return converted, used
+
+
+def map_tls_names(dns: Optional[list[str]], rules: Optional[str], broker_config: Optional[Path],
+                  listener: Optional[str], names: Optional[list[Path]], certs: Optional[list[Path]],
+                  normalize: bool = False, check: bool = False, super_users_value: Optional[str] = None
+                  ) -> NameMappings:
+    """`authz principal tls`: every DN through the broker's SslPrincipalMapper (with --normalize, the
+    broker's rendering of each DN), and with ``check`` the lint report."""
+    resolved = tls_mapper(rules, broker_config, listener)
+    inputs = name_inputs(dns, names, certs or [])
+    if normalize:
+        mapped_inputs, used = _normalized(inputs)
+    else:
+        mapped_inputs, used = inputs, [None] * len(inputs)
+    mapper: SslPrincipalMapper = resolved.mapper  # type: ignore[assignment]
+    report = None
+    if check:
+        report = check_tls(mapper, mapped_inputs, super_users(super_users_value, broker_config),
+                           check_form=not normalize)
+        mappings = [m for _, m in report.results]
+    else:
+        mappings = [mapper.map(n.text) for n in mapped_inputs]
+    # Report each name as given (the DN actually mapped is shown next to it when --normalize changed it).
+    mappings = [Mapping(n.text, m.name, m.error, m.rule_index, m.rule) for n, m in zip(inputs, mappings)]
+    return NameMappings("tls", resolved, inputs, mappings, used, report)
+
+
+def map_kerberos_names(principals: Optional[list[str]], rules: Optional[list[str]], rules_config: Optional[str],
+                       realm: Optional[str], broker_config: Optional[Path], listener: Optional[str],
+                       names: Optional[list[Path]], check: bool = False, super_users_value: Optional[str] = None
+                       ) -> NameMappings:
+    """`authz principal kerberos`: every name through the broker's KerberosShortNamer, and with
+    ``check`` the lint report."""
+    resolved = kerberos_namer(rules, rules_config, broker_config, listener, realm)
+    inputs = name_inputs(principals, names)
+    namer: KerberosShortNamer = resolved.mapper  # type: ignore[assignment]
+    report = None
+    if check:
+        report = check_kerberos(namer, inputs, super_users(super_users_value, broker_config))
+        mappings = [m for _, m in report.results]
+    else:
+        mappings = [namer.map(n.text) for n in inputs]
+    return NameMappings("kerberos", resolved, inputs, mappings, [None] * len(inputs), report)

@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from timing import best_of  # noqa: E402
 
-from kafka_authz_cli.principal.mapping import KerberosShortNamer, SslPrincipalMapper  # noqa: E402
+from kafka_authz_cli.principal import KerberosShortNamer, SslPrincipalMapper  # noqa: E402
 
 TLS_RULES = [("^CN=(.*?),OU=ServiceUsers.*$", "$1", "L"), ("^CN=([^,]*),OU=Partners,O=(.*)$", "partner-$1", "L"),
              ("^.*[Cc][Nn]=([a-zA-Z0-9.]*).*$", "$1", "U")]

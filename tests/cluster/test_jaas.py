@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kafka_authz_cli._java.jaas import JaasError, parse_jaas_config, quote
+from kafka_authz_cli._java import JaasError, parse_jaas_config, quote
 
 CASES = [json.loads(line) for line in
          (Path(__file__).parents[1] / "conformance" / "kafka-security" / "jaas_config.jsonl").read_text("utf-8").splitlines()]

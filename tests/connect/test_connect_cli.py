@@ -7,8 +7,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from kafka_authz_cli._java import JaasError, parse_jaas_config
 from kafka_authz_cli.cli.app import app
-from kafka_authz_cli.connect.overrides import JaasError, check_connector, clients_used, identity, parse_jaas
+from kafka_authz_cli.connect.overrides import check_connector, clients_used, identity, parse_topics_list
 
 runner = CliRunner()
 ACLS = Path(__file__).parents[2] / "examples" / "acls" / "cluster.json"
@@ -119,9 +120,63 @@ def test_kerberos_identity_is_mapped_with_the_brokers_rules(tmp_path):
     assert doc["needed_acls"][0]["principal"] == "User:connect"
 
 
-def test_jaas_parser():
-    [e] = parse_jaas('a.B required k="v \\"q\\"" x=1 /* c */ y=\'z\';')
-    assert (e.module, e.flag, e.options) == ("a.B", "required", {"k": 'v "q"', "x": "1", "y": "z"})
-    for bad in ["a.B", "a.B maybe;", "a.B required k=;", "a.B required k=v"]:
-        with pytest.raises(JaasError):
-            parse_jaas(bad)
+def test_jaas_parser_is_kafkas():
+    # connect reads sasl.jaas.config with Kafka's own JaasConfig (_java.jaas, checked against 1,033 texts recorded
+    # from Kafka in tests/conformance/kafka-security/jaas_config.jsonl): StreamTokenizer reads an unquoted 1 as a
+    # number, which is not a value, and the octal escape \101 as A.
+    [e] = parse_jaas_config('a.B required k="v \\"q\\"" /* c */ y=\'z\' o="\\101";')
+    assert (e.login_module, e.control_flag, e.options) == ("a.B", "REQUIRED", {"k": 'v "q"', "y": "z", "o": "A"})
+    for bad, message in [('a.B required k="v" x=1;', "Value not specified for key 'x' in JAAS config"),
+                         ("a.B", "Login module control flag not specified in JAAS config"),
+                         ("a.B maybe;", "Invalid login module control flag 'maybe' in JAAS config"),
+                         ("a.B required k=;", "Value not specified for key 'k' in JAAS config"),
+                         ("a.B required k=v", "JAAS config entry not terminated by semi-colon")]:
+        with pytest.raises(JaasError) as info:
+            parse_jaas_config(bad)
+        assert str(info.value) == message
+
+
+def _plain_sink(tmp_path, jaas: str) -> Path:
+    path = tmp_path / "plain-sink.json"
+    path.write_text(json.dumps({"name": "plain-sink", "config": {
+        "connector.class": "io.example.JdbcSinkConnector", "topics": "orders",
+        "consumer.override.security.protocol": "SASL_SSL", "consumer.override.sasl.mechanism": "PLAIN",
+        "consumer.override.sasl.jaas.config": jaas}}))
+    return path
+
+
+def test_check_overrides_refuses_an_unquoted_number_as_kafka_does(tmp_path):
+    path = _plain_sink(tmp_path, "org.apache.kafka.common.security.plain.PlainLoginModule required "
+                                 'username="orders" password=123;')
+    res = run("connect", "check-overrides", path, "-f", "json")
+    consumer = json.loads(res.stdout)["clients"][0]
+    assert consumer["principal"] is None
+    assert consumer["principal_how"] == ("sasl.jaas.config is invalid: Value not specified for key 'password' in "
+                                         "JAAS config (the client fails to start)")
+    table = run("connect", "check-overrides", path)
+    assert "Value not specified for key 'password' in JAAS config" in " ".join(table.stdout.split())
+    assert "123" not in res.stdout + table.stdout  # still hidden
+
+
+def test_check_overrides_reads_octal_escapes_as_kafka_does(tmp_path):
+    path = _plain_sink(tmp_path, "org.apache.kafka.common.security.plain.PlainLoginModule required "
+                                 'username="\\101lice" password="p";')
+    res = run("connect", "check-overrides", path, "-f", "json")
+    assert json.loads(res.stdout)["clients"][0]["principal"] == "User:Alice"
+
+
+@pytest.mark.parametrize("value, topics", [
+    ("orders, orders-eu", ["orders", "orders-eu"]),
+    (" b ,, a ,b, ", ["b", "a"]),  # empty names dropped, duplicates removed, first occurrence's order kept
+    ("", []), (None, []), (" \t", []),
+    ("a\u00a0,b", ["a\u00a0", "b"]),  # ConfigDef splits at \s only: a Unicode space is part of the name
+])
+def test_sink_topics_are_read_as_sink_connector_config_does(value, topics):
+    assert parse_topics_list(value) == topics
+
+
+def test_each_topic_of_a_sink_needs_read_once(tmp_path):
+    path = _sink(tmp_path, topics="orders, ,orders-eu,orders")
+    doc = json.loads(run("connect", "check-overrides", path, "-f", "json").stdout)
+    reads = [a["resource_name"] for a in doc["needed_acls"] if a["resource_type"] == "TOPIC"]
+    assert reads == ["orders", "orders-eu"]

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from kafka_authz_cli._java.lang import (
     NumberFormatException,
+    is_blank,
     java_parse_int,
     java_trim,
     kafka_list,
@@ -71,3 +72,10 @@ def test_add_scram_reads_iterations_with_integer_parse_int():
     assert parsed.credential.iterations == 4096
     with pytest.raises(ScramError, match="Failed to parse iterations count: 4_096"):
         parse_add_scram("SCRAM-SHA-256=[name=alice,password=alice-secret,iterations=4_096]")
+
+
+@pytest.mark.parametrize("text, blank", [(None, True), ("", True), (" \t\n", True), ("\x01\x1f", True),
+                                         ("\u00a0", False), ("\u2003", False), (" a ", False)])
+def test_is_blank_is_kafkas_utils_is_blank(text, blank):
+    # Utils.isBlank: null or String.trim() empty; trim strips every character up to U+0020, no Unicode space.
+    assert is_blank(text) is blank
