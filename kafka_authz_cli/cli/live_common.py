@@ -62,3 +62,22 @@ def delete_guard(n_deletes: int, n_cluster: int, max_deletes: Optional[int]) -> 
     if typed.strip() != str(n_deletes):
         raise Declined(f"declined: {n_deletes} ACL deletion(s) not confirmed (type the number, or pass "
                        f"--max-deletes {n_deletes}); nothing was changed")
+
+
+BOOTSTRAP = typer.Option(..., "--bootstrap-server", help="host:port[,host:port...]")
+
+
+def confirm(question: str) -> bool:
+    """Yes or no, no by default; a closed stdin is a no."""
+    try:
+        return typer.confirm(question, default=False)
+    except typer.Abort:  # stdin closed: no answer is a no
+        return False
+
+
+def ask(question: str) -> str:
+    """A typed answer ("" when stdin is closed)."""
+    try:
+        return typer.prompt(question, default="", show_default=False)
+    except typer.Abort:
+        return ""
