@@ -3,61 +3,29 @@
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Optional
 
 import typer
 
-from kafka_authz_cli.acl.formats import dump_acls
-from kafka_authz_cli.acl.model import AclBinding, PatternType, validation_errors
 from kafka_authz_cli.cli.app import app
-from kafka_authz_cli.cli.common import (
-    AclFormat,
-    console,
-    option_value,
-    warn,
-    write_output,
-)
-from kafka_authz_cli.cli.live_common import (  # noqa: F401  (Declined etc. are part of this module's API)
-    COMMAND_CONFIG,
-    DEFAULT_MAX_DELETES,
-    TIMEOUT,
-    Declined,
-    DriftError,
-    _close,
-    _confirm,
-    delete_guard,
-)
-from kafka_authz_cli.errors import AuthzError, InputError
-from kafka_authz_cli.formats.reading import read_text
-from kafka_authz_cli.services.settings import broker_settings
-from kafka_authz_cli.services.sources import load_source
+from kafka_authz_cli.cli.common import AclFormat, console, option_value, warn, write_output
+from kafka_authz_cli.cli.live_common import BOOTSTRAP, COMMAND_CONFIG, TIMEOUT, ask, confirm
+from kafka_authz_cli.cluster import DriftError
+from kafka_authz_cli.errors import AuthzError
+from kafka_authz_cli.services import cluster as service
 
 if TYPE_CHECKING:
     from rich.table import Table
+
+    from kafka_authz_cli.acl import AclBinding
+    from kafka_authz_cli.cluster import ApplyReport, Drift, Plan
 
 cluster_app = typer.Typer(help="Live clusters: pull ACLs, plan and apply a change that never widens access "
                                "(kafka-python admin client).", no_args_is_help=True)
 app.add_typer(cluster_app, name="cluster")
 
-#: Replaced in tests by a fake: ``ADMIN_FACTORY(bootstrap, command_config) -> admin``.
-ADMIN_FACTORY = None
-#: Called after every applied batch (the live test reads the broker's ACLs there).
-ON_BATCH = None
-
 TABLE_ROWS = 200
-
-
-def open_cluster(bootstrap_server: str, command_config: Optional[Path], timeout: float):
-    if ADMIN_FACTORY is not None:
-        return ADMIN_FACTORY(bootstrap_server, command_config)
-    from kafka_authz_cli.cluster.kafka_adapter import open_admin
-
-    return open_admin(bootstrap_server, command_config, timeout)
-
-
-BOOTSTRAP = typer.Option(..., "--bootstrap-server", help="host:port[,host:port...]")
 
 
 # -- pull -------------------------------------------------------------------------------------
@@ -84,80 +52,21 @@ def pull(
     to: AclFormat = typer.Option(AclFormat.json, "--to", help="Output format: json, kafka-acls or csv."),
     out: Optional[Path] = typer.Option(None, "-o", "--output", help="Output file (default: stdout)."),
 ) -> None:
-    from kafka_authz_cli.acl.filter import kafka_acls_filters
-
-    if to is AclFormat.rules:
-        raise AuthzError("--to rules: pull as json, then use `authz decompile`")
-    ptype = None
-    if pattern_type is not None:
-        try:
-            ptype = PatternType.parse_filter(pattern_type)
-        except ValueError:
-            raise typer.BadParameter("expected literal, prefixed, match or any",
-                                     param_hint="--resource-pattern-type") from None
-    for p in principal:
-        if ":" not in p:
-            raise typer.BadParameter(f"{p!r}: a principal is Type:name (User:alice)", param_hint="--principal")
-    filters = kafka_acls_filters(topic, group, transactional_id, delegation_token, user_principal, cluster, ptype,
-                                 principal)
-    admin = open_cluster(bootstrap_server, command_config, timeout)
-    try:
-        bindings = admin.list_acls(filters)
-    finally:
-        _close(admin)
-    write_output(dump_acls(bindings, to.value), out)
+    write_output(service.pull(bootstrap_server, command_config, timeout, to.value, topics=topic, groups=group,
+                              transactional_ids=transactional_id, delegation_tokens=delegation_token,
+                              user_principals=user_principal, cluster=cluster, pattern_type=pattern_type,
+                              principals=principal), out)
 
 
 # -- plan -------------------------------------------------------------------------------------
-
-def _scope(scope: list[str], scope_file: Optional[Path]):
-    from kafka_authz_cli.cluster.rollout import Scope
-
-    result = Scope.parse(scope)
-    if scope_file is not None:
-        result = result.merge(Scope.parse_file(read_text(scope_file), str(scope_file)))
-    return result
-
-
-def _effect(plan, settings) -> dict:
-    from kafka_authz_cli.acl.compare import diff
-
-    if not plan.changes:
-        return {"verdict": "equivalent", "gained": 0, "lost": 0, "findings": []}
-    cfg = {"super_users": settings.super_users,
-           "allow_everyone_if_no_acl_found": settings.allow_everyone_if_no_acl_found}
-    result = diff(plan.observed, plan.result, cfg, cfg)
-    return {"verdict": result.verdict, "gained": result.gained, "lost": result.lost,
-            "findings": [{"direction": f.direction, "description": f.describe()} for f in result.findings]}
-
-
-def _build_plan(desired_path: Path, acls_format, admin, scope, allow_delete: bool, settings, bootstrap: str):
-    from kafka_authz_cli.cluster.rollout import make_plan
-
-    desired = load_source(desired_path, option_value(acls_format)).bindings
-    invalid = [(b, e) for b in desired if (e := validation_errors(b))]
-    if invalid:
-        for b, e in invalid[:20]:
-            warn(f"{b.standard_acl_str()}: {'; '.join(e)}")
-        raise AuthzError(f"{len(invalid)} desired ACL(s) would be refused by the broker; nothing was planned")
-    observed = admin.list_acls()
-    plan = make_plan(observed, desired, scope, allow_delete, settings.allow_everyone_if_no_acl_found)
-    plan.super_users = settings.super_users
-    plan.bootstrap_server = bootstrap
-    plan.created = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-    plan.effect = _effect(plan, settings)
-    return plan
-
 
 def _row(table: Table, change: str, b: AclBinding) -> None:
     table.add_row(change, f"{b.resource_type.name}:{b.pattern_type.name}:{b.resource_name}", b.principal, b.host,
                   b.operation.name, b.permission.name)
 
 
-def print_plan(plan) -> None:
+def print_plan(plan: Plan) -> None:
     from rich.table import Table
-
-    from kafka_authz_cli.cluster.rollout import phases
 
     table = Table(header_style="bold", title="plan")
     for col in ("change", "resource", "principal", "host", "operation", "permission"):
@@ -176,8 +85,7 @@ def print_plan(plan) -> None:
                   f"(not in the desired set; --allow-delete deletes them), {len(plan.unmanaged)} unmanaged "
                   f"(outside the scope, left alone); {len(plan.observed)} ACL(s) on the cluster")
     if plan.changes:
-        order = ", then ".join(f"{name} ({len(items)})" for name, items in
-                               phases(plan.creates, plan.deletes, plan.allow_everyone_if_no_acl_found))
+        order = ", then ".join(f"{name} ({len(items)})" for name, items in plan.order)
         console.print(f"order: {order}")
     effect = plan.effect or {}
     if effect:
@@ -227,13 +135,8 @@ def plan_cmd(
     if fmt not in ("table", "json"):
         raise typer.BadParameter("expected table or json", param_hint="--format")
     try:
-        settings = broker_settings(super_users, allow_everyone, broker_config)
-        chosen = _scope(scope, scope_file)
-        admin = open_cluster(bootstrap_server, command_config, timeout)
-        try:
-            plan = _build_plan(desired, acls_format, admin, chosen, allow_delete, settings, bootstrap_server)
-        finally:
-            _close(admin)
+        plan = service.plan(desired, bootstrap_server, command_config, timeout, option_value(acls_format), scope,
+                            scope_file, allow_delete, super_users, allow_everyone, broker_config)
         doc = plan.to_json()
         if out is not None:
             write_output(json.dumps(doc, indent=1, ensure_ascii=False) + "\n", out)
@@ -254,7 +157,7 @@ def plan_cmd(
 
 # -- apply ------------------------------------------------------------------------------------
 
-def _report(report, total: int) -> None:
+def _report(report: ApplyReport, total: int) -> None:
     console.print(f"applied {len(report.applied)} of {total} change(s) in {report.batches_done} batch(es)")
     for phase, b, error in report.failed:
         warn(f"failed ({phase}): {b.standard_acl_str()}: {error}")
@@ -304,79 +207,37 @@ def apply(
     scope_file: Optional[Path] = typer.Option(None, "--scope-file", help="With an ACL set argument."),
     allow_delete: bool = typer.Option(False, "--allow-delete", help="With an ACL set argument: as for `cluster plan`."),
 ) -> None:
-    from kafka_authz_cli.cluster.rollout import Plan, batches, check_drift, execute
-
-    doc = _maybe_plan(plan_file)
-    bootstrap = bootstrap_server or (doc or {}).get("bootstrap_server")
-    if not bootstrap:
-        raise typer.BadParameter("required (an ACL set argument carries no bootstrap server)",
-                                 param_hint="--bootstrap-server")
-    admin = open_cluster(bootstrap, command_config, timeout)
-    try:
-        if doc is not None:
-            if scope or scope_file or allow_delete:
-                raise typer.BadParameter("the plan has its scope and deletes already; make a new plan to change "
-                                         "them", param_hint="--scope/--allow-delete")
-            plan = Plan.from_json(doc, str(plan_file))
-        else:
-            settings = broker_settings(None, None, None)
-            plan = _build_plan(plan_file, acls_format, admin, _scope(scope, scope_file), allow_delete, settings,
-                               bootstrap)
-            print_plan(plan)
-        current = admin.list_acls()
-        drift = check_drift(plan, current)
-        if drift.status == "done":
-            console.print("the plan is already applied: nothing to do")
-            return
-        if drift.status == "drift":
-            _print_drift(drift)
-            raise DriftError(f"the cluster's ACLs changed since the plan ({len(drift.added)} added, "
-                             f"{len(drift.removed)} removed): nothing was changed; run `authz cluster plan` again")
-        creates, deletes = drift.remaining_creates, drift.remaining_deletes
+    def show(preview: service.ApplyPreview) -> None:
+        drift, creates, deletes = preview.drift, preview.creates, preview.deletes
         if drift.status == "resume":
-            console.print(f"resuming: {len(drift.added) + len(drift.removed)} of {plan.changes} change(s) were "
-                          f"already applied; {len(creates) + len(deletes)} remain")
-        if not creates and not deletes:
-            console.print("nothing to change")
-            return
-        work = batches(creates, deletes, batch_size, plan.allow_everyone_if_no_acl_found)
-        console.print(f"{len(creates)} to create, {len(deletes)} to delete, in {len(work)} batch(es)")
-        if dry_run:
-            for b in work:
-                console.print(f"  {b.phase} batch {b.index}/{b.of}: {len(b.bindings)} ACL(s)")
-            return
-        delete_guard(len(deletes), len(current), max_deletes)
-        if not yes and not _confirm("apply these changes?"):
-            raise Declined("declined: nothing was changed")
-        from kafka_authz_cli.cluster.kafka_adapter import ClusterError
+            console.print(f"resuming: {len(drift.added) + len(drift.removed)} of {preview.plan.changes} change(s) "
+                          f"were already applied; {len(creates) + len(deletes)} remain")
+        if creates or deletes:
+            console.print(f"{len(creates)} to create, {len(deletes)} to delete, in {len(preview.work)} batch(es)")
 
-        report = execute(admin, work, ON_BATCH, errors=(ClusterError, OSError, TimeoutError))
-    finally:
-        _close(admin)
-    if report.failed and not report.applied and all("is not allowed to" in e for _, _, e in report.failed):
-        raise AuthzError(report.failed[0][2] + "; nothing was changed")
-    _report(report, len(creates) + len(deletes))
-    if not report.ok:
-        raise typer.Exit(1)
-
-
-def _maybe_plan(path: Path) -> Optional[dict]:
-    """The plan document if ``path`` is one; None for an ACL set."""
-    if str(path) == "-":
-        return None
-    text = read_text(path)
-    if '"authz_plan"' not in text[:200]:
-        return None
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"invalid JSON: {exc.msg}", str(path), exc.lineno, exc.colno) from None
-    except RecursionError:
-        raise InputError("JSON nested too deeply", str(path)) from None
+        outcome = service.apply(plan_file, bootstrap_server, command_config, timeout, batch_size, dry_run, yes,
+                                max_deletes, option_value(acls_format), scope, scope_file, allow_delete,
+                                show_plan=print_plan, show=show, ask=ask, confirm=confirm)
+    except DriftError as exc:
+        _print_drift(exc.drift)
+        raise
+    if outcome.status == "done":
+        console.print("the plan is already applied: nothing to do")
+    elif outcome.status == "nothing":
+        console.print("nothing to change")
+    elif outcome.status == "dry-run":
+        for b in outcome.preview.work:
+            console.print(f"  {b.phase} batch {b.index}/{b.of}: {len(b.bindings)} ACL(s)")
+    else:
+        _report(outcome.report, outcome.total)
+        if not outcome.report.ok:
+            raise typer.Exit(1)
 
 
-def _print_drift(drift) -> None:
+def _print_drift(drift: Drift) -> None:
     from rich.table import Table
+
     table = Table(header_style="bold", title="changed on the cluster since the plan")
     for col in ("change", "resource", "principal", "host", "operation", "permission"):
         table.add_column(col, overflow="fold")

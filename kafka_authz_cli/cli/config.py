@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import hmac
 import json
-import os
-import sys
 from enum import Enum
 from pathlib import Path
 from typing import Optional
@@ -13,42 +10,11 @@ from typing import Optional
 import typer
 from rich.markup import escape
 
-from kafka_authz_cli._java.lang import JavaException, NumberFormatException, java_parse_int, utf16_length
-from kafka_authz_cli._java.properties import parse_properties_with_lines
 from kafka_authz_cli.cli.app import app
-from kafka_authz_cli.cli.common import (
-    TableFormat,
-    console,
-    emit_rows,
-    warn,
-    write_output,
-)
+from kafka_authz_cli.cli.common import TableFormat, console, emit_rows, warn, write_output
 from kafka_authz_cli.cli.live_common import COMMAND_CONFIG, TIMEOUT
-from kafka_authz_cli.config.dynamic import (
-    keys_to_resolve,
-    resolve_key,
-    scoped_key,
-    validate_dynamic,
-)
-from kafka_authz_cli.config.files import load_sources
-from kafka_authz_cli.config.password_encoder import (
-    CONFIG_CIPHER,
-    CONFIG_ITERATIONS,
-    CONFIG_KEY_FACTORY,
-    CONFIG_KEY_LENGTH,
-    CONFIG_OLD_SECRET,
-    CONFIG_SECRET,
-    DEFAULT_CIPHER,
-    DEFAULT_ITERATIONS,
-    DEFAULT_KEY_LENGTH,
-    EncoderConfig,
-    UnsupportedByAuthz,
-    decode,
-    describe,
-    encode,
-)
-from kafka_authz_cli.errors import AuthzError, InputError
-from kafka_authz_cli.formats.reading import read_text
+from kafka_authz_cli.cli.secrets import StdinLines, read_secret
+from kafka_authz_cli.services import config as service
 
 config_app = typer.Typer(help="KIP-226 dynamic broker configuration: effective values and sources, and the "
                               "password encoder.", no_args_is_help=True)
@@ -61,10 +27,6 @@ SECRET_HELP = ("Secrets (the encoder secret, the password) come from a prompt, -
 
 
 # -- resolve ----------------------------------------------------------------------------------------
-
-#: Replaced in tests by a fake: ``ADMIN_FACTORY(bootstrap, command_config) -> admin``.
-ADMIN_FACTORY = None
-
 
 @config_app.command("resolve", help="""The value a broker really uses for each config key, and where it comes from.
 
@@ -112,43 +74,26 @@ def resolve(
     command_config: Optional[Path] = COMMAND_CONFIG,
     timeout: float = TIMEOUT,
 ) -> None:
-    if bootstrap_server is not None:
-        if dynamic is not None:
-            raise typer.BadParameter("give --dynamic or --bootstrap-server, not both (a live broker reports its "
-                                     "own dynamic configs)", param_hint="--dynamic")
-        _resolve_live(bootstrap_server, command_config, timeout, broker_config, broker_id, listener, keys,
-                      all_defaults, fmt)
+    result = service.resolve(broker_config, dynamic, broker_id, listener, keys, all_defaults, bootstrap_server,
+                             command_config, timeout)
+    if isinstance(result, service.LiveResolution):
+        _show_live(result, fmt, broker_config)
         return
-    if command_config is not None:
-        raise typer.BadParameter("--command-config needs --bootstrap-server", param_hint="--command-config")
-    if broker_config is None and dynamic is None:
-        raise typer.BadParameter("give --broker-config and/or --dynamic (or --bootstrap-server)",
-                                 param_hint="--broker-config")
-    sources, notes = load_sources(broker_config, dynamic, broker_id)
-    ignored = []
-    kept_default, ign = validate_dynamic(sources.dynamic_default, per_broker=False)
-    ignored += ign
-    kept_broker, ign = validate_dynamic(sources.dynamic_broker, per_broker=True)
-    ignored += ign
-    sources.dynamic_default, sources.dynamic_broker = kept_default, kept_broker
-    names = [scoped_key(k, listener) for k in keys] if keys else keys_to_resolve(sources, all_defaults, listener)
-    resolved = [resolve_key(k, sources) for k in names]
-    rows = [r.as_dict() for r in resolved]
     if fmt is TableFormat.json:
-        typer.echo(json.dumps({"broker_id": sources.broker_id, "listener": listener, "configs": rows,
+        typer.echo(json.dumps({"broker_id": result.broker_id, "listener": listener, "configs": result.rows(),
                                "ignored": [{"level": i.level, "keys": list(i.keys), "broker_log": i.message,
-                                            "alter_configs": i.alter_message} for i in ignored],
-                               "notes": notes}, indent=2, ensure_ascii=False))
+                                            "alter_configs": i.alter_message} for i in result.ignored],
+                               "notes": result.notes}, indent=2, ensure_ascii=False))
     elif fmt is not TableFormat.table:
-        emit_rows(rows, fmt)
+        emit_rows(result.rows(), fmt)
     else:
-        for n in notes:
+        for n in result.notes:
             console.print(f"[dim]{escape(n)}[/]", soft_wrap=True)
-        console.print(_resolved_table(resolved))
-        for i in ignored:
+        console.print(_resolved_table(result.resolved))
+        for i in result.ignored:
             console.print(f"[red]ignored[/] ({i.level} level): {escape(i.message)}\n  "
                           f"[dim]kafka-configs --alter would answer: {escape(i.alter_message)}[/]", soft_wrap=True)
-    if ignored:
+    if result.ignored:
         raise typer.Exit(1)
 
 
@@ -186,92 +131,27 @@ def _resolved_table(resolved, checked: Optional[dict] = None):
     return table
 
 
-def _resolve_live(bootstrap: str, command_config: Optional[Path], timeout: float, broker_config: Optional[Path],
-                  broker_id: Optional[str], listener: Optional[str], keys: Optional[list[str]], all_defaults: bool,
-                  fmt: TableFormat) -> None:
-    from kafka_authz_cli.cluster.kafka_adapter import pick_broker
-    from kafka_authz_cli.config.files import read_static
-    from kafka_authz_cli.config.live import (
-        LiveOrigin,
-        broker_sensitive,
-        check_against_broker,
-        compared_as_set_only,
-        hide,
-        sources_from_describe,
-        static_drift,
-    )
-
-    wanted = None
-    if broker_id is not None:
-        try:
-            wanted = int(broker_id.strip())
-        except ValueError:
-            raise typer.BadParameter(f"a broker id is a whole number, got {broker_id!r}",
-                                     param_hint="--broker-id") from None
-    file_static = read_static(broker_config) if broker_config is not None else None  # bad input before connecting
-    if ADMIN_FACTORY is not None:
-        admin = ADMIN_FACTORY(bootstrap, command_config)
-    else:
-        from kafka_authz_cli.cluster.kafka_adapter import open_admin
-
-        admin = open_admin(bootstrap, command_config, timeout)
-    try:
-        chosen, how = pick_broker(bootstrap, admin.brokers(), wanted)
-        configs = admin.describe_broker_configs(chosen)
-    finally:
-        close = getattr(admin, "close", None)
-        if close is not None:
-            close()
-    sources = sources_from_describe(configs, LiveOrigin(bootstrap, str(chosen)))
-    check = check_against_broker(configs, sources)
-    hidden = broker_sensitive(configs)
-    reported = {c.name: c for c in configs}
-    if keys:
-        names = [scoped_key(k, listener) for k in keys]
-    else:
-        names = keys_to_resolve(sources, all_defaults, listener, extra=reported if all_defaults else ())
-    resolved = [hide(resolve_key(k, sources), hidden) for k in names]
-    failed = {d.key for d in check.disagreements}
-    checked = {k: k not in failed for k in check.agreed | failed}
-    drift = static_drift(file_static, sources.static, hidden) if file_static is not None else None
-    set_only = compared_as_set_only(file_static, sources.static, hidden) if file_static is not None else []
-    notes = [f"{how}; {len(configs)} configs reported"] + check.notes
-    rows = []
-    for r in resolved:
-        row = r.as_dict()
-        c = reported.get(r.key)
-        row["broker"] = c.as_dict(hide=r.sensitive) if c is not None else None
-        row["agrees"] = checked.get(r.key)
-        rows.append(row)
+def _show_live(result: service.LiveResolution, fmt: TableFormat, broker_config: Optional[Path]) -> None:
+    check, chosen, drift = result.check, result.broker_id, result.drift
     if fmt is TableFormat.json:
-        typer.echo(json.dumps({"bootstrap_server": bootstrap, "broker_id": str(chosen), "listener": listener,
-                               "configs": rows, "check": check.as_dict(),
+        typer.echo(json.dumps({"bootstrap_server": result.bootstrap_server, "broker_id": str(chosen),
+                               "listener": result.listener, "configs": result.rows, "check": check.as_dict(),
                                "drift": None if drift is None else [d.as_dict() for d in drift],
-                               "drift_compared_as_set_only": set_only,
-                               "notes": notes}, indent=2, ensure_ascii=False))
+                               "drift_compared_as_set_only": result.drift_compared_as_set_only,
+                               "notes": result.notes}, indent=2, ensure_ascii=False))
     elif fmt is not TableFormat.table:
-        emit_rows(rows, fmt)
+        emit_rows(result.rows, fmt)
     else:
-        for n in notes:
+        for n in result.notes:
             console.print(f"[dim]{escape(n)}[/]", soft_wrap=True)
-        console.print(_resolved_table(resolved, checked))
+        console.print(_resolved_table(result.resolved, result.checked))
         summary = (f"authz's resolution checked against broker {chosen}: {len(check.agreed)} of {check.compared} "
                    f"keys agree")
         if check.unknown:
             summary += f"; authz knows nothing of the {len(check.unknown)} other(s) the broker reports"
         console.print(summary, soft_wrap=True)
         if drift is not None:
-            if drift:
-                console.print(f"[yellow]{escape(str(broker_config))} differs from what broker {chosen} loaded "
-                              f"({len(drift)} key(s)):[/]", soft_wrap=True)
-                for d in drift:
-                    console.print(f"  {d.kind}: {escape(d.message())}", soft_wrap=True)
-            else:
-                console.print(f"{escape(str(broker_config))} is what broker {chosen} loaded (no drift)",
-                              soft_wrap=True)
-            if set_only:
-                console.print(f"[dim]compared only as set or unset (values never shown or hidden by the broker): "
-                              f"{escape(', '.join(set_only))}[/]", soft_wrap=True)
+            _show_drift(result, broker_config)
     if check.disagreements:
         for d in check.disagreements:
             warn(f"authz disagrees with the broker: {d.message()}")
@@ -282,82 +162,21 @@ def _resolve_live(bootstrap: str, command_config: Optional[Path], timeout: float
         raise typer.Exit(3)
 
 
-# -- secrets -------------------------------------------------------------------------------------------
-
-class _Stdin:
-    """stdin lines, handed out in order (the secret first, then the password)."""
-
-    def __init__(self):
-        self.lines: list[str] | None = None
-
-    def next(self, what: str) -> str:
-        if self.lines is None:
-            self.lines = sys.stdin.read().splitlines()
-        if not self.lines:
-            raise AuthzError(f"stdin has no line left for the {what}")
-        return self.lines.pop(0)
-
-
-def _file_secret(path: Path, what: str) -> str:
-    text = read_text(path)
-    mode = path.stat().st_mode & 0o077
-    if mode:
-        warn(f"{path} is readable by others (mode {oct(path.stat().st_mode & 0o777)}); chmod 600 it")
-    return text.splitlines()[0] if text else ""
-
-
-def _secret(stdin_flag: bool, file: Optional[Path], stdin: _Stdin, what: str, prompt: str, confirm: bool,
-            fallback: Optional[str] = None, allow_empty: bool = True) -> str:
-    if stdin_flag and file is not None:
-        raise typer.BadParameter(f"give one source for the {what}", param_hint=what)
-    if stdin_flag:
-        value = stdin.next(what)
-    elif file is not None:
-        value = _file_secret(file, what)
-    elif fallback is not None:
-        value = fallback
+def _show_drift(result: service.LiveResolution, broker_config: Optional[Path]) -> None:
+    chosen, drift = result.broker_id, result.drift
+    if drift:
+        console.print(f"[yellow]{escape(str(broker_config))} differs from what broker {chosen} loaded "
+                      f"({len(drift)} key(s)):[/]", soft_wrap=True)
+        for d in drift:
+            console.print(f"  {d.kind}: {escape(d.message())}", soft_wrap=True)
     else:
-        if not sys.stdin.isatty() and os.environ.get("AUTHZ_ALLOW_PIPE_PROMPT") != "1":
-            raise AuthzError(f"no source for the {what}: stdin is not a terminal; use the --*-stdin or --*-file "
-                             "options")
-        value = typer.prompt(prompt, hide_input=True, confirmation_prompt=confirm, default="" if allow_empty else None,
-                             show_default=False)
-    if not value and not allow_empty:
-        raise AuthzError(f"empty {what}")
-    return value
+        console.print(f"{escape(str(broker_config))} is what broker {chosen} loaded (no drift)", soft_wrap=True)
+    if result.drift_compared_as_set_only:
+        console.print(f"[dim]compared only as set or unset (values never shown or hidden by the broker): "
+                      f"{escape(', '.join(result.drift_compared_as_set_only))}[/]", soft_wrap=True)
 
 
-def _encoder_settings(broker_config: Optional[Path]) -> tuple[dict[str, tuple[str, str]], Optional[str]]:
-    """password.encoder.* from server.properties: {key: (value, where)}, and the secret if set there."""
-    if broker_config is None:
-        return {}, None
-    props = parse_properties_with_lines(read_text(broker_config), str(broker_config))
-    found = {k: (v, f"{broker_config}:{line}") for k, (v, line) in props.items() if k.startswith("password.encoder.")}
-    secret = found.pop(CONFIG_SECRET, (None, ""))[0]
-    return found, secret
-
-
-def _int_setting(value: Optional[int], props, key: str, default: int) -> int:
-    if value is not None:
-        return value
-    if key in props:
-        text, where = props[key]
-        try:
-            return java_parse_int(text.strip())
-        except NumberFormatException:
-            raise InputError(f"{key}: not an int: {text!r}", where.rsplit(":", 1)[0],
-                             int(where.rsplit(":", 1)[1])) from None
-    return default
-
-
-def _config(cipher: Optional[str], key_factory: Optional[str], key_length: Optional[int], iterations: Optional[int],
-            props) -> EncoderConfig:
-    return EncoderConfig(
-        key_factory if key_factory is not None else (props.get(CONFIG_KEY_FACTORY, (None,))[0] or None),
-        cipher if cipher is not None else props.get(CONFIG_CIPHER, (DEFAULT_CIPHER,))[0],
-        _int_setting(key_length, props, CONFIG_KEY_LENGTH, DEFAULT_KEY_LENGTH),
-        _int_setting(iterations, props, CONFIG_ITERATIONS, DEFAULT_ITERATIONS))
-
+# -- the password encoder -----------------------------------------------------------------------------
 
 class EncodeFormat(str, Enum):
     text = "text"
@@ -392,28 +211,19 @@ def encode_password(
     fmt: EncodeFormat = typer.Option(EncodeFormat.text, "--format", "-f", help="Output format."),
     out: Optional[Path] = typer.Option(None, "-o", "--output", help="Write to a file (created 0600)."),
 ) -> None:
-    props, config_secret = _encoder_settings(broker_config)
-    config = _config(cipher, key_factory, key_length, iterations, props)
-    problems = config.validation_errors()
-    if problems:
-        raise AuthzError("; ".join(problems))
-    stdin = _Stdin()
-    secret = _secret(secret_stdin, secret_file, stdin, "encoder secret", "Password encoder secret", False,
-                     config_secret, allow_empty=False)
-    password = _secret(password_stdin, password_file, stdin, "password", "Password to encode", True)
-    try:
-        encoded = encode(secret, password, config)
-    except (JavaException, UnsupportedByAuthz) as exc:
-        raise AuthzError(_java_text(exc)) from None
+    def read_secrets(secret_in_file: Optional[str]) -> tuple[str, str]:
+        stdin = StdinLines()  # the secret's line first, then the password's
+        secret = read_secret(secret_stdin, secret_file, stdin, "encoder secret", "--secret-stdin",
+                             "Password encoder secret", False, secret_in_file, allow_empty=False)
+        return secret, read_secret(password_stdin, password_file, stdin, "password", "--password-stdin",
+                                   "Password to encode", True)
+
+    made = service.encode_password(broker_config, cipher, key_factory, key_length, iterations, read_secrets)
     if fmt is EncodeFormat.json:
-        text = json.dumps({"encoded": encoded, "fields": describe(encoded)}, indent=2) + "\n"
+        text = json.dumps({"encoded": made.encoded, "fields": made.fields}, indent=2) + "\n"
     else:
-        text = encoded + "\n"
+        text = made.encoded + "\n"
     write_output(text, out, secret=True)
-
-
-def _java_text(exc: Exception) -> str:
-    return exc.to_string() if isinstance(exc, JavaException) else str(exc)
 
 
 @config_app.command("decode-password", help=f"""Decode a dynamic password config as a ZooKeeper-mode broker does.
@@ -450,71 +260,49 @@ def decode_password(
     fmt: EncodeFormat = typer.Option(EncodeFormat.text, "--format", "-f", help="Output format."),
     out: Optional[Path] = typer.Option(None, "-o", "--output", help="Write the password to a file (created 0600)."),
 ) -> None:
-    from rich.table import Table
-    if (encoded is None) == (encoded_file is None):
-        raise typer.BadParameter("give the encoded string or --encoded-file", param_hint="ENCODED")
-    if encoded_file is not None:
-        lines = read_text(encoded_file).splitlines()
-        encoded = lines[0] if lines else ""
-    props, config_secret = _encoder_settings(broker_config)
-    config = _config(cipher, None, None, None, props)
-    stdin = _Stdin()
-    secret = _secret(secret_stdin, secret_file, stdin, "encoder secret", "Password encoder secret", False,
-                     config_secret, allow_empty=False)
-    old_secret = None
-    if old_secret_stdin or old_secret_file is not None:
-        old_secret = _secret(old_secret_stdin, old_secret_file, stdin, "old encoder secret", "", False)
-    elif CONFIG_OLD_SECRET in props:
-        old_secret = props[CONFIG_OLD_SECRET][0]
-    expected = None
-    if expect_stdin or expect_file is not None:
-        expected = _secret(expect_stdin, expect_file, stdin, "expected password", "", False)
-    try:
-        fields = describe(encoded or "")
-    except JavaException:
-        fields = {}  # decode() below fails with Kafka's own exception for this string
-    result: dict = {"fields": fields}
-    password = None
-    errors = []
-    for label, s in (("password.encoder.secret", secret), ("password.encoder.old.secret", old_secret)):
-        if s is None:
-            continue
-        try:
-            password = decode(s, encoded or "", config)
-            result.update({"ok": True, "decoded_with": label, "password_length_utf16": utf16_length(password)})
-            break
-        except JavaException as exc:
-            errors.append((label, exc))
-        except UnsupportedByAuthz as exc:
-            raise AuthzError(str(exc)) from None
-    if password is None:
-        label, exc = errors[0]
-        result.update({"ok": False, "error": exc.as_dict(), "tried": [e[0] for e in errors]})
-    matches = None
-    if password is not None and expected is not None:
-        matches = hmac.compare_digest(password.encode("utf-8", "replace"), expected.encode("utf-8", "replace"))
-        result["matches_expected"] = matches
-    if fmt is EncodeFormat.json:
-        if reveal and password is not None:
-            result["password"] = password
-        typer.echo(json.dumps(result, indent=2, ensure_ascii=False))
-    else:
-        table = Table(show_header=False)
-        for k, v in fields.items():
-            table.add_row(escape(k), escape(v))
-        console.print(table)
-        if password is None:
-            for label, exc in errors:
-                console.print(f"[red]{label} does not decode it[/]: {escape(exc.to_string())}", soft_wrap=True)
-        else:
-            console.print(f"[green]decoded[/] with {result['decoded_with']}: {result['password_length_utf16']} "
-                          "character(s) (UTF-16 units)" + ("" if reveal or out else "; --reveal to print it"))
-            if matches is not None:
-                console.print("[green]matches the expected password[/]" if matches
-                              else "[red]does not match the expected password[/]")
-            if reveal:
-                typer.echo(password)
-    if password is not None and out is not None:
-        write_output(password + "\n", out, secret=True)
-    if password is None or matches is False:
+    def read_secrets(secret_in_file: Optional[str]) -> tuple[str, Optional[str], Optional[str]]:
+        stdin = StdinLines()  # in this order: the secret, the old secret, the expected password
+        secret = read_secret(secret_stdin, secret_file, stdin, "encoder secret", "--secret-stdin",
+                             "Password encoder secret", False, secret_in_file, allow_empty=False)
+        old_secret = expected = None
+        if old_secret_stdin or old_secret_file is not None:
+            old_secret = read_secret(old_secret_stdin, old_secret_file, stdin, "old encoder secret",
+                                     "--old-secret-stdin", "", False)
+        if expect_stdin or expect_file is not None:
+            expected = read_secret(expect_stdin, expect_file, stdin, "expected password", "--expect-password-stdin",
+                                   "", False)
+        return secret, old_secret, expected
+
+    decoded = service.decode_password(encoded, encoded_file, broker_config, cipher, read_secrets)
+    _show_decoded(decoded, fmt, reveal, out)
+    if decoded.password is not None and out is not None:
+        write_output(decoded.password + "\n", out, secret=True)
+    if decoded.password is None or decoded.matches is False:
         raise typer.Exit(1)
+
+
+def _show_decoded(decoded: service.Decoded, fmt: EncodeFormat, reveal: bool, out: Optional[Path]) -> None:
+    from rich.table import Table
+
+    password = decoded.password
+    if fmt is EncodeFormat.json:
+        doc = decoded.document()
+        if reveal and password is not None:
+            doc["password"] = password
+        typer.echo(json.dumps(doc, indent=2, ensure_ascii=False))
+        return
+    table = Table(show_header=False)
+    for k, v in decoded.fields.items():
+        table.add_row(escape(k), escape(v))
+    console.print(table)
+    if password is None:
+        for label, exc in decoded.errors:
+            console.print(f"[red]{label} does not decode it[/]: {escape(exc.to_string())}", soft_wrap=True)
+        return
+    console.print(f"[green]decoded[/] with {decoded.decoded_with}: {decoded.password_length_utf16} "
+                  "character(s) (UTF-16 units)" + ("" if reveal or out else "; --reveal to print it"))
+    if decoded.matches is not None:
+        console.print("[green]matches the expected password[/]" if decoded.matches
+                      else "[red]does not match the expected password[/]")
+    if reveal:
+        typer.echo(password)

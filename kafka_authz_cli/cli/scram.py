@@ -1,48 +1,20 @@
-"""`authz scram`: SCRAM credentials offline, exactly as Kafka computes and stores them."""
+"""`authz scram`: SCRAM credentials exactly as Kafka computes and stores them, offline and on a live cluster."""
 
 from __future__ import annotations
 
 import json
-import os
-import secrets
-import sys
 from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING, Optional
+from typing import Optional
 
 import typer
 
 from kafka_authz_cli.cli.app import app
-from kafka_authz_cli.cli.common import (
-    check_can_write,
-    console,
-    err_console,
-    warn,
-    write_output,
-)
-from kafka_authz_cli.errors import AuthzError, InputError
-from kafka_authz_cli.formats.reading import (
-    brief,
-    csv_table,
-    read_bytes,
-    read_stdin_line,
-    read_text,
-)
-from kafka_authz_cli.scram.credential import (
-    ScramCredential,
-    ScramError,
-    ScramMechanism,
-    b64,
-    exchange,
-    java_b64decode,
-    new_nonce,
-    parse_add_scram,
-    salted_password,
-)
-from kafka_authz_cli.scram.records import MAX_ITERATIONS, StoredRecord, load_records
-
-if TYPE_CHECKING:
-    from rich.progress import Progress
+from kafka_authz_cli.cli.common import check_can_write, console, err_console, warn, write_output
+from kafka_authz_cli.cli.live_common import BOOTSTRAP, COMMAND_CONFIG, TIMEOUT, ask, confirm
+from kafka_authz_cli.cli.secrets import first_line_secret, read_password
+from kafka_authz_cli.errors import AuthzError
+from kafka_authz_cli.services import scram as service
 
 scram_app = typer.Typer(help="SCRAM-SHA-256/512 credentials as Kafka stores them (never the password).",
                         no_args_is_help=True)
@@ -64,128 +36,6 @@ class CreateFormat(str, Enum):
 class BulkFormat(str, Enum):
     jsonl = "jsonl"
     kafka_storage = "kafka-storage"
-
-
-def check_password_source(password_column, password_dir, generate: bool, generated_passwords) -> None:
-    """Bulk users: exactly one place the passwords come from, and generated ones are written somewhere."""
-    if sum([password_column is not None, password_dir is not None, generate]) != 1:
-        raise typer.BadParameter("choose one of --password-column, --password-dir, --generate", param_hint="password")
-    if generate and generated_passwords is None:
-        raise typer.BadParameter("--generate needs --generated-passwords FILE (the only place they are written)",
-                                 param_hint="--generated-passwords")
-
-
-def _mechanism(text: str) -> ScramMechanism:
-    try:
-        return ScramMechanism.parse(text)
-    except ScramError as exc:
-        raise typer.BadParameter(str(exc), param_hint="--mechanism") from None
-
-
-def read_password(password_stdin: bool, password_file: Optional[Path], password: Optional[str],
-                  argv_ok: bool, confirm: bool = True, prompt: str = "Password") -> str:
-    """The one way authz obtains a secret: never from argv unless the user insists."""
-    sources = sum([password_stdin, password_file is not None, password is not None])
-    if sources > 1:
-        raise typer.BadParameter("give one of --password-stdin, --password-file, --password", param_hint="password")
-    if password is not None:
-        if not argv_ok:
-            raise typer.BadParameter("a password on the command line is visible to other users and kept in shell "
-                                     "history; use the prompt, --password-stdin or --password-file (or add "
-                                     "--password-argv-i-understand)", param_hint="--password")
-        value = password
-    elif password_stdin:
-        value = read_stdin_line("--password-stdin")
-    elif password_file is not None:
-        value = _first_line_secret(password_file)
-    else:
-        if not sys.stdin.isatty() and os.environ.get("AUTHZ_ALLOW_PIPE_PROMPT") != "1":
-            raise AuthzError("no password source: stdin is not a terminal; use --password-stdin or --password-file")
-        try:
-            value = typer.prompt(prompt, hide_input=True, confirmation_prompt=confirm)
-        except typer.Abort:
-            # Ctrl-C (or end of input) at the prompt: click turns it into Abort, which would exit 1.
-            typer.echo("authz: interrupted", err=True)
-            raise typer.Exit(130) from None
-    if not value:
-        # Kafka's HMAC refuses an empty key: the broker could never use this credential.
-        if password_file is not None:
-            raise InputError("empty password: Kafka refuses it ('Empty key')", str(password_file), 1)
-        raise AuthzError("empty password: Kafka refuses it ('Empty key')")
-    return value
-
-
-def _first_line_secret(path: Path) -> str:
-    """The first line of a password file, exactly (a byte-order mark is kept: it is part of the bytes)."""
-    label = str(path)
-    data = read_bytes(path, label)
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise InputError(f"not UTF-8 text (byte 0x{data[exc.start]:02x}); Kafka hashes the UTF-8 bytes of the "
-                         "password", label, data.count(b"\n", 0, exc.start) + 1) from None
-    if text.startswith("\ufeff"):
-        warn(f"{label} starts with a byte-order mark, which is part of the password as read")
-    if str(path) != "-":
-        try:
-            mode = os.stat(path).st_mode
-        except OSError:
-            mode = 0
-        if mode & 0o077:
-            warn(f"{label} is readable by others (mode {oct(mode & 0o777)}); chmod 600 it")
-    return text.split("\n", 1)[0].rstrip("\r")
-
-
-def _check_iterations(mechanism: ScramMechanism, iterations: int) -> None:
-    if not mechanism.min_iterations <= iterations <= mechanism.max_iterations:
-        raise typer.BadParameter(f"must be within {mechanism.min_iterations}..{mechanism.max_iterations} (KRaft "
-                                 "refuses other counts: 'Too few iterations' / 'Too many iterations')",
-                                 param_hint="--iterations")
-
-
-def _check_username(user: str) -> None:
-    if not user:
-        raise typer.BadParameter("must not be empty", param_hint="--user")
-    if not user.isascii():
-        warn(f"user name {user!r} is not ASCII: Kafka's broker refuses it at the first SCRAM message, so this "
-             "user could never log in")
-
-
-def _decode_salt(salt: Optional[str]) -> Optional[bytes]:
-    if salt is None:
-        return None
-    try:
-        value = java_b64decode(salt)
-    except ValueError as exc:
-        raise typer.BadParameter(f"not base64: {exc}", param_hint="--salt") from None
-    if not value:
-        raise typer.BadParameter("must not be empty", param_hint="--salt")
-    return value
-
-
-def kafka_storage_name_problem(user: str) -> Optional[str]:
-    """Why Kafka's ScramParser cannot carry ``user`` in an --add-scram argument (None: it can).
-
-    The parser splits the whole ``[...]`` at every comma (quotes do not protect one) and strips one
-    pair of double quotes around a value; ``=`` and ``]`` inside the name are read back intact.
-    """
-    if "," in user:
-        return ("Kafka's ScramParser splits --add-scram at every ',' (quotes do not protect it), so this "
-                "name cannot be written; create the user with kafka-configs --alter --add-config or the "
-                "AlterUserScramCredentials API instead")
-    if len(user) >= 2 and user.startswith('"') and user.endswith('"'):
-        return ("Kafka's ScramParser strips the double quotes around a value, so the credential would be "
-                f"stored for {user[1:-1]!r}; create the user with kafka-configs or the AlterUserScramCredentials "
-                "API instead")
-    return None
-
-
-def kafka_storage_argument(user: str, mechanism: ScramMechanism, salted: bytes, salt: bytes, iterations: int) -> str:
-    problem = kafka_storage_name_problem(user)
-    if problem is not None:
-        raise AuthzError(f"user name {brief(user)}: {problem}")
-    return (f"{mechanism.mechanism_name}=[name={user},iterations={iterations},salt=\"{b64(salt)}\","
-            f"saltedpassword=\"{b64(salted)}\"]")
 
 
 @scram_app.command("create-user", help=f"""Compute one user's SCRAM credential from a password.
@@ -223,101 +73,25 @@ def create_user(
                                                   "client properties (as for kafka-configs)."),
     timeout: float = typer.Option(10.0, "--timeout", help="With --bootstrap-server: seconds to wait for the broker."),
 ) -> None:
-    from rich.table import Table
-    mech = _mechanism(mechanism)
-    _check_username(user)
-    _check_iterations(mech, iterations)
-    if fmt is CreateFormat.kafka_storage and (problem := kafka_storage_name_problem(user)) is not None:
-        raise typer.BadParameter(problem, param_hint="--user")
-    salt_bytes = _decode_salt(salt)
-    if out is not None and bootstrap_server is not None:
-        raise typer.BadParameter("the credential goes to the cluster (--bootstrap-server) or to a file, not both",
-                                 param_hint="-o")
-    if out is not None and fmt is CreateFormat.table:
-        raise typer.BadParameter("the table is for the terminal: give --format json, credential, kafka-storage "
-                                 "or jaas to write a file", param_hint="-o")
-    if out is not None and str(out) != "-":
-        check_can_write(out)
-    secret = read_password(password_stdin, password_file, password, argv_ok)
-    if bootstrap_server is not None:  # live: see cli/scram_live.py
-        from kafka_authz_cli.cli.scram_live import upsert_user
+    def ask_password() -> str:  # once the options are checked; an output file that cannot be written first
+        if out is not None and str(out) != "-":
+            check_can_write(out)
+        return read_password(password_stdin, password_file, password, argv_ok)
 
-        upsert_user(bootstrap_server, command_config, timeout, user, mech, secret, iterations, salt_bytes)
-        return
-    if salt_bytes is None:
-        from kafka_authz_cli.scram.credential import new_salt
+    made = service.create_user(user, mechanism, iterations, salt, fmt.value, out is not None, bootstrap_server,
+                               command_config, timeout, ask_password)
+    if made.verb is not None:
+        console.print(f"{made.verb} the {made.mechanism.mechanism_name} credential of {user} ({iterations} "
+                      f"iterations) on {bootstrap_server}")
+    elif made.text is None:
+        from rich.table import Table
 
-        salt_bytes = new_salt()
-    try:
-        salted = salted_password(mech, secret.encode("utf-8"), salt_bytes, iterations)
-    except ScramError as exc:
-        raise AuthzError(str(exc)) from None
-    cred = ScramCredential.from_salted_password(mech, salted, salt_bytes, iterations)
-    if fmt is CreateFormat.table:
         table = Table(show_header=False)
-        for k, v in (("user", user), ("mechanism", mech.mechanism_name), ("iterations", str(iterations)),
-                     ("salt", b64(cred.salt)), ("StoredKey", b64(cred.stored_key)), ("ServerKey", b64(cred.server_key))):
+        for k, v in made.fields():
             table.add_row(k, v)
         console.print(table)
-        return
-    if fmt is CreateFormat.json:
-        text = json.dumps(cred.record(user), indent=2) + "\n"
-    elif fmt is CreateFormat.kafka_storage:
-        text = kafka_storage_argument(user, mech, salted, cred.salt, iterations) + "\n"
-    elif fmt is CreateFormat.credential:
-        text = cred.credential_string() + "\n"
     else:
-        from kafka_authz_cli._java.jaas import quote
-
-        # JAAS quoting (\" and \\), then .properties escaping of the whole value: java.util.Properties
-        # turns \\ back into \ and reads files as ISO-8859-1 (so non-ASCII goes as \uXXXX): the file
-        # logs in as the Java client and authz both read it.
-        jaas = (f"org.apache.kafka.common.security.scram.ScramLoginModule required username={quote(user)} "
-                f"password={quote(secret)};")
-        value = "".join(c if " " <= c <= "~" else "".join(f"\\u{u:04x}" for u in _utf16(c))
-                        for c in jaas.replace("\\", "\\\\"))
-        text = f"sasl.mechanism={mech.mechanism_name}\nsasl.jaas.config={value}\n"
-    write_output(text, out, secret=True)
-
-
-def _utf16(c: str) -> list[int]:
-    data = c.encode("utf-16-be", "surrogatepass")
-    return [int.from_bytes(data[i:i + 2], "big") for i in range(0, len(data), 2)]
-
-
-def _load_stored(credential: Optional[str], record: Optional[Path], mechanism: Optional[str]) -> list[StoredRecord]:
-    """The broker's side: records from --record (with their names), or one --credential string."""
-    if (credential is None) == (record is None):
-        raise typer.BadParameter("give exactly one of --credential STRING or --record FILE", param_hint="--credential")
-    if record is not None:
-        return load_records(record)
-    if mechanism is None:
-        raise typer.BadParameter("a credential string does not say its mechanism: add --mechanism",
-                                 param_hint="--mechanism")
-    try:
-        cred = ScramCredential.from_credential_string(credential, _mechanism(mechanism))
-    except ScramError as exc:
-        raise InputError(str(exc), "--credential") from None
-    if cred.iterations > MAX_ITERATIONS:
-        raise InputError(f"iterations {cred.iterations} above {MAX_ITERATIONS}: Kafka refuses to store such a "
-                         "credential ('Too many iterations')", "--credential")
-    # A credential string carries no name: it is the one stored for the user being checked.
-    return [StoredRecord("", cred, "--credential")]
-
-
-def _one_record(records: list[StoredRecord], user: Optional[str], source: str) -> StoredRecord:
-    if user is not None:
-        named = [r for r in records if r.name == user or r.origin == "--credential"]
-        if not named:
-            raise InputError(f"no credential for user {brief(user)} (the file holds "
-                             f"{', '.join(sorted({brief(r.name) for r in records})[:10])})", source)
-        records = named
-    if len(records) > 1:
-        raise InputError(f"{len(records)} credentials in the file ("
-                         + ", ".join(f"{r.name} {r.credential.mechanism.mechanism_name}" for r in records[:5])
-                         + (", ..." if len(records) > 5 else "")
-                         + "): say which with --user" + (" and --mechanism" if user is not None else ""), source)
-    return records[0]
+        write_output(made.text, out, secret=True)
 
 
 @scram_app.command("verify", help=f"""Check a password against a stored credential (constant-time).
@@ -338,13 +112,10 @@ def verify(
     password: Optional[str] = typer.Option(None, "--password", hidden=True),
     argv_ok: bool = typer.Option(False, "--password-argv-i-understand", hidden=True),
 ) -> None:
-    records = _load_stored(credential, record, mechanism)
-    if record is not None and mechanism is not None:
-        mech = _mechanism(mechanism)
-        records = [r for r in records if r.credential.mechanism is mech] or records
-    cred = _one_record(records, user, str(record) if record is not None else "--credential").credential
-    secret = read_password(password_stdin, password_file, password, argv_ok, confirm=False)
-    if cred.verify(secret):
+    def ask_password() -> str:
+        return read_password(password_stdin, password_file, password, argv_ok, confirm=False)
+
+    if service.verify_password(credential, record, user, mechanism, ask_password):
         console.print("[green]match[/]: the password produces this credential")
         return
     console.print("[red]no match[/]: the password does not produce this credential "
@@ -389,25 +160,11 @@ def exchange_cmd(
     password: Optional[str] = typer.Option(None, "--password", hidden=True),
     argv_ok: bool = typer.Option(False, "--password-argv-i-understand", hidden=True),
 ) -> None:
-    records = _load_stored(credential, record, mechanism)
-    if record is None:
-        records = [StoredRecord(user, records[0].credential, "--credential")]
-    # The broker's credential store: (user, mechanism) -> credential, as ScramCredentialCache holds it.
-    store = {(r.name, r.credential.mechanism): r.credential for r in records}
-    if client_mechanism:
-        client_mech = _mechanism(client_mechanism)
-    else:
-        mine = [r for r in records if r.name == user]
-        client_mech = (mine or records)[0].credential.mechanism
-    secret = read_password(password_stdin, password_file, password, argv_ok, confirm=False)
-    server_cred = store.get((user, client_mech))
-    result = exchange(client_mech, user, secret, server_cred, client_nonce=client_nonce or new_nonce(),
-                      server_nonce=server_nonce or new_nonce(), client_mechanism=client_mech)
-    if not result.ok and server_cred is None:
-        others = sorted({f"{r.name} ({r.credential.mechanism.mechanism_name})" for r in records})
-        if record is not None:
-            result.diagnosis = (f"{result.diagnosis}; {record} holds credentials for " + ", ".join(others[:5])
-                                + (", ..." if len(others) > 5 else ""))
+    def ask_password() -> str:
+        return read_password(password_stdin, password_file, password, argv_ok, confirm=False)
+
+    result = service.run_exchange(user, credential, record, mechanism, client_mechanism, client_nonce, server_nonce,
+                                  ask_password)
     if fmt is ExchangeFormat.json:
         doc = {"ok": result.ok, "transcript": [{"from": s.sender, "step": s.step, "message": s.message}
                                                for s in result.transcript],
@@ -438,54 +195,11 @@ parser does, and print the UserScramCredentialRecords it would write (JSON lines
 
 Exit codes: 0 every argument accepted; 2 an argument refused (Kafka's message).""")
 def parse_add_scram_cmd(arguments: list[str] = typer.Argument(..., help="One or more --add-scram values.")) -> None:
-    records = []
-    for i, argument in enumerate(arguments, 1):
-        try:
-            parsed = parse_add_scram(argument)
-        except ScramError as exc:
-            raise AuthzError(f"argument {i}: {exc}") from None
-        rec = parsed.record()
-        rec["mechanism_name"] = parsed.credential.mechanism.mechanism_name
-        rec["salt_was_generated"] = parsed.salt_was_generated
-        records.append(rec)
-    for rec in records:
+    for rec in service.parse_add_scram_arguments(arguments):
         typer.echo(json.dumps(rec))
 
 
 # -- bulk --------------------------------------------------------------------------------------------
-
-def _derive(job: tuple[str, str, bytes, bytes, int]) -> tuple[str, str, bytes, bytes, bytes, bytes, int]:
-    user, mech_name, password, salt, iterations = job
-    mech = ScramMechanism.for_mechanism_name(mech_name)
-    salted = salted_password(mech, password, salt, iterations)
-    cred = ScramCredential.from_salted_password(mech, salted, salt, iterations)
-    return user, mech_name, salted, salt, cred.stored_key, cred.server_key, iterations
-
-
-def derive_many(jobs: list, workers: int, progress: Optional[Progress] = None, task=None) -> list:
-    """PBKDF2 is CPU-bound: spread the users over processes, in input order."""
-    from concurrent.futures import ProcessPoolExecutor
-
-    if workers <= 1 or len(jobs) < 8:
-        out = []
-        for job in jobs:
-            out.append(_derive(job))
-            if progress is not None:
-                progress.advance(task)
-        return out
-    chunksize = max(1, len(jobs) // (workers * 16))
-    out = []
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        for result in pool.map(_derive, jobs, chunksize=chunksize):
-            out.append(result)
-            if progress is not None:
-                progress.advance(task)
-    return out
-
-
-def _generated_password() -> str:
-    return secrets.token_urlsafe(24)
-
 
 @scram_app.command("create-users", help="""Create many SCRAM credentials from a CSV (column `user`, optional
 `mechanism`, `iterations`), on every CPU core.
@@ -513,92 +227,196 @@ def create_users(
     out: Path = typer.Option(..., "-o", "--output", help="Output file (created 0600)."),
     workers: int = typer.Option(0, "--workers", min=0, help="Processes (default: all cores)."),
 ) -> None:
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeRemainingColumn,
-    )
-    check_password_source(password_column, password_dir, generate, generated_passwords)
-    default_mech = _mechanism(mechanism)
-    for path in (out, generated_passwords if generate else None):
-        if path is not None and str(path) != "-":
-            check_can_write(path)
-    text = read_text(input_csv)
-    label = str(input_csv)
-    optional = ["mechanism", "iterations"] + ([password_column] if password_column is not None else [])
-    if password_column is not None and password_column in ("user", "mechanism", "iterations"):
-        raise typer.BadParameter(f"{password_column!r} is not a password column", param_hint="--password-column")
-    jobs, generated = [], []
-    seen = set()
-    rows = csv_table(text, label, ["user"], optional, normalise=str.strip)
-    for lineno, row in rows:
-        user = row["user"].strip()
-        if not user:
-            raise InputError("empty user name", label, lineno)
-        if password_column is not None and password_column not in row:
-            raise InputError(f"CSV has no column {password_column!r} (--password-column)", label, 1)
-        try:
-            mech = ScramMechanism.parse(row["mechanism"]) if row.get("mechanism") else default_mech
-            iters = int(row["iterations"]) if row.get("iterations") else iterations
-        except (ScramError, ValueError) as exc:
-            raise InputError(str(exc)[:200], label, lineno) from None
-        if not mech.min_iterations <= iters <= mech.max_iterations:
-            raise InputError(f"iterations {iters} outside {mech.min_iterations}..{mech.max_iterations}",
-                             label, lineno)
-        if (user, mech) in seen:
-            raise InputError(f"user {brief(user)} appears twice for {mech.mechanism_name}", label, lineno)
-        seen.add((user, mech))
-        if fmt is BulkFormat.kafka_storage and (problem := kafka_storage_name_problem(user)) is not None:
-            raise InputError(f"user name {brief(user)}: {problem}", label, lineno)
-        if not user.isascii():
-            warn(f"{input_csv}:{lineno}: user name {brief(user)} is not ASCII: the broker refuses it at login")
-        if password_column is not None:
-            secret = row.get(password_column) or ""
-        elif password_dir is not None:
-            if "/" in user or "\0" in user or user in (".", ".."):
-                raise InputError(f"user name {brief(user)} cannot name a file in --password-dir", label, lineno)
-            path = password_dir / user
-            if not path.is_file():
-                raise InputError(f"no password file for user {brief(user)}", str(path))
-            secret = _first_line_secret(path)
-        else:
-            secret = _generated_password()
-            generated.append((user, mech.mechanism_name, secret))
-        if not secret:
-            raise InputError(f"empty password for {brief(user)} (Kafka refuses it: 'Empty key')", label, lineno)
-        from kafka_authz_cli.scram.credential import new_salt
+    def check_outputs() -> None:  # before the CSV is read: work whose result could not be written is lost
+        for path in (out, generated_passwords if generate else None):
+            if path is not None and str(path) != "-":
+                check_can_write(path)
 
-        jobs.append((user, mech.mechanism_name, secret.encode("utf-8"), new_salt(), iters))
-    n_workers = workers or os.cpu_count() or 1
-    with Progress(TextColumn("deriving"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                  console=err_console, transient=True) as progress:
-        task = progress.add_task("derive", total=len(jobs))
-        results = derive_many(jobs, n_workers, progress, task)
-    lines = []
-    for user, mech_name, salted, salt, stored, server, iters in results:
-        mech = ScramMechanism.for_mechanism_name(mech_name)
-        if fmt is BulkFormat.jsonl:
-            lines.append(json.dumps(ScramCredential(mech, salt, stored, server, iters).record(user)))
-        else:
-            lines.append(kafka_storage_argument(user, mech, salted, salt, iters))
-    if generated:
+    bar = _ProgressBar()
+    try:
+        made = service.create_users(input_csv, mechanism, iterations, password_column, password_dir, generate,
+                                    generated_passwords, fmt.value, workers, first_line_secret, check_outputs,
+                                    bar.update)
+    finally:
+        bar.stop()
+    if made.generated_csv is not None:
         # The passwords first: credentials whose generated passwords were never written could not be
         # logged in with by anybody.
+        write_output(made.generated_csv, generated_passwords, secret=True)
+    write_output(made.text, out, secret=True)
+    err_console.print(f"{made.count} credential(s) written to {out}"
+                      + (f"; generated passwords in {generated_passwords} (0600)" if made.generated_csv else ""))
+
+
+class _ProgressBar:
+    """The derivation's progress on stderr, from its first report until stop() (gone when done)."""
+
+    def __init__(self) -> None:
+        self._progress = None
+        self._task = None
+
+    def update(self, done: int, total: int) -> None:
+        if self._progress is None:
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+            self._progress = Progress(TextColumn("deriving"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                                      console=err_console, transient=True)
+            self._progress.start()
+            self._task = self._progress.add_task("derive", total=total)
+        self._progress.update(self._task, completed=done)
+
+    def stop(self) -> None:
+        if self._progress is not None:
+            self._progress.stop()
+
+
+# -- live cluster ---------------------------------------------------------------------------------------
+# `scram list|delete|apply` and `scram create-user --bootstrap-server`: DescribeUserScramCredentials /
+# AlterUserScramCredentials through kafka-python. Passwords come from the same sources as the offline
+# commands (never argv); only salted passwords travel. Changes follow `cluster apply`'s conventions:
+# the plan is shown first, --dry-run stops there, --yes or a confirmation applies, a declined prompt
+# (or closed stdin) exits 4.
+
+@scram_app.command("list", short_help="List a live cluster's SCRAM users, mechanisms and iterations.", help="""List the SCRAM users of a live cluster: user, mechanisms and iterations
+(DescribeUserScramCredentials; needs DESCRIBE on the CLUSTER resource). Never a secret.
+
+Exit codes: 0 listed; 2 usage, input or connection error (or a --user that has no credential).""")
+def list_users(
+    bootstrap_server: str = BOOTSTRAP,
+    command_config: Optional[Path] = COMMAND_CONFIG,
+    timeout: float = TIMEOUT,
+    user: list[str] = typer.Option([], "--user", help="Only these users (repeatable)."),
+    fmt: str = typer.Option("table", "--format", "-f", help="table, json or csv."),
+) -> None:
+    if fmt not in ("table", "json", "csv"):
+        raise typer.BadParameter("expected table, json or csv", param_hint="--format")
+    rows, n_users, missing = service.list_users(bootstrap_server, command_config, timeout, list(user))
+    if fmt == "json":
+        typer.echo(json.dumps(rows, indent=2, ensure_ascii=False))
+    elif fmt == "csv":
         import csv
         import io
 
-        out_buf = io.StringIO()
-        writer = csv.writer(out_buf, lineterminator="\n")
-        writer.writerow(["user", "mechanism", "password"])
-        writer.writerows(generated)
-        buf = out_buf.getvalue()
-        write_output(buf, generated_passwords, secret=True)
-    write_output("\n".join(lines) + ("\n" if lines else ""), out, secret=True)
-    err_console.print(f"{len(results)} credential(s) written to {out}"
-                      + (f"; generated passwords in {generated_passwords} (0600)" if generated else ""))
+        buf = io.StringIO()
+        w = csv.DictWriter(buf, ["user", "mechanism", "iterations"], lineterminator="\n")
+        w.writeheader()
+        w.writerows(rows)
+        typer.echo(buf.getvalue(), nl=False)
+    else:
+        from rich.table import Table
+
+        table = Table(header_style="bold")
+        for col in ("user", "mechanism", "iterations"):
+            table.add_column(col, overflow="fold")
+        for r in rows:
+            table.add_row(r["user"], r["mechanism"], str(r["iterations"]))
+        console.print(table)
+        console.print(f"{n_users} user(s), {len(rows)} credential(s)")
+    if missing:
+        raise AuthzError(f"no SCRAM credential for {', '.join(map(repr, missing))}")
 
 
-# -- live cluster commands: `scram list`, `scram delete`, `scram apply` live in cli/scram_live.py ----------
-from kafka_authz_cli.cli import scram_live  # noqa: E402,F401  (registers them on scram_app)
+_CHANGE_LABELS = {"create": "[green]create[/]", "update": "[yellow]update[/]", "delete": "[red]delete[/]"}
+
+
+def _print_changes(changes: service.ScramChanges) -> None:
+    from rich.table import Table
+
+    table = Table(header_style="bold", title="plan")
+    for col in ("change", "user", "mechanism", "iterations"):
+        table.add_column(col, overflow="fold")
+    rows = changes.rows()
+    shown = rows[:min(200, len(changes.upserts))] + rows[len(changes.upserts):][:200]
+    for change, u, m, i in shown:
+        table.add_row(_CHANGE_LABELS[change], u, m, i)
+    console.print(table)
+    hidden = len(rows) - len(shown)
+    if hidden:
+        console.print(f"({hidden} more row(s) not shown)")
+
+
+def _report(altered: service.ScramAltered, what: str) -> None:
+    for u, m, e in altered.failed:
+        warn(f"{u} ({m}): {e}")
+    console.print(what)
+    if altered.failed:
+        raise typer.Exit(1)
+
+
+@scram_app.command("delete", short_help="Delete SCRAM credentials from a live cluster.", help="""Delete SCRAM credentials from a live cluster (AlterUserScramCredentials).
+
+Without --mechanism every mechanism the user has is deleted. The plan is shown first; --dry-run
+stops there; --yes applies without asking.
+
+Exit codes: 0 deleted (or --dry-run); 1 the broker refused some; 2 usage, input or connection error
+(or a user without credentials); 4 declined at the prompt (or stdin closed).""")
+def delete_users(
+    user: list[str] = typer.Option(..., "--user", help="User name (repeatable)."),
+    mechanism: Optional[str] = typer.Option(None, "--mechanism", help="Only this mechanism."),
+    bootstrap_server: str = BOOTSTRAP,
+    command_config: Optional[Path] = COMMAND_CONFIG,
+    timeout: float = TIMEOUT,
+    dry_run: bool = typer.Option(False, "--dry-run", help="Show the plan only."),
+    yes: bool = typer.Option(False, "--yes", help="Delete without asking."),
+) -> None:
+    altered = service.delete_users(list(user), mechanism, bootstrap_server, command_config, timeout, dry_run, yes,
+                                   _print_changes, confirm)
+    if altered.applied:
+        _report(altered, f"deleted {altered.done} credential(s), {len(altered.failed)} refused")
+
+
+@scram_app.command("apply", short_help="Create or update many SCRAM users on a live cluster from a CSV.", help="""Create or update many SCRAM users on a live cluster from a CSV
+(column `user`, optional `mechanism` and `iterations`), as `create-users` reads it.
+
+Passwords: --password-column NAME, --password-dir DIR (one file per user) or --generate (random,
+written only to --generated-passwords FILE, 0600). Credentials the CSV does not name are kept;
+--allow-delete deletes them (never the one --command-config logs in with; many deletes need
+--max-deletes N or the number typed back). --skip-existing leaves users that already have the
+mechanism alone. The plan is shown first; --dry-run stops there; --yes applies without asking.
+
+Exit codes: 0 applied (or nothing to do, or --dry-run); 1 the broker refused some (listed);
+2 usage, input or connection error; 4 declined at a prompt (or stdin closed).""")
+def apply_users(
+    users_csv: Path = typer.Argument(..., help="CSV with a `user` column."),
+    bootstrap_server: str = BOOTSTRAP,
+    command_config: Optional[Path] = COMMAND_CONFIG,
+    timeout: float = TIMEOUT,
+    mechanism: str = typer.Option("SCRAM-SHA-512", "--mechanism", help="Default for rows without one."),
+    iterations: int = typer.Option(4096, "--iterations", help="Default for rows without one."),
+    password_column: Optional[str] = typer.Option(None, "--password-column", help="CSV column holding passwords."),
+    password_dir: Optional[Path] = typer.Option(None, "--password-dir", help="One password file per user."),
+    generate: bool = typer.Option(False, "--generate", help="Random passwords (see --generated-passwords)."),
+    generated_passwords: Optional[Path] = typer.Option(None, "--generated-passwords",
+                                                       help="Where generated passwords go (0600)."),
+    skip_existing: bool = typer.Option(False, "--skip-existing", help="Leave existing credentials alone."),
+    allow_delete: bool = typer.Option(False, "--allow-delete", help="Delete credentials the CSV does not name."),
+    max_deletes: Optional[int] = typer.Option(None, "--max-deletes", min=0, help="Allow this many deletes without "
+                                                                                 "the typed confirmation."),
+    batch_size: int = typer.Option(500, "--batch-size", min=1, help="Alterations per request."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Show the plan only."),
+    yes: bool = typer.Option(False, "--yes", help="Apply without asking."),
+) -> None:
+    def save_generated(text: str) -> None:
+        write_output(text, generated_passwords, secret=True)
+
+    altered = service.apply_users(users_csv, bootstrap_server, command_config, timeout, mechanism, iterations,
+                                  password_column, password_dir, generate, generated_passwords, skip_existing,
+                                  allow_delete, max_deletes, batch_size, dry_run, yes,
+                                  read_password_file=first_line_secret, show=_print_plan, ask=ask, confirm=confirm,
+                                  save_generated=save_generated)
+    changes = altered.changes
+    if not changes.upserts and not changes.deletes:
+        console.print("nothing to change" + (f" ({changes.not_named} credential(s) not in the CSV kept)"
+                                             if changes.not_named else ""))
+    elif altered.applied:
+        _report(altered, f"applied {altered.done} of {altered.total} change(s), {len(altered.failed)} refused"
+                + (f"; generated passwords in {generated_passwords} (0600)" if altered.generated else ""))
+
+
+def _print_plan(changes: service.ScramChanges) -> None:
+    _print_changes(changes)
+    console.print(f"{len(changes.upserts)} to create or update, {len(changes.deletes)} to delete"
+                  + (f", {changes.not_named} not in the CSV kept (--allow-delete deletes them)"
+                     if changes.not_named and not changes.allow_delete else "")
+                  + (f"; the login user's own credential ({changes.login_user}) is never deleted"
+                     if changes.protected and changes.allow_delete else ""))

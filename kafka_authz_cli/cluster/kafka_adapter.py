@@ -15,8 +15,16 @@ from dataclasses import dataclass, field
 from typing import Iterable, Protocol
 
 from kafka_authz_cli._java.jaas import JaasError, client_login
-from kafka_authz_cli.acl.filter import MATCH_ALL, AclFilter
-from kafka_authz_cli.acl.model import AclBinding, AclOperation, AclPermissionType, PatternType, ResourceType
+from kafka_authz_cli._java.lang import java_trim
+from kafka_authz_cli.acl import (
+    MATCH_ALL,
+    AclBinding,
+    AclFilter,
+    AclOperation,
+    AclPermissionType,
+    PatternType,
+    ResourceType,
+)
 from kafka_authz_cli.errors import AuthzError, InputError
 
 DEFAULT_TIMEOUT = 10.0
@@ -97,7 +105,7 @@ _INT_SETTINGS = {
 
 
 def _int(props: dict[str, str], key: str, path: str) -> int:
-    raw = props[key].strip()
+    raw = java_trim(props[key])
     try:
         value = int(raw)
     except ValueError:
@@ -118,7 +126,7 @@ def client_config(props: dict[str, str], path: str = "<command-config>", timeout
     otherwise.
     """
     config: dict = {"bootstrap_timeout_ms": int(timeout * 1000), "request_timeout_ms": int(timeout * 1000)}
-    protocol = props.get("security.protocol", "PLAINTEXT").strip().upper()
+    protocol = java_trim(props.get("security.protocol", "PLAINTEXT")).upper()
     if protocol not in PROTOCOLS:
         raise InputError(f"security.protocol: {props['security.protocol']!r} is not one of {', '.join(PROTOCOLS)}",
                          path)
@@ -129,34 +137,45 @@ def client_config(props: dict[str, str], path: str = "<command-config>", timeout
     if "client.id" in props:
         config["client_id"] = props["client.id"]
     if "ssl.endpoint.identification.algorithm" in props:
-        config["ssl_check_hostname"] = props["ssl.endpoint.identification.algorithm"].strip().lower() == "https"
+        config["ssl_check_hostname"] = java_trim(props["ssl.endpoint.identification.algorithm"]).lower() == "https"
     if protocol.startswith("SASL_"):
-        given = props.get("sasl.mechanism")
-        mechanism = (given or "GSSAPI").strip().upper()
-        if mechanism not in SUPPORTED_MECHANISMS:
-            default = "" if given else " (no sasl.mechanism: Kafka's default is GSSAPI)"
-            raise InputError(f"sasl.mechanism {mechanism}{default}: mechanism not supported by authz "
-                             f"(it speaks {', '.join(SUPPORTED_MECHANISMS)})", path)
-        config["sasl_mechanism"] = mechanism
-        jaas = props.get("sasl.jaas.config")
-        if jaas is None:
-            raise InputError(f"{mechanism} needs sasl.jaas.config with username=\"...\" and password=\"...\"", path)
-        try:
-            entry = client_login(jaas)
-        except JaasError as exc:
-            raise InputError(f"sasl.jaas.config: {exc}", path) from None
-        missing = [k for k in ("username", "password") if k not in entry.options]
-        if missing:
-            raise InputError(f"sasl.jaas.config: {entry.login_module} has no {' or '.join(missing)} option "
-                             f"({mechanism} needs username=\"...\" and password=\"...\")", path)
-        config["sasl_plain_username"] = entry.options["username"]
-        config["sasl_plain_password"] = entry.options["password"]
+        config.update(_sasl_settings(props, path))
+    config.update(_ssl_files(props, path))
+    return config
+
+
+def _sasl_settings(props: dict[str, str], path: str) -> dict:
+    """The mechanism and the login (user name and password) of ``sasl.jaas.config``."""
+    given = props.get("sasl.mechanism")
+    mechanism = java_trim(given or "GSSAPI").upper()
+    if mechanism not in SUPPORTED_MECHANISMS:
+        default = "" if given else " (no sasl.mechanism: Kafka's default is GSSAPI)"
+        raise InputError(f"sasl.mechanism {mechanism}{default}: mechanism not supported by authz "
+                         f"(it speaks {', '.join(SUPPORTED_MECHANISMS)})", path)
+    jaas = props.get("sasl.jaas.config")
+    if jaas is None:
+        raise InputError(f"{mechanism} needs sasl.jaas.config with username=\"...\" and password=\"...\"", path)
+    try:
+        entry = client_login(jaas)
+    except JaasError as exc:
+        raise InputError(f"sasl.jaas.config: {exc}", path) from None
+    missing = [k for k in ("username", "password") if k not in entry.options]
+    if missing:
+        raise InputError(f"sasl.jaas.config: {entry.login_module} has no {' or '.join(missing)} option "
+                         f"({mechanism} needs username=\"...\" and password=\"...\")", path)
+    return {"sasl_mechanism": mechanism, "sasl_plain_username": entry.options["username"],
+            "sasl_plain_password": entry.options["password"]}
+
+
+def _ssl_files(props: dict[str, str], path: str) -> dict:
+    """PEM trust and key stores (kafka-python reads no JKS or PKCS12), and the key's password."""
+    config = {}
     for store in ("truststore", "keystore"):
         key = f"ssl.{store}.location"
         if key not in props:
             continue
         value = props[key]
-        stype = props.get(f"ssl.{store}.type", "").strip().upper()
+        stype = java_trim(props.get(f"ssl.{store}.type", "")).upper()
         if stype not in ("", "PEM") or (stype != "PEM" and not value.endswith((".pem", ".crt", ".key"))):
             raise InputError(f"{key}: kafka-python needs PEM files (ssl.{store}.type=PEM); convert the {store} "
                              f"{value} with keytool/openssl", path)
@@ -470,7 +489,7 @@ def broker_config_entries(response, broker_id: int, principal: str) -> list:
     """The entries of a DescribeConfigs response for ``broker_id``, or the broker's error as one line."""
     from kafka.errors import for_code
 
-    from kafka_authz_cli.config.live import DescribedConfig, DescribedSynonym, source_name
+    from kafka_authz_cli.config import DescribedConfig, DescribedSynonym, source_name
 
     results = [r for r in response.results if r.resource_name == str(broker_id)]
     if len(results) != 1:

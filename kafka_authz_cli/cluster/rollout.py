@@ -27,7 +27,7 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
-from kafka_authz_cli.acl.model import AclBinding, AclError, AclPermissionType, ResourceType
+from kafka_authz_cli.acl import AclBinding, AclError, AclPermissionType, ResourceType
 from kafka_authz_cli.errors import InputError
 
 PLAN_VERSION = 1
@@ -160,6 +160,11 @@ class Plan:
     def changes(self) -> int:
         return len(self.creates) + len(self.deletes)
 
+    @property
+    def order(self) -> list[tuple[str, list[AclBinding]]]:
+        """The changes phase by phase, in the order that never widens access."""
+        return phases(self.creates, self.deletes, self.allow_everyone_if_no_acl_found)
+
     def to_json(self) -> dict:
         return {
             "authz_plan": PLAN_VERSION,
@@ -173,8 +178,7 @@ class Plan:
             "scope": self.scope.items(),
             "summary": {"create": len(self.creates), "delete": len(self.deletes), "kept": len(self.kept),
                         "unmanaged": len(self.unmanaged), "observed": len(self.observed)},
-            "phases": [{"phase": name, "count": len(items)} for name, items in
-                       phases(self.creates, self.deletes, self.allow_everyone_if_no_acl_found)],
+            "phases": [{"phase": name, "count": len(items)} for name, items in self.order],
             "effect": self.effect,
             "creates": [b.as_dict() for b in self.creates],
             "deletes": [b.as_dict() for b in self.deletes],

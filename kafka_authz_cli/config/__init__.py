@@ -1,1 +1,33 @@
-"""TODO"""
+"""A broker's configuration as KIP-226 resolves it, and the password encoder of dynamic passwords.
+
+``dynamic`` is the resolution (which value a broker really uses for a key, from which level and
+property: dynamic per-broker, dynamic cluster-wide default, static server.properties, Kafka's
+default, synonyms and listener prefixes counted) with the tables of what can be updated
+dynamically; ``files`` reads the sources (server.properties, dynamic configs as JSON or
+``kafka-configs --describe`` text, the ``password.encoder.*`` settings); ``live`` turns a broker's
+DescribeConfigs answer into the same sources and checks authz's resolution against the broker's;
+``password_encoder`` is ``EncryptingPasswordEncoder`` exactly (ZooKeeper-mode dynamic passwords).
+
+Pure: no terminal, no network (the live answer is handed in). Other packages import what is
+listed here.
+"""
+
+from kafka_authz_cli import lazy_face
+
+__getattr__, __all__ = lazy_face(__name__, {
+    # dynamic
+    "ALL_DYNAMIC_CONFIGS": "dynamic", "BrokerConfigSources": "dynamic", "DEFAULTS": "dynamic", "Ignored": "dynamic",
+    "Located": "dynamic", "Resolved": "dynamic", "TOPIC_CONFIG_SYNONYMS": "dynamic", "keys_to_resolve": "dynamic",
+    "resolve_key": "dynamic", "scoped_key": "dynamic", "validate_dynamic": "dynamic",
+    # files
+    "EncoderSettings": "files", "load_sources": "files", "read_dynamic": "files", "read_encoder_settings": "files",
+    "read_static": "files",
+    # live
+    "Check": "live", "DescribedConfig": "live", "DescribedSynonym": "live", "Disagreement": "live", "Drift": "live",
+    "LiveOrigin": "live", "broker_sensitive": "live", "check_against_broker": "live",
+    "compared_as_set_only": "live", "hide": "live", "source_name": "live", "sources_from_describe": "live",
+    "static_drift": "live",
+    # password_encoder
+    "EncoderConfig": "password_encoder", "UnsupportedByAuthz": "password_encoder", "decode": "password_encoder",
+    "describe": "password_encoder", "encode": "password_encoder",
+})

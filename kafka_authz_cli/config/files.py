@@ -1,4 +1,5 @@
-"""A broker's configuration sources: server.properties and its dynamic (KIP-226) configs.
+"""A broker's configuration sources: server.properties and its dynamic (KIP-226) configs, and the
+password encoder's settings in server.properties.
 
 Dynamic configs are read from either
 
@@ -13,10 +14,24 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from kafka_authz_cli._java.lang import NumberFormatException, java_parse_int, java_trim
 from kafka_authz_cli._java.properties import parse_properties_with_lines
 from kafka_authz_cli.config.dynamic import BrokerConfigSources, Located
+from kafka_authz_cli.config.password_encoder import (
+    CONFIG_CIPHER,
+    CONFIG_ITERATIONS,
+    CONFIG_KEY_FACTORY,
+    CONFIG_KEY_LENGTH,
+    CONFIG_OLD_SECRET,
+    CONFIG_SECRET,
+    DEFAULT_CIPHER,
+    DEFAULT_ITERATIONS,
+    DEFAULT_KEY_LENGTH,
+    EncoderConfig,
+)
 from kafka_authz_cli.errors import InputError
 from kafka_authz_cli.formats.reading import read_text
 
@@ -129,3 +144,53 @@ def load_sources(broker_config: Path | None, dynamic: Path | None, broker_id: st
         elif broker_id is not None and ids and broker_id not in ids:
             notes.append(f"{dynamic} has no per-broker configs for broker {broker_id} (it has {', '.join(ids)})")
     return BrokerConfigSources(static, default, mine, broker_id), notes
+
+
+# -- the password encoder's settings ------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class EncoderSettings:
+    """``password.encoder.*`` of a server.properties: each value with its line (none without a file)."""
+
+    path: str = ""
+    values: dict[str, tuple[str, int]] = field(default_factory=dict)
+
+    def _value(self, key: str) -> str | None:
+        return self.values[key][0] if key in self.values else None
+
+    @property
+    def secret(self) -> str | None:
+        return self._value(CONFIG_SECRET)
+
+    @property
+    def old_secret(self) -> str | None:
+        return self._value(CONFIG_OLD_SECRET)
+
+    def config(self, cipher: str | None = None, key_factory: str | None = None, key_length: int | None = None,
+               iterations: int | None = None) -> EncoderConfig:
+        """The encoder's configuration: each setting from its flag, else from the file, else Kafka's default."""
+        return EncoderConfig(
+            key_factory if key_factory is not None else (self._value(CONFIG_KEY_FACTORY) or None),
+            cipher if cipher is not None else self.values.get(CONFIG_CIPHER, (DEFAULT_CIPHER,))[0],
+            self._int(key_length, CONFIG_KEY_LENGTH, DEFAULT_KEY_LENGTH),
+            self._int(iterations, CONFIG_ITERATIONS, DEFAULT_ITERATIONS))
+
+    def _int(self, flag: int | None, key: str, default: int) -> int:
+        # An INT config as ConfigDef reads it: String.trim, then Integer.parseInt.
+        if flag is not None:
+            return flag
+        if key not in self.values:
+            return default
+        text, line = self.values[key]
+        try:
+            return java_parse_int(java_trim(text))
+        except NumberFormatException:
+            raise InputError(f"{key}: not an int: {text!r}", self.path, line) from None
+
+
+def read_encoder_settings(path: Path | str | None) -> EncoderSettings:
+    """The ``password.encoder.*`` lines of ``path`` (a server.properties); no settings without one."""
+    if path is None:
+        return EncoderSettings()
+    props = parse_properties_with_lines(read_text(path), str(path))
+    return EncoderSettings(str(path), {k: v for k, v in props.items() if k.startswith("password.encoder.")})

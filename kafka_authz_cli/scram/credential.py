@@ -265,29 +265,7 @@ class AddScramResult:
 
 def parse_add_scram(argument: str) -> AddScramResult:
     """One ``kafka-storage format --add-scram`` argument, accepted and refused as Kafka's ScramParser does."""
-    arg = java_trim(argument)
-    mech_name, sep, config = arg.partition("=")
-    if not sep:
-        raise ScramError(f"Failed to find equals sign in SCRAM argument '{arg}'")
-    mechanism = ScramMechanism.for_mechanism_name(mech_name)
-    if mechanism is None:
-        raise ScramError(f"The add-scram mechanism {mech_name} is not supported.")
-    if not config.startswith("["):
-        raise ScramError("Expected configuration string to start with [")
-    if not config.endswith("]"):
-        raise ScramError("Expected configuration string to end with ]")
-    inside = config[1:-1]
-    parts = inside.split(",")
-    while len(parts) > 1 and parts[-1] == "":  # Java's String.split drops trailing empties
-        parts.pop()
-    values: dict[str, str] = {}
-    for part in parts:
-        key, sep, value = part.partition("=")
-        if not sep:
-            raise ScramError(f"No equals sign found in SCRAM component: {part}")
-        if len(value) >= 2 and value.startswith('"') and value.endswith('"'):
-            value = value[1:-1]
-        values[key] = value
+    mechanism, values = _add_scram_components(argument)
     if "name" not in values:
         raise ScramError("You must supply 'name' to add-scram")
     salt = None
@@ -303,16 +281,7 @@ def parse_add_scram(argument: str) -> AddScramResult:
         except NumberFormatException:
             raise ScramError(f"Failed to parse iterations count: {values['iterations']}") from None
     password = values.get("password")
-    salted = None
-    if password is None:
-        if "saltedpassword" not in values:
-            raise ScramError("You must supply one of 'password' or 'saltedpassword' to add-scram")
-        if salt is None:
-            raise ScramError("You must supply 'salt' with 'saltedpassword' to add-scram")
-        try:
-            salted = java_b64decode(values["saltedpassword"])
-        except ValueError:
-            raise ScramError(f"Failed to decode given saltedPassword: {values['saltedpassword']}") from None
+    salted = _given_salted_password(values, salt) if password is None else None
     unknown = sorted(set(values) - {"name", "password", "salt", "saltedpassword", "iterations"})
     if unknown:
         raise ScramError("Unknown SCRAM configurations: " + ", ".join(unknown))
@@ -332,10 +301,93 @@ def parse_add_scram(argument: str) -> AddScramResult:
                           generated)
 
 
-def add_scram_argument(name: str, credential_salted: bytes, credential: ScramCredential) -> str:
-    """The ``--add-scram`` argument that recreates ``credential`` without the password."""
+def _add_scram_components(argument: str) -> tuple[ScramMechanism, dict[str, str]]:
+    """The mechanism and the ``key=value`` components of an argument, as ScramParser splits them: the
+    whole ``[...]`` at every comma (quotes protect none), each component at its first ``=``, one pair
+    of double quotes around a value stripped."""
+    arg = java_trim(argument)
+    mech_name, sep, config = arg.partition("=")
+    if not sep:
+        raise ScramError(f"Failed to find equals sign in SCRAM argument '{arg}'")
+    mechanism = ScramMechanism.for_mechanism_name(mech_name)
+    if mechanism is None:
+        raise ScramError(f"The add-scram mechanism {mech_name} is not supported.")
+    if not config.startswith("["):
+        raise ScramError("Expected configuration string to start with [")
+    if not config.endswith("]"):
+        raise ScramError("Expected configuration string to end with ]")
+    parts = config[1:-1].split(",")
+    while len(parts) > 1 and parts[-1] == "":  # Java's String.split drops trailing empties
+        parts.pop()
+    values: dict[str, str] = {}
+    for part in parts:
+        key, sep, value = part.partition("=")
+        if not sep:
+            raise ScramError(f"No equals sign found in SCRAM component: {part}")
+        if len(value) >= 2 and value.startswith('"') and value.endswith('"'):
+            value = value[1:-1]
+        values[key] = value
+    return mechanism, values
+
+
+def _given_salted_password(values: dict[str, str], salt: bytes | None) -> bytes:
+    """``saltedpassword``, when the argument has no ``password``: it needs ``salt`` too."""
+    if "saltedpassword" not in values:
+        raise ScramError("You must supply one of 'password' or 'saltedpassword' to add-scram")
+    if salt is None:
+        raise ScramError("You must supply 'salt' with 'saltedpassword' to add-scram")
+    try:
+        return java_b64decode(values["saltedpassword"])
+    except ValueError:
+        raise ScramError(f"Failed to decode given saltedPassword: {values['saltedpassword']}") from None
+
+
+def add_scram_name_problem(name: str) -> str | None:
+    """Why Kafka's ScramParser cannot carry ``name`` in an --add-scram argument (None: it can).
+
+    The parser splits the whole ``[...]`` at every comma (quotes do not protect one) and strips one
+    pair of double quotes around a value; ``=`` and ``]`` inside the name are read back intact.
+    """
+    if "," in name:
+        return ("Kafka's ScramParser splits --add-scram at every ',' (quotes do not protect it), so this "
+                "name cannot be written; create the user with kafka-configs --alter --add-config or the "
+                "AlterUserScramCredentials API instead")
+    if len(name) >= 2 and name.startswith('"') and name.endswith('"'):
+        return ("Kafka's ScramParser strips the double quotes around a value, so the credential would be "
+                f"stored for {name[1:-1]!r}; create the user with kafka-configs or the AlterUserScramCredentials "
+                "API instead")
+    return None
+
+
+def add_scram_argument(name: str, salted: bytes, credential: ScramCredential) -> str:
+    """The ``--add-scram`` argument that recreates ``credential`` without the password (the salted
+    password in it lets its holder log in: it is a secret too)."""
+    problem = add_scram_name_problem(name)
+    if problem is not None:
+        raise ScramError(problem)
     return (f"{credential.mechanism.mechanism_name}=[name={name},iterations={credential.iterations},"
-            f"salt=\"{b64(credential.salt)}\",saltedpassword=\"{b64(credential_salted)}\"]")
+            f"salt=\"{b64(credential.salt)}\",saltedpassword=\"{b64(salted)}\"]")
+
+
+def client_properties(mechanism: ScramMechanism, username: str, password: str) -> str:
+    """A client's ``sasl.mechanism`` and ``sasl.jaas.config`` lines for this user: they hold the password.
+
+    JAAS quoting (``\\"`` and ``\\\\``), then .properties escaping of the whole value: java.util.Properties
+    turns ``\\\\`` back into ``\\`` and reads files as ISO-8859-1 (so non-ASCII goes as ``\\uXXXX``): the
+    file logs in as the Java client and authz both read it.
+    """
+    from kafka_authz_cli._java.jaas import quote
+
+    jaas = (f"org.apache.kafka.common.security.scram.ScramLoginModule required username={quote(username)} "
+            f"password={quote(password)};")
+    value = "".join(c if " " <= c <= "~" else "".join(f"\\u{u:04x}" for u in _utf16_units(c))
+                    for c in jaas.replace("\\", "\\\\"))
+    return f"sasl.mechanism={mechanism.mechanism_name}\nsasl.jaas.config={value}\n"
+
+
+def _utf16_units(c: str) -> list[int]:
+    data = c.encode("utf-16-be", "surrogatepass")
+    return [int.from_bytes(data[i:i + 2], "big") for i in range(0, len(data), 2)]
 
 
 # -- SASL names and messages ----------------------------------------------------------------------------

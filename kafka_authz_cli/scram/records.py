@@ -62,18 +62,33 @@ def record_from_json(doc: Any) -> tuple[str, ScramCredential]:
     name = doc["name"]
     if not isinstance(name, str):
         raise ValueError(f"name must be a string, got {json_type(name)}")
-    mech_value = doc["mechanism"]
+    mechanism = _mechanism(doc["mechanism"])
+    keys = _keys(doc, mechanism)
+    iterations = doc["iterations"]
+    if isinstance(iterations, bool) or not isinstance(iterations, int):
+        raise ValueError(f"iterations must be an integer, got {json_type(iterations)}")
+    if not -(2**31) <= iterations <= MAX_ITERATIONS:
+        raise ValueError(f"iterations {iterations} above {MAX_ITERATIONS}: KRaft never stores such a credential "
+                         "('Too many iterations')")
+    return name, ScramCredential(mechanism, keys["salt"], keys["storedKey"], keys["serverKey"], iterations)
+
+
+def _mechanism(value: Any) -> ScramMechanism:
+    """The record's type code (1, 2), or a mechanism name as people write it."""
     try:
-        if isinstance(mech_value, bool):
+        if isinstance(value, bool):
             raise ScramError("mechanism must be 1 (SCRAM-SHA-256), 2 (SCRAM-SHA-512) or a mechanism name")
-        if isinstance(mech_value, int):
-            mechanism = ScramMechanism.for_type(mech_value)
-        elif isinstance(mech_value, str):
-            mechanism = ScramMechanism.parse(mech_value)
-        else:
-            raise ScramError(f"mechanism must be 1, 2 or a mechanism name, got {json_type(mech_value)}")
+        if isinstance(value, int):
+            return ScramMechanism.for_type(value)
+        if isinstance(value, str):
+            return ScramMechanism.parse(value)
+        raise ScramError(f"mechanism must be 1, 2 or a mechanism name, got {json_type(value)}")
     except ScramError as exc:
         raise ValueError(str(exc)) from None
+
+
+def _keys(doc: dict, mechanism: ScramMechanism) -> dict[str, bytes]:
+    """salt, storedKey and serverKey decoded: non-empty base64, the keys as long as the mechanism's digest."""
     keys = {}
     for field in ("salt", "storedKey", "serverKey"):
         value = doc[field]
@@ -89,13 +104,7 @@ def record_from_json(doc: Any) -> tuple[str, ScramCredential]:
         if len(keys[field]) != mechanism.digest_size:
             raise ValueError(f"{field} has {len(keys[field])} bytes; a {mechanism.mechanism_name} key has "
                              f"{mechanism.digest_size}")
-    iterations = doc["iterations"]
-    if isinstance(iterations, bool) or not isinstance(iterations, int):
-        raise ValueError(f"iterations must be an integer, got {json_type(iterations)}")
-    if not -(2**31) <= iterations <= MAX_ITERATIONS:
-        raise ValueError(f"iterations {iterations} above {MAX_ITERATIONS}: KRaft never stores such a credential "
-                         "('Too many iterations')")
-    return name, ScramCredential(mechanism, keys["salt"], keys["storedKey"], keys["serverKey"], iterations)
+    return keys
 
 
 def parse_records(text: str, label: str) -> list[StoredRecord]:

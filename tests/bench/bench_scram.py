@@ -17,8 +17,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from cryptography.hazmat.primitives.kdf.pbkdf2 import PBKDF2HMAC  # noqa: E402
 from timing import best_of  # noqa: E402
 
-from kafka_authz_cli.cli.scram import derive_many  # noqa: E402
-from kafka_authz_cli.scram.credential import ScramCredential, ScramMechanism  # noqa: E402
+from kafka_authz_cli.scram import ScramCredential, ScramMechanism  # noqa: E402
+from kafka_authz_cli.services.scram import derive_many  # noqa: E402
 
 
 def main() -> None:

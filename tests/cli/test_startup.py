@@ -38,7 +38,7 @@ print("\\n@@MODULES@@" + json.dumps(sorted(sys.modules)), file=sys.stderr)
 
 HEAVY = ("pyspark", "pyarrow", "kafka", "cryptography", "lark", "re2", "pydantic", "rich", "xml", "multiprocessing",
          "concurrent.futures", "py4j")
-COMMAND_MODULES = {c.module for c in COMMANDS.values()} | {"kafka_authz_cli.cli.scram_live"}
+COMMAND_MODULES = {c.module for c in COMMANDS.values()}
 
 
 def imported(args: list[str], env: dict | None = None) -> set[str]:
@@ -76,8 +76,7 @@ def test_a_group_help_imports_only_that_group(group):
     heavy = loaded(modules, ["pyspark", "pyarrow", "kafka", "cryptography", "pydantic", "rich.table",
                              "rich.progress", "multiprocessing", "concurrent.futures"])
     assert not heavy, heavy
-    expected = {COMMANDS[group].module} | ({"kafka_authz_cli.cli.scram_live"} if group == "scram" else set())
-    assert modules & COMMAND_MODULES == expected
+    assert modules & COMMAND_MODULES == {COMMANDS[group].module}
 
 
 def test_simulate_json_imports_no_live_spark_or_crypto_dependency():

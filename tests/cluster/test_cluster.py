@@ -12,10 +12,11 @@ from typer.testing import CliRunner
 from kafka_authz_cli.acl.filter import AclFilter
 from kafka_authz_cli.acl.formats import load_acls
 from kafka_authz_cli.acl.model import AclBinding
-from kafka_authz_cli.cli import cluster as cluster_cli
 from kafka_authz_cli.cli.app import app
+from kafka_authz_cli.cluster import DEFAULT_MAX_DELETES, Declined, DriftError
 from kafka_authz_cli.cluster.kafka_adapter import ClusterError, client_config, from_kafka_acl, plan_sync, to_kafka_acl
 from kafka_authz_cli.errors import AuthzError, InputError
+from kafka_authz_cli.services import live as services_live
 
 EXAMPLE = Path(__file__).parents[2] / "examples" / "acls" / "cluster.json"
 runner = CliRunner()
@@ -65,7 +66,7 @@ def write_set(path, bindings):
 @pytest.fixture
 def fake(monkeypatch):
     admin = FakeAdmin([acl("legacy", "User:old")])
-    monkeypatch.setattr(cluster_cli, "ADMIN_FACTORY", lambda bootstrap, config: admin)
+    monkeypatch.setattr(services_live, "ADMIN_FACTORY", lambda bootstrap, config: admin)
     return admin
 
 
@@ -105,7 +106,7 @@ def test_empty_desired_set_never_deletes_without_allow_delete(fake, tmp_path, co
 
 def test_deleting_more_than_half_needs_max_deletes_or_typed_number(monkeypatch, tmp_path):
     admin = FakeAdmin([acl(f"t{i}") for i in range(4)])
-    monkeypatch.setattr(cluster_cli, "ADMIN_FACTORY", lambda b, c: admin)
+    monkeypatch.setattr(services_live, "ADMIN_FACTORY", lambda b, c: admin)
     keep_one = write_set(tmp_path / "one.json", [acl("t0")])
     args = ["cluster", "apply", str(keep_one), "--bootstrap-server", "x:1", "--allow-delete", "--yes"]
     res = cli(*args, input="")  # stdin at EOF: a decline, exit 4, nothing deleted
@@ -120,10 +121,10 @@ def test_deleting_more_than_half_needs_max_deletes_or_typed_number(monkeypatch, 
 
 
 def test_more_than_n_deletes_need_max_deletes(monkeypatch, tmp_path):
-    admin = FakeAdmin([acl(f"t{i}") for i in range(cluster_cli.DEFAULT_MAX_DELETES * 3)])
-    monkeypatch.setattr(cluster_cli, "ADMIN_FACTORY", lambda b, c: admin)
-    keep = write_set(tmp_path / "keep.json", admin.acls[:cluster_cli.DEFAULT_MAX_DELETES * 2 - 1])
-    n = cluster_cli.DEFAULT_MAX_DELETES + 1
+    admin = FakeAdmin([acl(f"t{i}") for i in range(DEFAULT_MAX_DELETES * 3)])
+    monkeypatch.setattr(services_live, "ADMIN_FACTORY", lambda b, c: admin)
+    keep = write_set(tmp_path / "keep.json", admin.acls[:DEFAULT_MAX_DELETES * 2 - 1])
+    n = DEFAULT_MAX_DELETES + 1
     res = cli("cluster", "apply", str(keep), "--bootstrap-server", "x:1", "--allow-delete", "--yes")
     assert res.exit_code == 4 and admin.deleted == []
     res = cli("cluster", "apply", str(keep), "--bootstrap-server", "x:1", "--allow-delete", "--yes",
@@ -226,7 +227,7 @@ def test_apply_refuses_drift_and_shows_it(fake, tmp_path):
 
 def test_apply_rerun_is_a_no_op_and_a_partial_apply_resumes(monkeypatch, tmp_path):
     admin = FakeAdmin([acl("legacy", "User:old")], die_after=2)
-    monkeypatch.setattr(cluster_cli, "ADMIN_FACTORY", lambda b, c: admin)
+    monkeypatch.setattr(services_live, "ADMIN_FACTORY", lambda b, c: admin)
     path = _plan(tmp_path, EXAMPLE)
     res = cli("cluster", "apply", str(path), "--yes", "--batch-size", "3")
     assert res.exit_code == 1, res.output
@@ -244,7 +245,7 @@ def test_a_refused_deny_stops_before_any_allow_is_added(monkeypatch, tmp_path):
     deny = acl("orders", "User:bob", "READ", "DENY")
     allow = acl("orders", "User:*", "READ", "ALLOW")
     admin = FakeAdmin([], fail_on={deny})
-    monkeypatch.setattr(cluster_cli, "ADMIN_FACTORY", lambda b, c: admin)
+    monkeypatch.setattr(services_live, "ADMIN_FACTORY", lambda b, c: admin)
     path = _plan(tmp_path, write_set(tmp_path / "d.json", [allow, deny]))
     res = cli("cluster", "apply", str(path), "--yes")
     assert res.exit_code == 1
@@ -374,7 +375,7 @@ def test_timeout_must_be_positive():
 
 def test_authz_error_hierarchy():
     assert issubclass(ClusterError, AuthzError)
-    assert cluster_cli.Declined.exit_code == 4 and cluster_cli.DriftError.exit_code == 3
+    assert Declined.exit_code == 4 and DriftError.exit_code == 3
 
 
 def test_jaas_file_with_non_ascii_password_is_ascii_and_reads_back(tmp_path):

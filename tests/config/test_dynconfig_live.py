@@ -14,7 +14,6 @@ from hypothesis import strategies as st
 from kafka.protocol.admin import DescribeConfigsResponse
 from typer.testing import CliRunner
 
-from kafka_authz_cli.cli import config as config_cli
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.cluster.kafka_adapter import ClusterError, KafkaAclAdmin, broker_config_entries, pick_broker
 from kafka_authz_cli.config.dynamic import ALL_DYNAMIC_CONFIGS, DEFAULTS, Located, resolve_key
@@ -30,6 +29,7 @@ from kafka_authz_cli.config.live import (
     sources_from_describe,
     static_drift,
 )
+from kafka_authz_cli.services import live as services_live
 
 runner = CliRunner()
 ORIGIN = LiveOrigin("h:9092", "1")
@@ -353,7 +353,7 @@ def fake(monkeypatch):
     holder = {}
 
     def install(admin):
-        monkeypatch.setattr(config_cli, "ADMIN_FACTORY", lambda bootstrap, command_config: admin)
+        monkeypatch.setattr(services_live, "ADMIN_FACTORY", lambda bootstrap, command_config: admin)
         holder["admin"] = admin
         return admin
 

@@ -10,8 +10,8 @@ import pytest
 from kafka_authz_cli.acl.compare import _hosts, _NameSpace, _principals
 from kafka_authz_cli.acl.engine import Request, StandardAuthorizer
 from kafka_authz_cli.acl.model import CLUSTER_NAME, SUPPORTED_OPERATIONS, AclBinding, ResourceType
-from kafka_authz_cli.cli import cluster as cluster_cli
 from kafka_authz_cli.cluster.rollout import Plan, batches, intermediate_states
+from kafka_authz_cli.services import cluster as cluster_service
 
 pytestmark = pytest.mark.live
 
@@ -78,7 +78,7 @@ def test_plan_and_apply_in_batches_never_widen_access_on_the_broker(authz, clean
     expected = intermediate_states(list(plan.observed), batches(plan.creates, plan.deletes, 1))
 
     seen = []
-    monkeypatch.setattr(cluster_cli, "ON_BATCH", lambda batch, failed: seen.append(settled(expected[len(seen)])))
+    monkeypatch.setattr(cluster_service, "ON_BATCH", lambda batch, failed: seen.append(settled(expected[len(seen)])))
     res = authz("cluster", "apply", plan_path, "--command-config", kafka.command_config(), "--batch-size", "1",
                 "--yes", "--max-deletes", "3")
     assert res.exit_code == 0, res.output
