@@ -5,6 +5,7 @@ authz reads must mean what it means to the broker or the client, so every such r
 tested against what Kafka itself did (tests/conformance/kafka-security):
 
 ``lang``        Java's exceptions, ``Integer.parseInt``, ``String.trim``, case mapping, ``String.length``,
+                ``Base64.getDecoder()``, ``getBytes(UTF_8)``,
                 ``ConfigDef``'s LIST type (``kafka_list``), ``split("\\s*,\\s*")``, ``List.toString``;
 ``jaas``        ``sasl.jaas.config`` as ``JaasConfig`` reads it (a port of ``java.io.StreamTokenizer``);
 ``properties``  ``.properties`` files as ``java.util.Properties`` reads them;
@@ -21,8 +22,9 @@ __getattr__, __all__ = lazy_face(__name__, {
     # lang
     "JavaException": "lang", "IllegalArgumentException": "lang", "IndexOutOfBoundsException": "lang",
     "NumberFormatException": "lang", "java_parse_int": "lang", "java_trim": "lang", "java_lower": "lang",
-    "java_upper": "lang", "utf16_length": "lang", "is_blank": "lang", "split_at_commas": "lang",
-    "kafka_list": "lang", "java_list_string": "lang",
+    "java_upper": "lang", "utf16_length": "lang", "is_blank": "lang", "split_at_commas": "lang", "java_split": "lang",
+    "kafka_list": "lang", "java_list_string": "lang", "NullPointerException": "lang",
+    "java_base64_decode": "lang", "java_base64_encode": "lang", "java_utf8": "lang", "java_new_string_utf8": "lang",
     # jaas (quote: a JAAS option value, double-quoted so that it reads back unchanged)
     "JaasEntry": "jaas", "JaasError": "jaas", "client_login": "jaas", "parse_jaas_config": "jaas", "quote": "jaas",
     # properties

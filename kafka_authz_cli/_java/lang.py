@@ -13,6 +13,7 @@ Pure: no I/O.
 
 from __future__ import annotations
 
+import base64
 import re
 import unicodedata
 
@@ -56,6 +57,10 @@ class IllegalArgumentException(JavaException):
 
 class IndexOutOfBoundsException(JavaException):
     java_class = "java.lang.IndexOutOfBoundsException"
+
+
+class NullPointerException(JavaException):
+    java_class = "java.lang.NullPointerException"
 
 
 class NumberFormatException(IllegalArgumentException):
@@ -122,17 +127,22 @@ def utf16_length(text: str) -> int:
 _COMMA_WITH_WHITESPACE = re.compile(r"[ \t\n\x0b\f\r]*,[ \t\n\x0b\f\r]*")
 
 
-def split_at_commas(text: str, keep_trailing_empty: bool = False) -> list[str]:
-    """``text.split("\\s*,\\s*")``: Java's ``String.split`` drops the empty items at the end (``"a,b,"``
-    is two items, ``""`` is one empty item); ``keep_trailing_empty`` is ``Pattern.split(text, -1)``,
-    which keeps them. The pattern never matches empty (it needs a comma), so no other rule applies."""
-    parts = _COMMA_WITH_WHITESPACE.split(text)
-    if not keep_trailing_empty:
-        while len(parts) > 1 and parts[-1] == "":
-            parts.pop()
-        if parts == [""] and text:
-            return []  # ",": every item empty and trailing
+def java_split(text: str, separator: "str | re.Pattern[str]", keep_trailing_empty: bool = False) -> list[str]:
+    """``text.split(separator)`` as Java's ``String.split`` does it, for a separator that never
+    matches the empty string: no match leaves the text whole (``""`` is one empty item); otherwise
+    the empty items at the end are dropped, all of them if every item is empty (``","`` is no item
+    at all). ``keep_trailing_empty`` is ``split(separator, -1)``, which keeps them."""
+    parts = separator.split(text) if isinstance(separator, re.Pattern) else text.split(separator)
+    if keep_trailing_empty or len(parts) == 1:
+        return parts
+    while parts and parts[-1] == "":
+        parts.pop()
     return parts
+
+
+def split_at_commas(text: str, keep_trailing_empty: bool = False) -> list[str]:
+    """``text.split("\\s*,\\s*")`` (see :func:`java_split`)."""
+    return java_split(text, _COMMA_WITH_WHITESPACE, keep_trailing_empty)
 
 
 def kafka_list(value: str | None) -> list[str]:
@@ -150,3 +160,66 @@ def kafka_list(value: str | None) -> list[str]:
 def java_list_string(items) -> str:
     """``List.toString()`` / ``AbstractCollection.toString()``: ``[a, b]``."""
     return "[" + ", ".join(str(i) for i in items) + "]"
+
+
+# -- bytes and text ----------------------------------------------------------------------------------
+
+_B64 = {c: i for i, c in enumerate("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")}
+
+
+def java_base64_decode(text: str | None) -> bytes:
+    """``Base64.getDecoder().decode(String)`` with the JDK's exceptions and messages."""
+    if text is None:
+        raise NullPointerException('Cannot invoke "String.getBytes(java.nio.charset.Charset)" because "src" is null')
+    src = text.encode("latin-1", errors="replace")  # String.getBytes(ISO_8859_1): unmappable -> '?'
+    if len(src) == 0:
+        return b""
+    if len(src) < 2:
+        raise IllegalArgumentException("Input byte[] should at least have 2 bytes for base64 bytes")
+    out = bytearray()
+    bits, shiftto, sp, sl = 0, 18, 0, len(src)
+    while sp < sl:
+        b = src[sp]
+        sp += 1
+        value = _B64.get(chr(b), -2 if b == 0x3D else -1)
+        if value < 0:
+            if value == -2:
+                if (shiftto == 6 and (sp == sl or src[sp] != 0x3D)) or shiftto == 18:
+                    raise IllegalArgumentException("Input byte array has wrong 4-byte ending unit")
+                if shiftto == 6:
+                    sp += 1
+                break
+            signed = b - 256 if b > 127 else b
+            raise IllegalArgumentException(f"Illegal base64 character {_java_hex(signed)}")
+        bits |= value << shiftto
+        shiftto -= 6
+        if shiftto < 0:
+            out += bytes([(bits >> 16) & 0xFF, (bits >> 8) & 0xFF, bits & 0xFF])
+            shiftto, bits = 18, 0
+    if shiftto == 6:
+        out.append((bits >> 16) & 0xFF)
+    elif shiftto == 0:
+        out += bytes([(bits >> 16) & 0xFF, (bits >> 8) & 0xFF])
+    elif shiftto == 12:
+        raise IllegalArgumentException("Last unit does not have enough valid bits")
+    if sp < sl:
+        raise IllegalArgumentException(f"Input byte array has incorrect ending byte at {sp}")
+    return bytes(out)
+
+
+def _java_hex(value: int) -> str:
+    return "-" + format(-value, "x") if value < 0 else format(value, "x")
+
+
+def java_base64_encode(data: bytes) -> str:
+    return base64.b64encode(data).decode("ascii")
+
+
+def java_utf8(text: str) -> bytes:
+    """``getBytes(UTF_8)``: an unpaired surrogate becomes '?'."""
+    return text.encode("utf-8", errors="replace")
+
+
+def java_new_string_utf8(data: bytes) -> str:
+    """``new String(bytes, UTF_8)``: malformed input becomes U+FFFD."""
+    return data.decode("utf-8", errors="replace")

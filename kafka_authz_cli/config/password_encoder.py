@@ -18,14 +18,17 @@ Pure: no I/O. Uses ``cryptography`` for PBKDF2 and AES.
 
 from __future__ import annotations
 
-import base64
 import os
 from dataclasses import dataclass
 
 from kafka_authz_cli._java.lang import (
     IllegalArgumentException,
     JavaException,
+    java_base64_decode,
+    java_base64_encode,
+    java_new_string_utf8,
     java_parse_int,
+    java_utf8,
     split_at_commas,
     utf16_length,
 )
@@ -73,10 +76,6 @@ class ConfigException(JavaException):
     java_class = "org.apache.kafka.common.config.ConfigException"
 
 
-class NullPointerException(JavaException):
-    java_class = "java.lang.NullPointerException"
-
-
 class NoSuchAlgorithmException(JavaException):
     java_class = "java.security.NoSuchAlgorithmException"
 
@@ -118,67 +117,6 @@ _BAD_PADDING = ("Given final block not properly padded. Such issues can arise if
 
 
 # -- Java helpers ------------------------------------------------------------------------------------
-
-_B64 = {c: i for i, c in enumerate("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")}
-
-
-def java_base64_decode(text: str | None) -> bytes:
-    """``Base64.getDecoder().decode(String)`` with the JDK's exceptions and messages."""
-    if text is None:
-        raise NullPointerException('Cannot invoke "String.getBytes(java.nio.charset.Charset)" because "src" is null')
-    src = text.encode("latin-1", errors="replace")  # String.getBytes(ISO_8859_1): unmappable -> '?'
-    if len(src) == 0:
-        return b""
-    if len(src) < 2:
-        raise IllegalArgumentException("Input byte[] should at least have 2 bytes for base64 bytes")
-    out = bytearray()
-    bits, shiftto, sp, sl = 0, 18, 0, len(src)
-    while sp < sl:
-        b = src[sp]
-        sp += 1
-        value = _B64.get(chr(b), -2 if b == 0x3D else -1)
-        if value < 0:
-            if value == -2:
-                if (shiftto == 6 and (sp == sl or src[sp] != 0x3D)) or shiftto == 18:
-                    raise IllegalArgumentException("Input byte array has wrong 4-byte ending unit")
-                if shiftto == 6:
-                    sp += 1
-                break
-            signed = b - 256 if b > 127 else b
-            raise IllegalArgumentException(f"Illegal base64 character {_java_hex(signed)}")
-        bits |= value << shiftto
-        shiftto -= 6
-        if shiftto < 0:
-            out += bytes([(bits >> 16) & 0xFF, (bits >> 8) & 0xFF, bits & 0xFF])
-            shiftto, bits = 18, 0
-    if shiftto == 6:
-        out.append((bits >> 16) & 0xFF)
-    elif shiftto == 0:
-        out += bytes([(bits >> 16) & 0xFF, (bits >> 8) & 0xFF])
-    elif shiftto == 12:
-        raise IllegalArgumentException("Last unit does not have enough valid bits")
-    if sp < sl:
-        raise IllegalArgumentException(f"Input byte array has incorrect ending byte at {sp}")
-    return bytes(out)
-
-
-def _java_hex(value: int) -> str:
-    return "-" + format(-value, "x") if value < 0 else format(value, "x")
-
-
-def java_base64_encode(data: bytes) -> str:
-    return base64.b64encode(data).decode("ascii")
-
-
-def java_utf8(text: str) -> bytes:
-    """``getBytes(UTF_8)``: an unpaired surrogate becomes '?'."""
-    return text.encode("utf-8", errors="replace")
-
-
-def java_new_string_utf8(data: bytes) -> str:
-    """``new String(bytes, UTF_8)``: malformed input becomes U+FFFD."""
-    return data.decode("utf-8", errors="replace")
-
 
 def parse_csv_map(text: str | None) -> dict[str, str]:
     """``Csv.parseCsvMap``: split on ``\\s*,\\s*``, each item at its last ``:``, trimmed; later wins."""

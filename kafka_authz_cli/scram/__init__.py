@@ -18,7 +18,7 @@ __getattr__, __all__ = lazy_face(__name__, {
     "KafkaScramServer": "credential", "ScramAuthError": "credential", "ScramCredential": "credential",
     "ScramError": "credential", "ScramMechanism": "credential", "TranscriptStep": "credential",
     "add_scram_argument": "credential", "add_scram_name_problem": "credential", "b64": "credential",
-    "client_properties": "credential", "exchange": "credential", "java_b64decode": "credential",
+    "client_properties": "credential", "exchange": "credential", 
     "new_nonce": "credential", "new_salt": "credential", "parse_add_scram": "credential",
     "salted_password": "credential",
     # records

@@ -11,7 +11,6 @@ Nothing in this module prints, logs or puts a password in an exception message.
 from __future__ import annotations
 
 import base64
-import binascii
 import enum
 import hmac as std_hmac
 import re
@@ -19,7 +18,16 @@ import secrets
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from kafka_authz_cli._java.lang import NumberFormatException, java_parse_int, java_trim
+from kafka_authz_cli._java import (
+    IllegalArgumentException,
+    JavaException,
+    NumberFormatException,
+    java_base64_decode,
+    java_parse_int,
+    java_split,
+    java_trim,
+    java_utf8,
+)
 
 if TYPE_CHECKING:  # cryptography is imported where it is used (`authz scram --help` needs none of it)
     from cryptography.hazmat.primitives import hashes
@@ -129,21 +137,6 @@ def b64(data: bytes) -> str:
     return base64.b64encode(data).decode("ascii")
 
 
-def java_b64decode(text: str) -> bytes:
-    """``java.util.Base64.getDecoder()``: standard alphabet, padding optional, nothing else allowed."""
-    if not re.fullmatch(r"[A-Za-z0-9+/]*={0,2}", text):
-        raise ValueError("Illegal base64 character")
-    stripped = text.rstrip("=")
-    if len(stripped) % 4 == 1:
-        raise ValueError("Last unit does not have enough valid bits")
-    if text.endswith("=") and len(text) % 4 != 0:
-        raise ValueError("Input byte array has wrong 4-byte ending unit")
-    try:
-        return base64.b64decode(stripped + "=" * (-len(stripped) % 4), validate=True)
-    except binascii.Error as exc:
-        raise ValueError(str(exc)) from None
-
-
 # -- credentials ----------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -187,9 +180,9 @@ class ScramCredential:
         if set(fields) != expected:
             raise ScramError("credential string must have exactly salt, stored_key, server_key and iterations")
         try:
-            return cls(mechanism, java_b64decode(fields["salt"]), java_b64decode(fields["stored_key"]),
-                       java_b64decode(fields["server_key"]), int(fields["iterations"]))
-        except ValueError as exc:
+            return cls(mechanism, java_base64_decode(fields["salt"]), java_base64_decode(fields["stored_key"]),
+                       java_base64_decode(fields["server_key"]), int(fields["iterations"]))
+        except (ValueError, JavaException) as exc:
             raise ScramError(f"malformed credential string: {exc}") from None
 
     def record(self, name: str) -> dict:
@@ -203,9 +196,11 @@ class ScramCredential:
             mechanism = record["mechanism"]
             mech = (ScramMechanism.for_type(mechanism) if isinstance(mechanism, int)
                     else ScramMechanism.parse(str(mechanism)))
-            return cls(mech, java_b64decode(record["salt"]), java_b64decode(record["storedKey"]),
-                       java_b64decode(record["serverKey"]), int(record["iterations"]))
-        except (KeyError, ValueError, TypeError) as exc:
+            keys = [record[k] for k in ("salt", "storedKey", "serverKey")]
+            if not all(isinstance(k, str) for k in keys):
+                raise TypeError("salt, storedKey and serverKey must be base64 strings")
+            return cls(mech, *map(java_base64_decode, keys), int(record["iterations"]))
+        except (KeyError, ValueError, TypeError, JavaException) as exc:
             raise ScramError(f"not a UserScramCredentialRecord: {exc}") from None
 
     def verify(self, password: str | bytes) -> bool:
@@ -241,14 +236,7 @@ def _base36(n: int) -> str:
 
 def _utf8(password: str | bytes) -> bytes:
     # Java's String.getBytes(UTF_8): no normalisation; a lone surrogate becomes '?'.
-    if isinstance(password, bytes):
-        return password
-    return password.encode("utf-8", "replace").replace(b"\xef\xbf\xbd", b"?") if _has_surrogate(password) \
-        else password.encode("utf-8")
-
-
-def _has_surrogate(text: str) -> bool:
-    return any("\ud800" <= c <= "\udfff" for c in text)
+    return password if isinstance(password, bytes) else java_utf8(password)
 
 
 # -- kafka-storage --add-scram -----------------------------------------------------------------------
@@ -271,8 +259,8 @@ def parse_add_scram(argument: str) -> AddScramResult:
     salt = None
     if "salt" in values:
         try:
-            salt = java_b64decode(values["salt"])
-        except ValueError:
+            salt = java_base64_decode(values["salt"])
+        except IllegalArgumentException:
             raise ScramError(f"Failed to decode given salt: {values['salt']}") from None
     iterations = 4096
     if "iterations" in values:
@@ -316,9 +304,7 @@ def _add_scram_components(argument: str) -> tuple[ScramMechanism, dict[str, str]
         raise ScramError("Expected configuration string to start with [")
     if not config.endswith("]"):
         raise ScramError("Expected configuration string to end with ]")
-    parts = config[1:-1].split(",")
-    while len(parts) > 1 and parts[-1] == "":  # Java's String.split drops trailing empties
-        parts.pop()
+    parts = java_split(config[1:-1], ",")
     values: dict[str, str] = {}
     for part in parts:
         key, sep, value = part.partition("=")
@@ -337,8 +323,8 @@ def _given_salted_password(values: dict[str, str], salt: bytes | None) -> bytes:
     if salt is None:
         raise ScramError("You must supply 'salt' with 'saltedpassword' to add-scram")
     try:
-        return java_b64decode(values["saltedpassword"])
-    except ValueError:
+        return java_base64_decode(values["saltedpassword"])
+    except IllegalArgumentException:
         raise ScramError(f"Failed to decode given saltedPassword: {values['saltedpassword']}") from None
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from kafka_authz_cli._java import IllegalArgumentException, java_base64_decode
 from kafka_authz_cli.errors import InputError
 from kafka_authz_cli.formats.reading import (
     LineIndex,
@@ -23,7 +24,7 @@ from kafka_authz_cli.formats.reading import (
     read_text,
     source_label,
 )
-from kafka_authz_cli.scram.credential import ScramCredential, ScramError, ScramMechanism, java_b64decode
+from kafka_authz_cli.scram.credential import ScramCredential, ScramError, ScramMechanism
 
 RECORD_FIELDS = ("name", "mechanism", "salt", "storedKey", "serverKey", "iterations")
 #: KRaft's ScramControlManager refuses more ('Too many iterations'); also bounds the work a hostile
@@ -95,8 +96,8 @@ def _keys(doc: dict, mechanism: ScramMechanism) -> dict[str, bytes]:
         if not isinstance(value, str):
             raise ValueError(f"{field} must be a base64 string, got {json_type(value)}")
         try:
-            keys[field] = java_b64decode(value)
-        except ValueError as exc:
+            keys[field] = java_base64_decode(value)
+        except IllegalArgumentException as exc:
             raise ValueError(f"{field} is not base64: {exc}") from None
         if not keys[field]:
             raise ValueError(f"{field} must not be empty")

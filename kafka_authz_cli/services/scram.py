@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Optional
 
+from kafka_authz_cli._java import IllegalArgumentException, java_base64_decode
 from kafka_authz_cli.cluster import confirm_changes, delete_guard
 from kafka_authz_cli.errors import AuthzError, InputError, OptionError
 from kafka_authz_cli.formats.reading import brief, csv_table, read_text
@@ -34,7 +35,6 @@ from kafka_authz_cli.scram import (
     b64,
     client_properties,
     exchange,
-    java_b64decode,
     load_records,
     new_nonce,
     new_salt,
@@ -131,8 +131,8 @@ def _decode_salt(salt: Optional[str]) -> Optional[bytes]:
     if salt is None:
         return None
     try:
-        value = java_b64decode(salt)
-    except ValueError as exc:
+        value = java_base64_decode(salt)
+    except IllegalArgumentException as exc:
         raise OptionError(f"not base64: {exc}", "--salt") from None
     if not value:
         raise OptionError("must not be empty", "--salt")

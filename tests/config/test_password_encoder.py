@@ -9,12 +9,11 @@ from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kafka_authz_cli._java.lang import JavaException
+from kafka_authz_cli._java.lang import JavaException, java_base64_decode
 from kafka_authz_cli.config.password_encoder import (
     EncoderConfig,
     decode,
     encode,
-    java_base64_decode,
     parse_csv_map,
 )
 

@@ -5,14 +5,13 @@ from pathlib import Path
 
 import pytest
 
-from kafka_authz_cli._java.lang import JavaException
+from kafka_authz_cli._java.lang import JavaException, java_base64_decode
 from kafka_authz_cli.config.password_encoder import (
     KEY_ORDER_GCM,
     KEY_ORDER_IV,
     EncoderConfig,
     decode,
     encode,
-    java_base64_decode,
     parse_csv_map,
 )
 

@@ -79,3 +79,32 @@ def test_add_scram_reads_iterations_with_integer_parse_int():
 def test_is_blank_is_kafkas_utils_is_blank(text, blank):
     # Utils.isBlank: null or String.trim() empty; trim strips every character up to U+0020, no Unicode space.
     assert is_blank(text) is blank
+
+
+@pytest.mark.parametrize("text, items", [
+    ("", [""]), ("a", ["a"]), (",", []), (",,", []), ("a,", ["a"]), (",a", ["", "a"]), ("a,,b,,", ["a", "", "b"]),
+])
+def test_java_split_is_string_split(text, items):
+    from kafka_authz_cli._java.lang import java_split
+
+    assert java_split(text, ",") == items
+    assert java_split(text, ",", keep_trailing_empty=True) == text.split(",")
+
+
+def test_add_scram_with_only_empty_components_needs_a_name_as_kafka_says():
+    # "[,]".split(",") is an empty array in Java: no component, so no name (was "No equals sign")
+    with pytest.raises(ScramError, match="You must supply 'name' to add-scram"):
+        parse_add_scram("SCRAM-SHA-256=[,]")
+    with pytest.raises(ScramError, match="No equals sign found in SCRAM component: $"):
+        parse_add_scram("SCRAM-SHA-256=[]")
+
+
+def test_a_password_with_a_real_replacement_character_and_a_lone_surrogate_keeps_the_replacement_character():
+    # getBytes(UTF_8): only the unpaired surrogate becomes '?'; U+FFFD stays EF BF BD
+    from kafka_authz_cli._java.lang import java_utf8
+    from kafka_authz_cli.scram.credential import ScramCredential, ScramMechanism
+
+    assert java_utf8("\ufffd\ud800") == b"\xef\xbf\xbd?"
+    mech = ScramMechanism.parse("SCRAM-SHA-256")
+    cred = ScramCredential.from_password(mech, "\ufffd\ud800", b"salt", 4096)
+    assert cred.verify(b"\xef\xbf\xbd?") and not cred.verify(b"??")
