@@ -20,9 +20,11 @@ from kafka_authz_cli.cli.common import (
     option_value,
     write_output,
 )
+from kafka_authz_cli.codes import SEVERITIES
 from kafka_authz_cli.errors import AuthzError, InputError
 from kafka_authz_cli.formats.reading import read_text
-from kafka_authz_cli.rules.lint import CODES, SEVERITIES, explain, lint_text
+from kafka_authz_cli.rules.codes import CODES, explain
+from kafka_authz_cli.rules.lint import lint_text
 from kafka_authz_cli.rules.types import TypeRegistry
 from kafka_authz_cli.services.sources import load_registry, load_source
 

@@ -1,6 +1,6 @@
 """`authz lint`: will the proxy load this rules file, and will it decide what its author thinks?
 
-Every finding has a stable code. Errors mean the proxy refuses the file (exactly when it does);
+Every finding has a stable code (rules/codes.py: the registry, with an example of each). Errors mean the proxy refuses the file (exactly when it does);
 warnings are rules that will not do what they say; info is what Kafka ACLs cannot express or what
 deserves a second look.
 """
@@ -18,81 +18,31 @@ from kafka_authz_cli.rules.check import (
     RulesSemanticError,
     check_rules,
 )
+from kafka_authz_cli.rules.codes import (
+    BACKSLASH_STRIPPED,
+    BLOCK_COMMENT,
+    BUILD_EXCEPTION,
+    CODES,
+    CROSS_TYPE_PREFIX,
+    DENY_IMPLIES,
+    DUPLICATE_RULE,
+    IGNORED_AFTER_OTHERWISE,
+    MATCHES_NOBODY,
+    NOT_KAFKA_EXPRESSIBLE,
+    PREFIX_FLOOR,
+    SEMANTIC_ERROR,
+    SHADOWED_RULE,
+    SYNTAX_ERROR,
+    UNKNOWN_TO_KAFKA,
+)
 from kafka_authz_cli.rules.evaluate import Principal, ProxyAuthorizer, RulesAction
 from kafka_authz_cli.rules.parser import RulesSyntaxError, gc_paused, parse_rules
 from kafka_authz_cli.rules.types import TypeRegistry
 
-SEVERITIES = ("info", "warning", "error")
-
-
-@dataclass(frozen=True)
-class LintCode:
-    code: str
-    name: str
-    severity: str
-    summary: str
-    explanation: str
-
-
-CODES: dict[str, LintCode] = {r.code: r for r in [
-    LintCode("AZ001", "syntax-error", "error", "The proxy's parser rejects the file.",
-          "The proxy (ANTLR grammar AclRules.g4) refuses a file with any lexer or parser error and starts "
-          "without loading it. Keywords are lower case only; statements must come in the order imports, deny "
-          "rules, allow rules, `otherwise deny;`; `matching` is allowed on resource names only; a regex is "
-          "written /.../, not quoted. authz reports the first error at the line and column the proxy reports."),
-    LintCode("AZ002", "semantic-error", "error", "The proxy's build step rejects the file.",
-          "After parsing, the proxy resolves every class a rule names, checks import aliases, `like` patterns "
-          "(a '*' is only allowed last) and regexes (RE2 syntax). Any problem stops the file from loading; "
-          "the proxy lists them all, authz too."),
-    LintCode("AZ003", "build-exception", "error", "An exception aborts the proxy's build.",
-          "Operation names are looked up case-sensitively with Enum.valueOf on the resource class: an unknown "
-          "name (ALL, read, CONNECT on a Topic) throws IllegalArgumentException, which aborts loading and hides "
-          "any other error. There is no ALL operation: use `*`."),
-    LintCode("AZ101", "ignored-after-otherwise", "warning", "Content after `otherwise deny;` is ignored.",
-          "The proxy's grammar ends at the first `otherwise deny;` (its `<EOF>` marker is silently ignored by "
-          "ANTLR): every rule after it is never applied, without any error."),
-    LintCode("AZ102", "block-comment", "warning", "Block comments are fragile.",
-          "A `/* ... */` comment without a '/' inside lexes as a REGEX token (same length, REGEX is declared "
-          "first) and is a syntax error. This one works only because it contains a '/'. Prefer // comments "
-          "(ending with a newline)."),
-    LintCode("AZ103", "backslash-stripped", "warning", "A backslash is stripped from a name or regex.",
-          "The proxy runs replaceAll(\"\\\\\\\\(.)\", \"$1\") on `=`/`in` names and on regexes: every backslash "
-          "escapes the next character, so \\n becomes n and /\\d+/ becomes the regex d+ (letters d). Write "
-          "\\\\d in the file to get \\d."),
-    LintCode("AZ104", "prefix-floor", "warning", "Overlapping `like` prefixes: the proxy consults only the closest one.",
-          "Rules are stored in a sorted map and a prefix lookup takes the single closest key at or below the "
-          "name (floorEntry). With `like \"payments-*\"` and `like \"payments-eu-*\"`, a name such as "
-          "`payments-f` floors to `payments-eu-`, which does not match, and the broader rule is never tried: "
-          "the first-match meaning the docs describe does not hold. The finding names a resource or principal "
-          "that gets the surprising answer."),
-    LintCode("AZ105", "cross-type-prefix", "warning", "A principal prefix rule leaks across principal types.",
-          "The prefix lookup does not check the class of the key it finds: when no key of the principal's own "
-          "class is at or below the lookup point, a prefix rule of another principal class (sorted by class "
-          "name) can apply. The finding names a principal that is affected."),
-    LintCode("AZ106", "deny-implies", "info", "A deny rule also denies implied operations.",
-          "The proxy expands implies() for deny rules too: `deny ... to READ` also denies DESCRIBE. Kafka's DENY "
-          "ACLs do not follow implication, so the compiled ACLs need explicit DENY DESCRIBE entries (authz "
-          "compile emits them)."),
-    LintCode("AZ107", "duplicate-rule", "warning", "The same rule appears twice.",
-          "Grants accumulate, so a duplicate changes nothing; it is usually a copy-paste slip."),
-    LintCode("AZ108", "shadowed-rule", "warning", "An allow rule is entirely overruled by a deny rule.",
-          "Deny rules always win. This allow rule grants nothing that a deny rule does not take away."),
-    LintCode("AZ109", "not-kafka-expressible", "info", "Kafka ACLs cannot express this construct.",
-          "Kafka ACLs have literal and prefixed resource names, exact principals and User:*. Regex resource "
-          "names and principal prefixes have no equivalent: `authz compile` refuses them unless "
-          "--expand-against gives the names to expand them against."),
-    LintCode("AZ110", "unknown-to-kafka", "info", "A resource type or operation Kafka does not know.",
-          "The resource class has no Kafka resource type, or the operation (e.g. CONNECT) is proxy-only: it "
-          "cannot be compiled to a Kafka ACL."),
-    LintCode("AZ111", "matches-nobody", "warning", "The rule's principal type matches no principal.",
-          "The proxy compares principal classes exactly (getClass()). The Principal interface itself is never "
-          "the class of a real principal, so this rule never applies."),
-]}
-
 
 @dataclass(frozen=True)
 class Finding:
-    code: str
+    code: str  # a FindingCode's code: a plain string, cheap to pickle back from the forked floor pass
     path: str
     line: int
     col: int  # 0-based, as the proxy reports; shown 1-based by text formats
@@ -132,10 +82,10 @@ def _lint_text(text: str, path: str, registry: TypeRegistry | None) -> LintResul
             token = re.match(r"extraneous input '(/\*.*)'", msg, re.S)
             if token:
                 msg += " (a /* */ comment without '/' inside lexes as a regex; use // comments)"
-            add(Finding("AZ001", path, p.line, p.col, msg))
+            add(Finding(SYNTAX_ERROR.code, path, p.line, p.col, msg))
         if len(exc.problems) > _MAX_SYNTAX_ERRORS:
             last = exc.problems[-1]
-            add(Finding("AZ001", path, last.line, last.col,
+            add(Finding(SYNTAX_ERROR.code, path, last.line, last.col,
                         f"... and {len(exc.problems) - _MAX_SYNTAX_ERRORS:,} more syntax errors up to here "
                         f"(the proxy, too, lists the first {_MAX_SYNTAX_ERRORS})"))
         _block_comments(text, path, add, broken_only=True)
@@ -151,11 +101,11 @@ def _lint_text(text: str, path: str, registry: TypeRegistry | None) -> LintResul
     except RulesSemanticError as exc:
         floor.cancel()
         for p in exc.problems:
-            add(Finding("AZ002", path, p.pos.line, p.pos.col, p.message))
+            add(Finding(SEMANTIC_ERROR.code, path, p.pos.line, p.pos.col, p.message))
         return result
     except RulesBuildException as exc:
         floor.cancel()
-        add(Finding("AZ003", path, exc.pos.line, exc.pos.col, f"{exc.java_class}: {exc}"))
+        add(Finding(BUILD_EXCEPTION.code, path, exc.pos.line, exc.pos.col, f"{exc.java_class}: {exc}"))
         return result
     except BaseException:
         floor.cancel()
@@ -188,7 +138,7 @@ def _after_otherwise(parsed, path, add) -> None:
         line = before.count("\n") + 1
         col = len(before) - (before.rfind("\n") + 1)
         what = f"{statements} rule(s)" if statements else "text"
-        add(Finding("AZ101", path, line, col, f"{what} after `otherwise deny;` will never be applied by the proxy"))
+        add(Finding(IGNORED_AFTER_OTHERWISE.code, path, line, col, f"{what} after `otherwise deny;` will never be applied by the proxy"))
 
 
 def _block_comments(text: str, path: str, add, broken_only: bool, end: int | None = None) -> None:
@@ -201,7 +151,7 @@ def _block_comments(text: str, path: str, add, broken_only: bool, end: int | Non
             line += text.count("\n", counted, m.start())
             counted = m.start()
             col = m.start() - (text.rfind("\n", 0, m.start()) + 1)
-            add(Finding("AZ102", path, line, col, "this block comment works only because it contains '/'; "
+            add(Finding(BLOCK_COMMENT.code, path, line, col, "this block comment works only because it contains '/'; "
                                                  "without one it lexes as a regex: prefer // comments"))
 
 
@@ -221,7 +171,7 @@ def _backslashes(parsed, path, add) -> None:
                     if stripped:
                         what = "regex" if pred.kind == "matching" else "name"
                         escapes = ", ".join("\\" + c for c in dict.fromkeys(stripped))
-                        add(Finding("AZ103", path, pos.line, pos.col,
+                        add(Finding(BACKSLASH_STRIPPED.code, path, pos.line, pos.col,
                                     f"the proxy strips the backslash from {escapes}: this {what} is really "
                                     f"{unquote(raw)!r}"))
 
@@ -259,27 +209,27 @@ def _per_rule_findings(rules: list[CheckedRule], path: str, add, registry: TypeR
         key = (r.effect, r.principal_class, r.principal.kind, r.principal.values, r.resource_class, r.resource.kind,
                r.resource.values, r.operations)
         if key in seen:
-            add(Finding("AZ107", path, pos.line, pos.col, f"same as the rule at line {seen[key].rule.pos.line}"))
+            add(Finding(DUPLICATE_RULE.code, path, pos.line, pos.col, f"same as the rule at line {seen[key].rule.pos.line}"))
         else:
             seen[key] = r
         if r.principal_is_interface:
-            add(Finding("AZ111", path, r.rule.principal_type.pos.line, r.rule.principal_type.pos.col,
+            add(Finding(MATCHES_NOBODY.code, path, r.rule.principal_type.pos.line, r.rule.principal_type.pos.col,
                         f"'{r.rule.principal_type.text}' is the Principal interface: no principal has exactly that class"))
         resource_class = registry.resources.get(r.resource_class)
         if r.effect == "deny":
             extra = sorted(r.effective_operations - r.operations)
             if extra:
-                add(Finding("AZ106", path, r.rule.operations_pos.line, r.rule.operations_pos.col,
+                add(Finding(DENY_IMPLIES.code, path, r.rule.operations_pos.line, r.rule.operations_pos.col,
                             f"this deny rule also denies {', '.join(extra)} (implied); Kafka's DENY would not"))
         if r.resource.kind == "regex":
             p = r.rule.resource.pos
-            add(Finding("AZ109", path, p.line, p.col, "regex resource names have no Kafka ACL equivalent"))
+            add(Finding(NOT_KAFKA_EXPRESSIBLE.code, path, p.line, p.col, "regex resource names have no Kafka ACL equivalent"))
         if r.principal.kind == "prefix":
             p = r.rule.principal.pos
-            add(Finding("AZ109", path, p.line, p.col, "principal name prefixes have no Kafka ACL equivalent"))
+            add(Finding(NOT_KAFKA_EXPRESSIBLE.code, path, p.line, p.col, "principal name prefixes have no Kafka ACL equivalent"))
         if resource_class is not None and resource_class.kafka_type is None:
             p = r.rule.resource_type.pos
-            add(Finding("AZ110", path, p.line, p.col, f"{_short(r.resource_class)} has no Kafka resource type"))
+            add(Finding(UNKNOWN_TO_KAFKA.code, path, p.line, p.col, f"{_short(r.resource_class)} has no Kafka resource type"))
         elif resource_class is not None and r.rule.operations is not None:
             unknown = proxy_only.get(r.operations)
             if unknown is None:
@@ -287,7 +237,7 @@ def _per_rule_findings(rules: list[CheckedRule], path: str, add, registry: TypeR
                                                             if op not in AclOperation.__members__)
             if unknown:
                 p = r.rule.operations_pos
-                add(Finding("AZ110", path, p.line, p.col, f"operation(s) {', '.join(unknown)} do not exist in Kafka "
+                add(Finding(UNKNOWN_TO_KAFKA.code, path, p.line, p.col, f"operation(s) {', '.join(unknown)} do not exist in Kafka "
                                                            "(proxy-only)"))
 
 
@@ -386,7 +336,7 @@ def _shadowed(rules: list[CheckedRule], path: str, add) -> None:
                         and _covers(d.principal, a.principal) and _covers(d.resource, a.resource):
                     best = d
         if best is not None:
-            add(Finding("AZ108", path, a.rule.pos.line, a.rule.pos.col,
+            add(Finding(SHADOWED_RULE.code, path, a.rule.pos.line, a.rule.pos.col,
                         f"everything this rule allows is denied by the deny rule at line {best.rule.pos.line}"))
 
 
@@ -469,7 +419,7 @@ def _floor_findings(rules: list[CheckedRule], checked: CheckedRules, path: str, 
                     if got.decision != got.documented_decision:
                         reported.add((broad.rule.pos, "r"))
                         pos = broad.rule.resource.pos
-                        add(Finding("AZ104", path, pos.line, pos.col,
+                        add(Finding(PREFIX_FLOOR.code, path, pos.line, pos.col,
                                     f"{principal.name!r} {op} {_short(rclass)} {witness!r}: the docs say "
                                     f"{got.documented_decision}, the proxy says {got.decision} (its lookup stops at "
                                     f"the closer prefix \"{q}*\" of line {narrow.rule.pos.line})"))
@@ -492,7 +442,7 @@ def _floor_findings(rules: list[CheckedRule], checked: CheckedRules, path: str, 
                                 pos = rule.rule.principal.pos
                                 shared = len(by_prefix[p])
                                 also = f" (nor do the other {shared - 1} rules with this prefix)" if shared > 1 else ""
-                                add(Finding("AZ104", path, pos.line, pos.col,
+                                add(Finding(PREFIX_FLOOR.code, path, pos.line, pos.col,
                                             f"principal {_short(pcls)} {name!r} is looked up at the closer prefix "
                                             f"\"{q}*\" of line {other.rule.pos.line}: this rule never applies to it"
                                             f"{also}"))
@@ -521,7 +471,7 @@ def _floor_findings(rules: list[CheckedRule], checked: CheckedRules, path: str, 
             if _diverges(authorizer, rule, victim) and (rule.rule.pos, cls) not in reported:
                 reported.add((rule.rule.pos, cls))
                 pos = rule.rule.principal.pos
-                add(Finding("AZ105", path, pos.line, pos.col,
+                add(Finding(CROSS_TYPE_PREFIX.code, path, pos.line, pos.col,
                             f"{rule.effect}s {_short(cls)} {victim.name!r} too: the proxy's prefix lookup does "
                             "not check the principal type"))
 
@@ -568,10 +518,3 @@ def _diverges(authorizer: ProxyAuthorizer, rule: CheckedRule, principal: Princip
         return False
     got = authorizer.decide(RulesAction((principal,), rule.resource_class, op, name))
     return got.decision != got.documented_decision
-
-
-def explain(code: str) -> str:
-    rule = CODES.get(code.upper())
-    if rule is None:
-        raise KeyError(code)
-    return f"{rule.code} {rule.name} ({rule.severity}): {rule.summary}\n\n{rule.explanation}\n"
