@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from kafka_authz_cli.acl.model import (
+from kafka_authz_cli.acl import (
     CLUSTER_NAME,
     IMPLIES_DESCRIBE,
     IMPLIES_DESCRIBE_CONFIGS,

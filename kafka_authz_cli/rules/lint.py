@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from kafka_authz_cli.acl.model import AclOperation
+from kafka_authz_cli.acl import AclOperation
 from kafka_authz_cli.rules.check import (
     CheckedRule,
     CheckedRules,

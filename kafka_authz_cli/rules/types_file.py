@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from kafka_authz_cli.acl.model import AclError, ResourceType
+from kafka_authz_cli.acl import AclError, ResourceType
 from kafka_authz_cli.errors import InputError
 from kafka_authz_cli.formats.reading import brief, json_type, loads, locate, read_text, source_label
 
