@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from kafka_authz_cli.acl import AclOperation
 from kafka_authz_cli.rules.check import (
@@ -368,6 +369,24 @@ def _successor_names(prefix: str, narrower: str) -> list[str]:
 _TRIES_PER_KEY = 8
 
 
+class _Floor:
+    """What the floor passes share: where findings go, which were reported, and the proxy's decisions
+    (built on first need: most files never need them)."""
+
+    def __init__(self, checked: CheckedRules, path: str, add):
+        self.checked = checked
+        self.path = path
+        self.add = add
+        self.reported: set[tuple] = set()
+
+    @cached_property
+    def authorizer(self) -> ProxyAuthorizer:
+        return ProxyAuthorizer(self.checked)
+
+    def side(self, effect: str):
+        return self.authorizer.deny if effect == "deny" else self.authorizer.allow
+
+
 def _floor_findings(rules: list[CheckedRule], checked: CheckedRules, path: str, add,
                     registry: TypeRegistry) -> None:
     """AZ104 and AZ105: where the proxy's floor lookups decide differently from the docs.
@@ -377,80 +396,100 @@ def _floor_findings(rules: list[CheckedRule], checked: CheckedRules, path: str, 
     each map (not across the whole file), and each pair is judged by deciding a witness both ways.
     Each finding is reported once per key, on the first rule (by line) that shows it.
     """
-    reported: set[tuple] = set()
-    authorizer: ProxyAuthorizer | None = None
+    floor = _Floor(checked, path, add)
     by_line = sorted(rules, key=lambda r: r.rule.pos.offset)
     for effect in ("deny", "allow"):
         side_rules = [r for r in by_line if r.effect == effect]
-        # Resource prefixes nested inside one principal key's grant map.
-        maps: dict[tuple, dict[str, list[CheckedRule]]] = {}
-        for r in side_rules:
-            if r.resource.kind != "prefix":
+        _resource_prefix_floors(floor, effect, side_rules)
+        _principal_prefix_floors(floor, side_rules)
+    _cross_type_leaks(floor, by_line, sorted(registry.principals))
+
+
+def _resource_prefix_floors(floor: _Floor, effect: str, side_rules: list[CheckedRule]) -> None:
+    """AZ104 for resource prefixes nested inside one principal key's grant map."""
+    maps: dict[tuple, dict[str, list[CheckedRule]]] = {}
+    for r in side_rules:
+        if r.resource.kind != "prefix":
+            continue
+        for pkey in _principal_keys(r):
+            maps.setdefault((pkey, r.resource_class), {}).setdefault(r.resource.values[0], []).append(r)
+    for ((pcls, pkind, pvalue), rclass), by_prefix in maps.items():
+        if len(by_prefix) < 2:
+            continue
+        principal = Principal(pcls, "someone" if pkind == "any" else pvalue)
+        for p, q in _nested_pairs(by_prefix):
+            broad, narrow = by_prefix[p][0], by_prefix[q][0]
+            if (broad.rule.pos, "r") in floor.reported:
                 continue
-            for pkey in _principal_keys(r):
-                maps.setdefault((pkey, r.resource_class), {}).setdefault(r.resource.values[0], []).append(r)
-        for ((pcls, pkind, pvalue), rclass), by_prefix in maps.items():
-            if len(by_prefix) < 2:
+            side = floor.side(effect)
+            # The witness: the first name after q that starts with p and whose floor lookup in this
+            # map really lands on a prefix key that does not match it (so p is never tried).
+            witness = next((n for n in _successor_names(p, q)
+                            if side.resource_floor_shadows(pcls, pkind, pvalue, rclass, n)), None)
+            if witness is not None:
+                _judge_resource_floor(floor, effect, principal, rclass, witness, broad, narrow, q)
+
+
+def _judge_resource_floor(floor: _Floor, effect: str, principal: Principal, rclass: str, witness: str,
+                          broad: CheckedRule, narrow: CheckedRule, q: str) -> None:
+    """AZ104 on ``broad`` if, for one of its operations, the proxy decides ``witness`` differently
+    from the docs (its lookup stopping at ``narrow``'s closer prefix ``q``)."""
+    authorizer = floor.authorizer
+    for op in sorted(broad.effective_operations):
+        action = RulesAction((principal,), rclass, op, witness)
+        documented = None
+        if effect == "deny":
+            if not _allowed_by_proxy(authorizer, principal, rclass, op, witness):
+                continue  # a shadowed deny changes nothing unless the proxy's allow side grants it
+        else:
+            documented = authorizer.documented(action)
+            if documented[0] == "DENIED":
+                continue  # the docs deny it anyway: the shadowed allow changes nothing here
+        got = authorizer.decide(action, documented)
+        if got.decision != got.documented_decision:
+            floor.reported.add((broad.rule.pos, "r"))
+            pos = broad.rule.resource.pos
+            floor.add(Finding(PREFIX_FLOOR.code, floor.path, pos.line, pos.col,
+                              f"{principal.name!r} {op} {_short(rclass)} {witness!r}: the docs say "
+                              f"{got.documented_decision}, the proxy says {got.decision} (its lookup stops at "
+                              f"the closer prefix \"{q}*\" of line {narrow.rule.pos.line})"))
+            return
+
+
+def _principal_prefix_floors(floor: _Floor, side_rules: list[CheckedRule]) -> None:
+    """AZ104 for principal prefixes nested inside the side's principal map."""
+    by_class: dict[str, dict[str, list[CheckedRule]]] = {}
+    for r in side_rules:
+        if r.principal.kind == "prefix":
+            by_class.setdefault(r.principal_class, {}).setdefault(r.principal.values[0], []).append(r)
+    for pcls, by_prefix in by_class.items():
+        for p, q in _nested_pairs(by_prefix):
+            _judge_principal_floor(floor, pcls, by_prefix, p, q)
+
+
+def _judge_principal_floor(floor: _Floor, pcls: str, by_prefix: dict[str, list[CheckedRule]], p: str,
+                           q: str) -> None:
+    """AZ104 on the first of (the first few) rules under prefix ``p`` that a name after the closer
+    prefix ``q`` never reaches although the docs say it applies."""
+    other = by_prefix[q][0]
+    for rule in by_prefix[p][:_TRIES_PER_KEY]:
+        for name in _successor_names(p, q):
+            if not _diverges(floor.authorizer, rule, Principal(pcls, name)):
                 continue
-            principal = Principal(pcls, "someone" if pkind == "any" else pvalue)
-            for p, q in _nested_pairs(by_prefix):
-                broad, narrow = by_prefix[p][0], by_prefix[q][0]
-                if (broad.rule.pos, "r") in reported:
-                    continue
-                authorizer = authorizer or ProxyAuthorizer(checked)
-                side = authorizer.deny if effect == "deny" else authorizer.allow
-                # The witness: the first name after q that starts with p and whose floor lookup in this
-                # map really lands on a prefix key that does not match it (so p is never tried).
-                witness = next((n for n in _successor_names(p, q)
-                                if side.resource_floor_shadows(pcls, pkind, pvalue, rclass, n)), None)
-                if witness is None:
-                    continue
-                for op in sorted(broad.effective_operations):
-                    action = RulesAction((principal,), rclass, op, witness)
-                    documented = None
-                    if effect == "deny":
-                        if not _allowed_by_proxy(authorizer, principal, rclass, op, witness):
-                            continue  # a shadowed deny changes nothing unless the proxy's allow side grants it
-                    else:
-                        documented = authorizer.documented(action)
-                        if documented[0] == "DENIED":
-                            continue  # the docs deny it anyway: the shadowed allow changes nothing here
-                    got = authorizer.decide(action, documented)
-                    if got.decision != got.documented_decision:
-                        reported.add((broad.rule.pos, "r"))
-                        pos = broad.rule.resource.pos
-                        add(Finding(PREFIX_FLOOR.code, path, pos.line, pos.col,
-                                    f"{principal.name!r} {op} {_short(rclass)} {witness!r}: the docs say "
-                                    f"{got.documented_decision}, the proxy says {got.decision} (its lookup stops at "
-                                    f"the closer prefix \"{q}*\" of line {narrow.rule.pos.line})"))
-                        break
-        # Principal prefixes nested inside the side's principal map.
-        by_class: dict[str, dict[str, list[CheckedRule]]] = {}
-        for r in side_rules:
-            if r.principal.kind == "prefix":
-                by_class.setdefault(r.principal_class, {}).setdefault(r.principal.values[0], []).append(r)
-        for pcls, by_prefix in by_class.items():
-            for p, q in _nested_pairs(by_prefix):
-                other = by_prefix[q][0]
-                authorizer = authorizer or ProxyAuthorizer(checked)
-                found = False
-                for rule in by_prefix[p][:_TRIES_PER_KEY]:
-                    for name in _successor_names(p, q):
-                        if _diverges(authorizer, rule, Principal(pcls, name)):
-                            if (rule.rule.pos, "p") not in reported:
-                                reported.add((rule.rule.pos, "p"))
-                                pos = rule.rule.principal.pos
-                                shared = len(by_prefix[p])
-                                also = f" (nor do the other {shared - 1} rules with this prefix)" if shared > 1 else ""
-                                add(Finding(PREFIX_FLOOR.code, path, pos.line, pos.col,
-                                            f"principal {_short(pcls)} {name!r} is looked up at the closer prefix "
-                                            f"\"{q}*\" of line {other.rule.pos.line}: this rule never applies to it"
-                                            f"{also}"))
-                            found = True
-                            break
-                    if found:
-                        break
-    classes = sorted(registry.principals)
+            if (rule.rule.pos, "p") not in floor.reported:
+                floor.reported.add((rule.rule.pos, "p"))
+                pos = rule.rule.principal.pos
+                shared = len(by_prefix[p])
+                also = f" (nor do the other {shared - 1} rules with this prefix)" if shared > 1 else ""
+                floor.add(Finding(PREFIX_FLOOR.code, floor.path, pos.line, pos.col,
+                                  f"principal {_short(pcls)} {name!r} is looked up at the closer prefix "
+                                  f"\"{q}*\" of line {other.rule.pos.line}: this rule never applies to it"
+                                  f"{also}"))
+            return
+
+
+def _cross_type_leaks(floor: _Floor, by_line: list[CheckedRule], classes: list[str]) -> None:
+    """AZ105: principal prefixes whose rules apply to principals of other classes too."""
     seen_prefix: set[tuple] = set()
     for rule in by_line:
         if rule.principal.kind != "prefix":
@@ -461,19 +500,20 @@ def _floor_findings(rules: list[CheckedRule], checked: CheckedRules, path: str, 
             continue
         seen_prefix.add((rule.effect, rule.principal_class, p))
         for cls in classes:
-            if cls == rule.principal_class:
-                continue
-            victim = Principal(cls, p + "x")
-            authorizer = authorizer or ProxyAuthorizer(checked)
-            side = authorizer.deny if rule.effect == "deny" else authorizer.allow
-            if side.floor_key(victim) != (rule.principal_class, "prefix", p):
-                continue  # the victim's lookup never reaches this rule's key: nothing leaks from it
-            if _diverges(authorizer, rule, victim) and (rule.rule.pos, cls) not in reported:
-                reported.add((rule.rule.pos, cls))
-                pos = rule.rule.principal.pos
-                add(Finding(CROSS_TYPE_PREFIX.code, path, pos.line, pos.col,
-                            f"{rule.effect}s {_short(cls)} {victim.name!r} too: the proxy's prefix lookup does "
-                            "not check the principal type"))
+            if cls != rule.principal_class:
+                _judge_leak(floor, rule, p, cls)
+
+
+def _judge_leak(floor: _Floor, rule: CheckedRule, p: str, cls: str) -> None:
+    victim = Principal(cls, p + "x")
+    if floor.side(rule.effect).floor_key(victim) != (rule.principal_class, "prefix", p):
+        return  # the victim's lookup never reaches this rule's key: nothing leaks from it
+    if _diverges(floor.authorizer, rule, victim) and (rule.rule.pos, cls) not in floor.reported:
+        floor.reported.add((rule.rule.pos, cls))
+        pos = rule.rule.principal.pos
+        floor.add(Finding(CROSS_TYPE_PREFIX.code, floor.path, pos.line, pos.col,
+                          f"{rule.effect}s {_short(cls)} {victim.name!r} too: the proxy's prefix lookup does "
+                          "not check the principal type"))
 
 
 def _principal_keys(rule: CheckedRule) -> list[tuple[str, str, str]]:
@@ -490,21 +530,6 @@ def _allowed_by_proxy(authorizer: ProxyAuthorizer, principal: Principal, resourc
     """Does the proxy's allow side grant it? (A shadowed deny changes nothing unless it does.)"""
     rule, _notes = authorizer.allow.matching_rule(RulesAction((principal,), resource_class, op, name))
     return rule is not None
-
-
-def _decides_differently(authorizer: ProxyAuthorizer, principal: Principal, resource_class: str, op: str,
-                         name: str) -> bool:
-    got = authorizer.decide(RulesAction((principal,), resource_class, op, name))
-    return got.decision != got.documented_decision
-
-
-def _example_principal(rule: CheckedRule) -> Principal | None:
-    m = rule.principal
-    if m.kind == "any":
-        return Principal(rule.principal_class, "someone")
-    if m.kind in ("equals", "prefix"):
-        return Principal(rule.principal_class, m.values[0] + ("x" if m.kind == "prefix" else ""))
-    return None
 
 
 def _diverges(authorizer: ProxyAuthorizer, rule: CheckedRule, principal: Principal) -> bool:
