@@ -14,6 +14,7 @@ from typing import Any
 from kafka_authz_cli.acl import AclError, ResourceType
 from kafka_authz_cli.errors import InputError
 from kafka_authz_cli.formats.reading import brief, json_type, loads, locate, read_text, source_label
+from kafka_authz_cli.rules.types import TypeRegistry
 
 TOP_LEVEL = ("principal_types", "resource_types", "default_imports")
 PRINCIPAL_FIELDS = {"short": True, "class": True, "kafka_type": False}
@@ -112,10 +113,8 @@ def _check_entry(where: _Where, section: str, fields: dict[str, bool], i: int, e
             where.string_list(at + ["implies", op], implied, f"{what}.implies[{brief(op)}]")
 
 
-def parse_types(text: str, label: str):
+def parse_types(text: str, label: str) -> tuple[TypeRegistry, list[str]]:
     """A :class:`~kafka_authz_cli.rules.types.TypeRegistry` from a types file's text, and the ignored keys."""
-    from kafka_authz_cli.rules.types import TypeRegistry
-
     if not text.strip():
         raise InputError("empty file: expected a types file (JSON object with "
                          f"{', '.join(TOP_LEVEL)})", label)
@@ -127,6 +126,6 @@ def parse_types(text: str, label: str):
     return TypeRegistry().load(doc, label), ignored
 
 
-def load_types(path: str | Path):
+def load_types(path: str | Path) -> tuple[TypeRegistry, list[str]]:
     """A :class:`~kafka_authz_cli.rules.types.TypeRegistry` from a types file, and the ignored keys."""
     return parse_types(read_text(path), source_label(path))
