@@ -19,6 +19,7 @@ from kafka_authz_cli.cli.common import (
     option_value,
     write_output,
 )
+from kafka_authz_cli.codes import SEVERITIES
 from kafka_authz_cli.errors import AuthzError
 from kafka_authz_cli.rules import CODES
 from kafka_authz_cli.services import rules as service
@@ -33,10 +34,8 @@ class LintFormat(str, Enum):
     junit = "junit"
 
 
-class Severity(str, Enum):
-    info = "info"
-    warning = "warning"
-    error = "error"
+#: --fail-level's choices: the severities of codes.py, least severe first.
+Severity = Enum("Severity", [(s, s) for s in SEVERITIES], type=str)
 
 
 @app.command("lint", short_help="Will the Kroxylicious proxy load these rules files, and do they say what they mean?", help=f"""Check rules files: will the Kroxylicious proxy load them, and will they decide what
