@@ -9,7 +9,6 @@ from typing import Optional
 
 import typer
 
-from kafka_authz_cli.acl.formats import dump_acls
 from kafka_authz_cli.cli.app import app, keep_until_exit
 from kafka_authz_cli.cli.common import (
     MAX_TABLE_ROWS,
@@ -20,13 +19,11 @@ from kafka_authz_cli.cli.common import (
     option_value,
     write_output,
 )
-from kafka_authz_cli.errors import AuthzError, InputError
-from kafka_authz_cli.formats.reading import read_text
-from kafka_authz_cli.rules.lint import CODES, SEVERITIES, explain, lint_text
-from kafka_authz_cli.rules.types import TypeRegistry
-from kafka_authz_cli.services.sources import load_registry, load_source
-
-RULES_SUFFIXES = (".acl", ".rules", ".authz")
+from kafka_authz_cli.codes import SEVERITIES
+from kafka_authz_cli.errors import AuthzError
+from kafka_authz_cli.rules import CODES
+from kafka_authz_cli.services import rules as service
+from kafka_authz_cli.services.rules import RULES_SUFFIXES
 
 
 class LintFormat(str, Enum):
@@ -37,29 +34,8 @@ class LintFormat(str, Enum):
     junit = "junit"
 
 
-class Severity(str, Enum):
-    info = "info"
-    warning = "warning"
-    error = "error"
-
-
-def _registry(types: Optional[Path]) -> TypeRegistry:
-    return load_registry(types)
-
-
-def _files(paths: list[Path]) -> list[Path]:
-    out = []
-    for p in paths:
-        if p.is_dir():
-            found = sorted(f for f in p.rglob("*") if f.is_file() and f.suffix in RULES_SUFFIXES)
-            if not found:
-                raise InputError(f"no rules files ({', '.join(RULES_SUFFIXES)}) under this directory", str(p))
-            out += found
-        elif p.exists():
-            out.append(p)
-        else:
-            raise InputError("no such file", str(p))
-    return out
+#: --fail-level's choices: the severities of codes.py, least severe first.
+Severity = Enum("Severity", [(s, s) for s in SEVERITIES], type=str)
 
 
 @app.command("lint", short_help="Will the Kroxylicious proxy load these rules files, and do they say what they mean?", help=f"""Check rules files: will the Kroxylicious proxy load them, and will they decide what
@@ -82,39 +58,30 @@ def lint(
     out: Optional[Path] = typer.Option(None, "-o", "--output", help="Write the report to a file."),
 ) -> None:
     if explain_code:
-        try:
-            typer.echo(explain(explain_code), nl=False)
-        except KeyError:
-            raise typer.BadParameter(f"unknown code {explain_code!r}; codes: {', '.join(CODES)}",
-                                     param_hint="--explain") from None
+        typer.echo(service.explain_code(explain_code), nl=False)
         return
     if not paths:
         raise typer.BadParameter("give rules files or directories to lint", param_hint="PATHS")
-    registry = _registry(types)
-    results = [lint_text(read_text(f), str(f), registry) for f in _files(paths)]
-    keep_until_exit(results)  # big files: let the process exit free them
+    run = service.lint_paths(paths, types)
+    keep_until_exit(run)  # big files: let the process exit free them
     if fmt is LintFormat.text:
-        _print_text(results, out)
+        _print_text(run, out)
     else:
         from kafka_authz_cli.rules import report as finding_formats
 
-        render = {"json": finding_formats.to_json, "sarif": finding_formats.to_sarif,
-                  "github": finding_formats.to_github, "junit": finding_formats.to_junit}[fmt.value]
-        text = (finding_formats.to_junit(results, CODES, fail_level.value) if fmt is LintFormat.junit
-                else render(results, CODES))
+        text = (finding_formats.to_junit(run.results, fail_level=fail_level.value) if fmt is LintFormat.junit
+                else {"json": finding_formats.to_json, "sarif": finding_formats.to_sarif,
+                      "github": finding_formats.to_github}[fmt.value](run.results))
         write_output(text.rstrip("\n") + "\n", out)
-    threshold = SEVERITIES.index(fail_level.value)
-    if any(SEVERITIES.index(f.severity) >= threshold for r in results for f in r.findings):
+    if run.fails(fail_level.value):
         raise typer.Exit(1)
 
 
-def _print_text(results, out: Optional[Path]) -> None:
-    lines = []
-    counts = {s: 0 for s in SEVERITIES}
-    for r in results:
-        for f in r.findings:
-            counts[f.severity] += 1
-            lines.append(f"{r.path}:{f.line}:{f.col + 1}: {f.severity} {f.code} {f.message} [{f.name}]")
+def _print_text(run: service.LintRun, out: Optional[Path]) -> None:
+    results = run.results
+    lines = [f"{r.path}:{f.line}:{f.col + 1}: {f.severity} {f.code} {f.message} [{f.name}]"
+             for r in results for f in r.findings]
+    counts = run.counts()
     summary = (f"{len(results)} file(s): {counts['error']} error(s), {counts['warning']} warning(s), "
                f"{counts['info']} info")
     if out is not None:
@@ -157,20 +124,9 @@ def compile_cmd(
                                                                                    "regexes and prefixes against."),
     out: Optional[Path] = typer.Option(None, "-o", "--output", help="Write to a file instead of stdout."),
 ) -> None:
-    from kafka_authz_cli.rules.compile import ExpansionNames, compile_rules_text
+    from kafka_authz_cli.acl import dump_acls
 
-    expand = None
-    if expand_against is not None:
-        try:
-            expand = ExpansionNames.parse(read_text(expand_against))
-        except ValueError as exc:
-            import re
-
-            located = re.match(r"line (\d+): (.*)", str(exc), re.S)
-            if located:
-                raise InputError(located.group(2), str(expand_against), int(located.group(1))) from None
-            raise InputError(str(exc), str(expand_against)) from None
-    bindings = compile_rules_text(read_text(rules), str(rules), _registry(types), expand)
+    bindings = service.compile_file(rules, types, expand_against)
     write_output(dump_acls(bindings, to.value), out)
     err_console.print(f"{len(bindings)} ACL binding(s)")
 
@@ -191,25 +147,25 @@ def decompile_cmd(
     acls_format: Optional[AclFormat] = typer.Option(None, "--acls-format", help="Override format detection."),
     out: Optional[Path] = typer.Option(None, "-o", "--output", help="Write to a file instead of stdout."),
 ) -> None:
-    from kafka_authz_cli.rules.compile import DecompileError, decompile
+    decompiled = service.decompile_file(acls, option_value(acls_format))
+    if decompiled.text is None:
+        _print_refused(decompiled.refused)
+        raise AuthzError(f"{len(decompiled.refused)} binding(s) cannot be written as rules (listed above); "
+                         "nothing written")
+    write_output(decompiled.text, out)
 
-    acl_set = load_source(acls, option_value(acls_format), quiet=True)
-    try:
-        text = decompile(acl_set.bindings)
-    except DecompileError as exc:
-        from rich.table import Table
 
-        origins = {b: o for b, o in zip(acl_set.bindings, acl_set.origins)}
-        table = Table(title=f"{len(exc.problems)} binding(s) the rules language cannot hold", header_style="bold")
-        table.add_column("where")
-        table.add_column("binding", overflow="fold")
-        table.add_column("why", overflow="fold")
-        for p in exc.problems[:MAX_TABLE_ROWS]:
-            table.add_row(cell(origins.get(p.binding, "")), cell(p.binding.standard_acl_str()), cell(p.reason))
-        err_console.print(table)
-        if len(exc.problems) > MAX_TABLE_ROWS:
-            err_console.print(f"{len(exc.problems) - MAX_TABLE_ROWS:,} more binding(s) not shown (the table shows "
-                              f"the first {MAX_TABLE_ROWS}); the run after fixing these lists the rest",
-                              markup=False, highlight=False)
-        raise AuthzError(f"{len(exc.problems)} binding(s) cannot be written as rules (listed above); nothing written")
-    write_output(text, out)
+def _print_refused(refused: list[service.RefusedBinding]) -> None:
+    from rich.table import Table
+
+    table = Table(title=f"{len(refused)} binding(s) the rules language cannot hold", header_style="bold")
+    table.add_column("where")
+    table.add_column("binding", overflow="fold")
+    table.add_column("why", overflow="fold")
+    for r in refused[:MAX_TABLE_ROWS]:
+        table.add_row(cell(r.origin), cell(r.binding.standard_acl_str()), cell(r.reason))
+    err_console.print(table)
+    if len(refused) > MAX_TABLE_ROWS:
+        err_console.print(f"{len(refused) - MAX_TABLE_ROWS:,} more binding(s) not shown (the table shows "
+                          f"the first {MAX_TABLE_ROWS}); the run after fixing these lists the rest",
+                          markup=False, highlight=False)

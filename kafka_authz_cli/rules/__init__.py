@@ -1,1 +1,31 @@
-"""The Kroxylicious ACL rules language: parse, check, decide, lint, compile to Kafka ACLs and back."""
+"""The Kroxylicious ACL rules language: parse, check, decide, lint, compile to Kafka ACLs and back.
+
+``parser`` reads a rules file exactly as the proxy's ANTLR grammar does (``lexer`` and ``fastparse``
+are its two speeds, ``grammar`` the one definition of the syntax); ``check`` is the proxy's build
+step (classes resolved through ``types``, which a ``--types`` file read by ``types_file`` extends);
+``evaluate`` decides requests as the proxy does and as its docs say, ``simulate`` over Kafka-style
+requests; ``lint`` finds where those differ and what the proxy refuses, each finding under a code
+of ``codes`` (``report`` writes them as JSON, SARIF, GitHub annotations, JUnit); ``compile`` turns
+rules into Kafka ACL bindings that decide alike, and an ACL set back into rules.
+
+Pure: no terminal, no Spark, no network. Other packages import what is listed here.
+"""
+
+from kafka_authz_cli import lazy_face
+
+__getattr__, __all__ = lazy_face(__name__, {
+    # lint and its codes
+    "Finding": "lint", "LintResult": "lint", "lint_text": "lint",
+    "CODES": "codes", "LintExample": "codes", "explain": "codes",
+    "to_github": "report", "to_json": "report", "to_junit": "report", "to_sarif": "report",
+    # parse, check, decide
+    "RulesSyntaxError": "parser", "parse_rules": "parser",
+    "CheckedRules": "check", "check_rules": "check",
+    "Principal": "evaluate", "ProxyAuthorizer": "evaluate", "RulesAction": "evaluate",
+    "RulesDecisionRow": "simulate", "decide_requests": "simulate",
+    # classes
+    "TypeRegistry": "types", "USER_CLASS": "types", "load_types": "types_file", "parse_types": "types_file",
+    # compile and decompile
+    "CompileError": "compile", "DecompileError": "compile", "ExpansionNames": "compile",
+    "compile_checked": "compile", "compile_rules_text": "compile", "decompile": "compile", "load_checked": "compile",
+})

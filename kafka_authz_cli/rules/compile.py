@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from kafka_authz_cli.acl.model import (
+from kafka_authz_cli.acl import (
     CLUSTER_NAME,
     IMPLIES_DESCRIBE,
     IMPLIES_DESCRIBE_CONFIGS,
@@ -265,52 +265,56 @@ def decompile(bindings: list[AclBinding]) -> str:
         if b.permission is AclPermissionType.ALLOW:
             allows.setdefault((b.resource_type, b.principal), []).append(b)
     for b in unique:
-        if b.host != "*":
-            problems.append(DecompileProblem(b, f"host {b.host}: the rules language has no hosts"))
+        why = _unwritable(b, allows, by_key)
+        if why is not None:
+            problems.append(DecompileProblem(b, why))
             continue
-        if b.resource_type not in _SHORT:
-            problems.append(DecompileProblem(b, f"{b.resource_type.name} resources do not exist in the rules language"))
+        resource = _resource_predicate(b, by_key)
+        if resource is None:
             continue
-        if ":" not in b.principal:
-            problems.append(DecompileProblem(b, "principal without ':'"))
-            continue
-        ptype, _, pname = b.principal.partition(":")
-        if ptype != "User":
-            problems.append(DecompileProblem(b, f"principal type {ptype}: only User principals are built in"))
-            continue
-        if b.operation is AclOperation.ALL:
-            ops = {"*"}
-        else:
-            ops = {b.operation.name}
-        if b.permission is AclPermissionType.DENY and (leak := _deny_implication_leak(b, allows, by_key)):
-            problems.append(DecompileProblem(b, leak))
-            continue
-        if b.resource_type is ResourceType.CLUSTER:
-            if b.resource_name != CLUSTER_NAME:
-                continue  # no request ever names another cluster
-            resource = ("any", "")
-        elif b.pattern_type is LITERAL and b.resource_name == "*":
-            twin = (b.resource_type, "*", PREFIXED, b.principal, b.operation, b.permission)
-            if b.resource_type is not ResourceType.TOPIC and twin not in by_key:
-                problems.append(DecompileProblem(b, "LITERAL '*' skips names starting with '*' in Kafka; the rules' "
-                                                    "`*` does not (add the PREFIXED '*' twin to make them equal)"))
-                continue
-            resource = ("any", "")
-        elif b.pattern_type is PREFIXED and b.resource_name == "*" and \
-                (b.resource_type, "*", LITERAL, b.principal, b.operation, b.permission) in by_key:
-            continue  # folded into the LITERAL '*' twin
-        elif b.pattern_type is PREFIXED:
-            resource = ("prefix", b.resource_name) if b.resource_name else ("any", "")
-        else:
-            resource = ("equals", b.resource_name)
-        if pname == "*":
-            principal = ("any", "")
-        else:
-            principal = ("equals", pname)
+        pname = b.principal.partition(":")[2]
+        principal = ("any", "") if pname == "*" else ("equals", pname)
+        ops = {"*"} if b.operation is AclOperation.ALL else {b.operation.name}
         grants.setdefault((b.permission.name.lower(), b.resource_type, principal, resource), set()).update(ops)
     if problems:
         raise DecompileError(problems)
     return _render(grants, unique)
+
+
+def _unwritable(b: AclBinding, allows: dict[tuple, list[AclBinding]], by_key: set) -> str | None:
+    """Why the rules language cannot hold binding ``b``, or None."""
+    if b.host != "*":
+        return f"host {b.host}: the rules language has no hosts"
+    if b.resource_type not in _SHORT:
+        return f"{b.resource_type.name} resources do not exist in the rules language"
+    if ":" not in b.principal:
+        return "principal without ':'"
+    ptype = b.principal.partition(":")[0]
+    if ptype != "User":
+        return f"principal type {ptype}: only User principals are built in"
+    if b.permission is AclPermissionType.DENY and (leak := _deny_implication_leak(b, allows, by_key)):
+        return leak
+    if b.pattern_type is LITERAL and b.resource_name == "*" and \
+            b.resource_type not in (ResourceType.CLUSTER, ResourceType.TOPIC) and \
+            (b.resource_type, "*", PREFIXED, b.principal, b.operation, b.permission) not in by_key:
+        return ("LITERAL '*' skips names starting with '*' in Kafka; the rules' `*` does not (add the PREFIXED "
+                "'*' twin to make them equal)")
+    return None
+
+
+def _resource_predicate(b: AclBinding, by_key: set) -> tuple[str, str] | None:
+    """The rules' resource predicate for binding ``b`` as (kind, value), or None when ``b`` adds
+    nothing a rule must say."""
+    if b.resource_type is ResourceType.CLUSTER:
+        return ("any", "") if b.resource_name == CLUSTER_NAME else None  # no request ever names another cluster
+    if b.pattern_type is LITERAL and b.resource_name == "*":
+        return ("any", "")
+    if b.pattern_type is PREFIXED and b.resource_name == "*" and \
+            (b.resource_type, "*", LITERAL, b.principal, b.operation, b.permission) in by_key:
+        return None  # folded into the LITERAL '*' twin
+    if b.pattern_type is PREFIXED:
+        return ("prefix", b.resource_name) if b.resource_name else ("any", "")
+    return ("equals", b.resource_name)
 
 
 _BUILTIN_TYPES = TypeRegistry()

@@ -37,13 +37,13 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections import defaultdict
-from re import _parser as sre_parse  # type: ignore[attr-defined]
 from types import MethodType
 
 from lark import Token
 from lark.exceptions import UnexpectedInput
 
-from kafka_authz_cli.rules.lexer import LexerSpec, _first_chars, _longest, accelerated, tokenize
+from kafka_authz_cli.rules.lexer import LexerSpec, _longest, accelerated, tokenize
+from kafka_authz_cli.rules.regex_shape import continuation_chars, first_chars, is_one_or_more
 
 #: Work done per parse that must not grow with the file's variety (tests/rules/test_fastparse.py holds them at zero).
 STATS = {"regex_compiles": 0, "statement_lark_parses": 0, "full_parses": 0, "statements": 0}
@@ -76,21 +76,7 @@ def _char_class(chars: set[str]) -> str:
 
 def _continuation_chars(pattern: str) -> set[str]:
     """Characters that can extend a match of an identifier-like pattern (its trailing ``[...]*``)."""
-    items = list(sre_parse.parse(pattern))
-    while len(items) == 1 and str(items[0][0]) == "SUBPATTERN":
-        items = list(items[0][1][-1])
-    op, av = items[-1] if items else (None, None)
-    body = list(av[2]) if str(op) == "MAX_REPEAT" else []
-    chars: set[str] = set()
-    if len(body) == 1 and str(body[0][0]) == "IN":
-        for iop, iav in body[0][1]:
-            if str(iop) == "LITERAL":
-                chars.add(chr(iav))
-            elif str(iop) == "RANGE":
-                chars.update(chr(c) for c in range(iav[0], iav[1] + 1))
-            else:
-                chars.clear()
-                break
+    chars = continuation_chars(pattern)
     if not chars:
         raise GrammarNotRegular(f"cannot tell which characters continue {pattern!r}")
     return chars
@@ -98,15 +84,11 @@ def _continuation_chars(pattern: str) -> set[str]:
 
 def _gap_regex(patterns: list[str]) -> str:
     """Any run of the ignored terminals no other terminal competes with, taken whole (atomic)."""
-    if len(patterns) == 1:
-        items = list(sre_parse.parse(patterns[0]))
-        while len(items) == 1 and str(items[0][0]) == "SUBPATTERN":
-            items = list(items[0][1][-1])
-        if len(items) == 1 and str(items[0][0]) == "MAX_REPEAT" and items[0][1][0] == 1:
-            # `[ \t\r\n]+` repeated is `[ \t\r\n]*`, possessive: the same text, without the nested loop.
-            inner = re.sub(r"^\(\?[a-z]*:(.*)\)$", r"\1", patterns[0], flags=re.S)
-            if inner.endswith("+") and not inner.endswith("\\+"):
-                return "(?:" + inner[:-1] + "*+)"
+    if len(patterns) == 1 and is_one_or_more(patterns[0]):
+        # `[ \t\r\n]+` repeated is `[ \t\r\n]*`, possessive: the same text, without the nested loop.
+        inner = re.sub(r"^\(\?[a-z]*:(.*)\)$", r"\1", patterns[0], flags=re.S)
+        if inner.endswith("+") and not inner.endswith("\\+"):
+            return "(?:" + inner[:-1] + "*+)"
     return "(?>(?:" + "|".join(patterns) + ")*)"
 
 
@@ -160,7 +142,7 @@ class StatementCompiler:
         spec = self.spec
         if name in spec.literals:
             return spec.literals[name][0] in spec.contested
-        chars = _first_chars(spec.regex_sources[name])
+        chars = first_chars(spec.regex_sources[name])
         return chars is None or bool(chars & set(spec.contested))
 
     def terminal(self, name: str) -> str:

@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from re import _parser as sre_parse  # type: ignore[attr-defined]
 
 from lark import Lark
 from lark.lexer import Lexer, Token
 
 from kafka_authz_cli.rules.grammar import terminal_order
+from kafka_authz_cli.rules.regex_shape import first_chars
 
 _LINE_TERMINATORS = "\n\r\u0085\u2028\u2029"
 
@@ -52,38 +52,6 @@ class LexResult:
     eof_line: int
     eof_col: int
     text: str = field(repr=False, default="")
-
-
-def _first_chars(regex: str) -> set[str] | None:
-    """Characters a match of ``regex`` can start with, or None when that is not simple to tell."""
-    try:
-        items = list(sre_parse.parse(regex))
-    except re.error:
-        return None
-    while items:
-        op, av = items[0]
-        name = str(op)
-        if name == "SUBPATTERN":
-            items = list(av[-1])
-            continue
-        if name in ("MAX_REPEAT", "MIN_REPEAT") and av[0] >= 1:
-            items = list(av[2])
-            continue
-        if name == "LITERAL":
-            return {chr(av)}
-        if name == "IN":
-            chars: set[str] = set()
-            for iop, iav in av:
-                iname = str(iop)
-                if iname == "LITERAL":
-                    chars.add(chr(iav))
-                elif iname == "RANGE":
-                    chars.update(chr(c) for c in range(iav[0], iav[1] + 1))
-                else:
-                    return None
-            return chars
-        return None
-    return None
 
 
 # A delimited literal with escapes, as the grammar writes STRING and REGEX: Q(?:\\Q|\\\\|.)*?Q.
@@ -141,7 +109,7 @@ class LexerSpec:
                     self.keyword_host = rx_name
         starts: dict[str, list[str]] = {}
         for name, rx in regexes:
-            chars = _first_chars(self.regex_sources[name])
+            chars = first_chars(self.regex_sources[name])
             if chars is None:
                 raise ValueError(f"terminal {name}: cannot tell its first characters; keep its regex simple")
             for c in chars:

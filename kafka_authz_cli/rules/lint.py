@@ -1,6 +1,6 @@
 """`authz lint`: will the proxy load this rules file, and will it decide what its author thinks?
 
-Every finding has a stable code. Errors mean the proxy refuses the file (exactly when it does);
+Every finding has a stable code (rules/codes.py: the registry, with an example of each). Errors mean the proxy refuses the file (exactly when it does);
 warnings are rules that will not do what they say; info is what Kafka ACLs cannot express or what
 deserves a second look.
 """
@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 
-from kafka_authz_cli.acl.model import AclOperation
+from kafka_authz_cli.acl import AclOperation
 from kafka_authz_cli.rules.check import (
     CheckedRule,
     CheckedRules,
@@ -18,81 +19,31 @@ from kafka_authz_cli.rules.check import (
     RulesSemanticError,
     check_rules,
 )
+from kafka_authz_cli.rules.codes import (
+    BACKSLASH_STRIPPED,
+    BLOCK_COMMENT,
+    BUILD_EXCEPTION,
+    CODES,
+    CROSS_TYPE_PREFIX,
+    DENY_IMPLIES,
+    DUPLICATE_RULE,
+    IGNORED_AFTER_OTHERWISE,
+    MATCHES_NOBODY,
+    NOT_KAFKA_EXPRESSIBLE,
+    PREFIX_FLOOR,
+    SEMANTIC_ERROR,
+    SHADOWED_RULE,
+    SYNTAX_ERROR,
+    UNKNOWN_TO_KAFKA,
+)
 from kafka_authz_cli.rules.evaluate import Principal, ProxyAuthorizer, RulesAction
 from kafka_authz_cli.rules.parser import RulesSyntaxError, gc_paused, parse_rules
 from kafka_authz_cli.rules.types import TypeRegistry
 
-SEVERITIES = ("info", "warning", "error")
-
-
-@dataclass(frozen=True)
-class LintCode:
-    code: str
-    name: str
-    severity: str
-    summary: str
-    explanation: str
-
-
-CODES: dict[str, LintCode] = {r.code: r for r in [
-    LintCode("AZ001", "syntax-error", "error", "The proxy's parser rejects the file.",
-          "The proxy (ANTLR grammar AclRules.g4) refuses a file with any lexer or parser error and starts "
-          "without loading it. Keywords are lower case only; statements must come in the order imports, deny "
-          "rules, allow rules, `otherwise deny;`; `matching` is allowed on resource names only; a regex is "
-          "written /.../, not quoted. authz reports the first error at the line and column the proxy reports."),
-    LintCode("AZ002", "semantic-error", "error", "The proxy's build step rejects the file.",
-          "After parsing, the proxy resolves every class a rule names, checks import aliases, `like` patterns "
-          "(a '*' is only allowed last) and regexes (RE2 syntax). Any problem stops the file from loading; "
-          "the proxy lists them all, authz too."),
-    LintCode("AZ003", "build-exception", "error", "An exception aborts the proxy's build.",
-          "Operation names are looked up case-sensitively with Enum.valueOf on the resource class: an unknown "
-          "name (ALL, read, CONNECT on a Topic) throws IllegalArgumentException, which aborts loading and hides "
-          "any other error. There is no ALL operation: use `*`."),
-    LintCode("AZ101", "ignored-after-otherwise", "warning", "Content after `otherwise deny;` is ignored.",
-          "The proxy's grammar ends at the first `otherwise deny;` (its `<EOF>` marker is silently ignored by "
-          "ANTLR): every rule after it is never applied, without any error."),
-    LintCode("AZ102", "block-comment", "warning", "Block comments are fragile.",
-          "A `/* ... */` comment without a '/' inside lexes as a REGEX token (same length, REGEX is declared "
-          "first) and is a syntax error. This one works only because it contains a '/'. Prefer // comments "
-          "(ending with a newline)."),
-    LintCode("AZ103", "backslash-stripped", "warning", "A backslash is stripped from a name or regex.",
-          "The proxy runs replaceAll(\"\\\\\\\\(.)\", \"$1\") on `=`/`in` names and on regexes: every backslash "
-          "escapes the next character, so \\n becomes n and /\\d+/ becomes the regex d+ (letters d). Write "
-          "\\\\d in the file to get \\d."),
-    LintCode("AZ104", "prefix-floor", "warning", "Overlapping `like` prefixes: the proxy consults only the closest one.",
-          "Rules are stored in a sorted map and a prefix lookup takes the single closest key at or below the "
-          "name (floorEntry). With `like \"payments-*\"` and `like \"payments-eu-*\"`, a name such as "
-          "`payments-f` floors to `payments-eu-`, which does not match, and the broader rule is never tried: "
-          "the first-match meaning the docs describe does not hold. The finding names a resource or principal "
-          "that gets the surprising answer."),
-    LintCode("AZ105", "cross-type-prefix", "warning", "A principal prefix rule leaks across principal types.",
-          "The prefix lookup does not check the class of the key it finds: when no key of the principal's own "
-          "class is at or below the lookup point, a prefix rule of another principal class (sorted by class "
-          "name) can apply. The finding names a principal that is affected."),
-    LintCode("AZ106", "deny-implies", "info", "A deny rule also denies implied operations.",
-          "The proxy expands implies() for deny rules too: `deny ... to READ` also denies DESCRIBE. Kafka's DENY "
-          "ACLs do not follow implication, so the compiled ACLs need explicit DENY DESCRIBE entries (authz "
-          "compile emits them)."),
-    LintCode("AZ107", "duplicate-rule", "warning", "The same rule appears twice.",
-          "Grants accumulate, so a duplicate changes nothing; it is usually a copy-paste slip."),
-    LintCode("AZ108", "shadowed-rule", "warning", "An allow rule is entirely overruled by a deny rule.",
-          "Deny rules always win. This allow rule grants nothing that a deny rule does not take away."),
-    LintCode("AZ109", "not-kafka-expressible", "info", "Kafka ACLs cannot express this construct.",
-          "Kafka ACLs have literal and prefixed resource names, exact principals and User:*. Regex resource "
-          "names and principal prefixes have no equivalent: `authz compile` refuses them unless "
-          "--expand-against gives the names to expand them against."),
-    LintCode("AZ110", "unknown-to-kafka", "info", "A resource type or operation Kafka does not know.",
-          "The resource class has no Kafka resource type, or the operation (e.g. CONNECT) is proxy-only: it "
-          "cannot be compiled to a Kafka ACL."),
-    LintCode("AZ111", "matches-nobody", "warning", "The rule's principal type matches no principal.",
-          "The proxy compares principal classes exactly (getClass()). The Principal interface itself is never "
-          "the class of a real principal, so this rule never applies."),
-]}
-
 
 @dataclass(frozen=True)
 class Finding:
-    code: str
+    code: str  # a FindingCode's code: a plain string, cheap to pickle back from the forked floor pass
     path: str
     line: int
     col: int  # 0-based, as the proxy reports; shown 1-based by text formats
@@ -132,10 +83,10 @@ def _lint_text(text: str, path: str, registry: TypeRegistry | None) -> LintResul
             token = re.match(r"extraneous input '(/\*.*)'", msg, re.S)
             if token:
                 msg += " (a /* */ comment without '/' inside lexes as a regex; use // comments)"
-            add(Finding("AZ001", path, p.line, p.col, msg))
+            add(Finding(SYNTAX_ERROR.code, path, p.line, p.col, msg))
         if len(exc.problems) > _MAX_SYNTAX_ERRORS:
             last = exc.problems[-1]
-            add(Finding("AZ001", path, last.line, last.col,
+            add(Finding(SYNTAX_ERROR.code, path, last.line, last.col,
                         f"... and {len(exc.problems) - _MAX_SYNTAX_ERRORS:,} more syntax errors up to here "
                         f"(the proxy, too, lists the first {_MAX_SYNTAX_ERRORS})"))
         _block_comments(text, path, add, broken_only=True)
@@ -151,11 +102,11 @@ def _lint_text(text: str, path: str, registry: TypeRegistry | None) -> LintResul
     except RulesSemanticError as exc:
         floor.cancel()
         for p in exc.problems:
-            add(Finding("AZ002", path, p.pos.line, p.pos.col, p.message))
+            add(Finding(SEMANTIC_ERROR.code, path, p.pos.line, p.pos.col, p.message))
         return result
     except RulesBuildException as exc:
         floor.cancel()
-        add(Finding("AZ003", path, exc.pos.line, exc.pos.col, f"{exc.java_class}: {exc}"))
+        add(Finding(BUILD_EXCEPTION.code, path, exc.pos.line, exc.pos.col, f"{exc.java_class}: {exc}"))
         return result
     except BaseException:
         floor.cancel()
@@ -188,7 +139,7 @@ def _after_otherwise(parsed, path, add) -> None:
         line = before.count("\n") + 1
         col = len(before) - (before.rfind("\n") + 1)
         what = f"{statements} rule(s)" if statements else "text"
-        add(Finding("AZ101", path, line, col, f"{what} after `otherwise deny;` will never be applied by the proxy"))
+        add(Finding(IGNORED_AFTER_OTHERWISE.code, path, line, col, f"{what} after `otherwise deny;` will never be applied by the proxy"))
 
 
 def _block_comments(text: str, path: str, add, broken_only: bool, end: int | None = None) -> None:
@@ -201,7 +152,7 @@ def _block_comments(text: str, path: str, add, broken_only: bool, end: int | Non
             line += text.count("\n", counted, m.start())
             counted = m.start()
             col = m.start() - (text.rfind("\n", 0, m.start()) + 1)
-            add(Finding("AZ102", path, line, col, "this block comment works only because it contains '/'; "
+            add(Finding(BLOCK_COMMENT.code, path, line, col, "this block comment works only because it contains '/'; "
                                                  "without one it lexes as a regex: prefer // comments"))
 
 
@@ -221,7 +172,7 @@ def _backslashes(parsed, path, add) -> None:
                     if stripped:
                         what = "regex" if pred.kind == "matching" else "name"
                         escapes = ", ".join("\\" + c for c in dict.fromkeys(stripped))
-                        add(Finding("AZ103", path, pos.line, pos.col,
+                        add(Finding(BACKSLASH_STRIPPED.code, path, pos.line, pos.col,
                                     f"the proxy strips the backslash from {escapes}: this {what} is really "
                                     f"{unquote(raw)!r}"))
 
@@ -259,27 +210,27 @@ def _per_rule_findings(rules: list[CheckedRule], path: str, add, registry: TypeR
         key = (r.effect, r.principal_class, r.principal.kind, r.principal.values, r.resource_class, r.resource.kind,
                r.resource.values, r.operations)
         if key in seen:
-            add(Finding("AZ107", path, pos.line, pos.col, f"same as the rule at line {seen[key].rule.pos.line}"))
+            add(Finding(DUPLICATE_RULE.code, path, pos.line, pos.col, f"same as the rule at line {seen[key].rule.pos.line}"))
         else:
             seen[key] = r
         if r.principal_is_interface:
-            add(Finding("AZ111", path, r.rule.principal_type.pos.line, r.rule.principal_type.pos.col,
+            add(Finding(MATCHES_NOBODY.code, path, r.rule.principal_type.pos.line, r.rule.principal_type.pos.col,
                         f"'{r.rule.principal_type.text}' is the Principal interface: no principal has exactly that class"))
         resource_class = registry.resources.get(r.resource_class)
         if r.effect == "deny":
             extra = sorted(r.effective_operations - r.operations)
             if extra:
-                add(Finding("AZ106", path, r.rule.operations_pos.line, r.rule.operations_pos.col,
+                add(Finding(DENY_IMPLIES.code, path, r.rule.operations_pos.line, r.rule.operations_pos.col,
                             f"this deny rule also denies {', '.join(extra)} (implied); Kafka's DENY would not"))
         if r.resource.kind == "regex":
             p = r.rule.resource.pos
-            add(Finding("AZ109", path, p.line, p.col, "regex resource names have no Kafka ACL equivalent"))
+            add(Finding(NOT_KAFKA_EXPRESSIBLE.code, path, p.line, p.col, "regex resource names have no Kafka ACL equivalent"))
         if r.principal.kind == "prefix":
             p = r.rule.principal.pos
-            add(Finding("AZ109", path, p.line, p.col, "principal name prefixes have no Kafka ACL equivalent"))
+            add(Finding(NOT_KAFKA_EXPRESSIBLE.code, path, p.line, p.col, "principal name prefixes have no Kafka ACL equivalent"))
         if resource_class is not None and resource_class.kafka_type is None:
             p = r.rule.resource_type.pos
-            add(Finding("AZ110", path, p.line, p.col, f"{_short(r.resource_class)} has no Kafka resource type"))
+            add(Finding(UNKNOWN_TO_KAFKA.code, path, p.line, p.col, f"{_short(r.resource_class)} has no Kafka resource type"))
         elif resource_class is not None and r.rule.operations is not None:
             unknown = proxy_only.get(r.operations)
             if unknown is None:
@@ -287,7 +238,7 @@ def _per_rule_findings(rules: list[CheckedRule], path: str, add, registry: TypeR
                                                             if op not in AclOperation.__members__)
             if unknown:
                 p = r.rule.operations_pos
-                add(Finding("AZ110", path, p.line, p.col, f"operation(s) {', '.join(unknown)} do not exist in Kafka "
+                add(Finding(UNKNOWN_TO_KAFKA.code, path, p.line, p.col, f"operation(s) {', '.join(unknown)} do not exist in Kafka "
                                                            "(proxy-only)"))
 
 
@@ -386,7 +337,7 @@ def _shadowed(rules: list[CheckedRule], path: str, add) -> None:
                         and _covers(d.principal, a.principal) and _covers(d.resource, a.resource):
                     best = d
         if best is not None:
-            add(Finding("AZ108", path, a.rule.pos.line, a.rule.pos.col,
+            add(Finding(SHADOWED_RULE.code, path, a.rule.pos.line, a.rule.pos.col,
                         f"everything this rule allows is denied by the deny rule at line {best.rule.pos.line}"))
 
 
@@ -418,6 +369,24 @@ def _successor_names(prefix: str, narrower: str) -> list[str]:
 _TRIES_PER_KEY = 8
 
 
+class _Floor:
+    """What the floor passes share: where findings go, which were reported, and the proxy's decisions
+    (built on first need: most files never need them)."""
+
+    def __init__(self, checked: CheckedRules, path: str, add):
+        self.checked = checked
+        self.path = path
+        self.add = add
+        self.reported: set[tuple] = set()
+
+    @cached_property
+    def authorizer(self) -> ProxyAuthorizer:
+        return ProxyAuthorizer(self.checked)
+
+    def side(self, effect: str):
+        return self.authorizer.deny if effect == "deny" else self.authorizer.allow
+
+
 def _floor_findings(rules: list[CheckedRule], checked: CheckedRules, path: str, add,
                     registry: TypeRegistry) -> None:
     """AZ104 and AZ105: where the proxy's floor lookups decide differently from the docs.
@@ -427,80 +396,100 @@ def _floor_findings(rules: list[CheckedRule], checked: CheckedRules, path: str, 
     each map (not across the whole file), and each pair is judged by deciding a witness both ways.
     Each finding is reported once per key, on the first rule (by line) that shows it.
     """
-    reported: set[tuple] = set()
-    authorizer: ProxyAuthorizer | None = None
+    floor = _Floor(checked, path, add)
     by_line = sorted(rules, key=lambda r: r.rule.pos.offset)
     for effect in ("deny", "allow"):
         side_rules = [r for r in by_line if r.effect == effect]
-        # Resource prefixes nested inside one principal key's grant map.
-        maps: dict[tuple, dict[str, list[CheckedRule]]] = {}
-        for r in side_rules:
-            if r.resource.kind != "prefix":
+        _resource_prefix_floors(floor, effect, side_rules)
+        _principal_prefix_floors(floor, side_rules)
+    _cross_type_leaks(floor, by_line, sorted(registry.principals))
+
+
+def _resource_prefix_floors(floor: _Floor, effect: str, side_rules: list[CheckedRule]) -> None:
+    """AZ104 for resource prefixes nested inside one principal key's grant map."""
+    maps: dict[tuple, dict[str, list[CheckedRule]]] = {}
+    for r in side_rules:
+        if r.resource.kind != "prefix":
+            continue
+        for pkey in _principal_keys(r):
+            maps.setdefault((pkey, r.resource_class), {}).setdefault(r.resource.values[0], []).append(r)
+    for ((pcls, pkind, pvalue), rclass), by_prefix in maps.items():
+        if len(by_prefix) < 2:
+            continue
+        principal = Principal(pcls, "someone" if pkind == "any" else pvalue)
+        for p, q in _nested_pairs(by_prefix):
+            broad, narrow = by_prefix[p][0], by_prefix[q][0]
+            if (broad.rule.pos, "r") in floor.reported:
                 continue
-            for pkey in _principal_keys(r):
-                maps.setdefault((pkey, r.resource_class), {}).setdefault(r.resource.values[0], []).append(r)
-        for ((pcls, pkind, pvalue), rclass), by_prefix in maps.items():
-            if len(by_prefix) < 2:
+            side = floor.side(effect)
+            # The witness: the first name after q that starts with p and whose floor lookup in this
+            # map really lands on a prefix key that does not match it (so p is never tried).
+            witness = next((n for n in _successor_names(p, q)
+                            if side.resource_floor_shadows(pcls, pkind, pvalue, rclass, n)), None)
+            if witness is not None:
+                _judge_resource_floor(floor, effect, principal, rclass, witness, broad, narrow, q)
+
+
+def _judge_resource_floor(floor: _Floor, effect: str, principal: Principal, rclass: str, witness: str,
+                          broad: CheckedRule, narrow: CheckedRule, q: str) -> None:
+    """AZ104 on ``broad`` if, for one of its operations, the proxy decides ``witness`` differently
+    from the docs (its lookup stopping at ``narrow``'s closer prefix ``q``)."""
+    authorizer = floor.authorizer
+    for op in sorted(broad.effective_operations):
+        action = RulesAction((principal,), rclass, op, witness)
+        documented = None
+        if effect == "deny":
+            if not _allowed_by_proxy(authorizer, principal, rclass, op, witness):
+                continue  # a shadowed deny changes nothing unless the proxy's allow side grants it
+        else:
+            documented = authorizer.documented(action)
+            if documented[0] == "DENIED":
+                continue  # the docs deny it anyway: the shadowed allow changes nothing here
+        got = authorizer.decide(action, documented)
+        if got.decision != got.documented_decision:
+            floor.reported.add((broad.rule.pos, "r"))
+            pos = broad.rule.resource.pos
+            floor.add(Finding(PREFIX_FLOOR.code, floor.path, pos.line, pos.col,
+                              f"{principal.name!r} {op} {_short(rclass)} {witness!r}: the docs say "
+                              f"{got.documented_decision}, the proxy says {got.decision} (its lookup stops at "
+                              f"the closer prefix \"{q}*\" of line {narrow.rule.pos.line})"))
+            return
+
+
+def _principal_prefix_floors(floor: _Floor, side_rules: list[CheckedRule]) -> None:
+    """AZ104 for principal prefixes nested inside the side's principal map."""
+    by_class: dict[str, dict[str, list[CheckedRule]]] = {}
+    for r in side_rules:
+        if r.principal.kind == "prefix":
+            by_class.setdefault(r.principal_class, {}).setdefault(r.principal.values[0], []).append(r)
+    for pcls, by_prefix in by_class.items():
+        for p, q in _nested_pairs(by_prefix):
+            _judge_principal_floor(floor, pcls, by_prefix, p, q)
+
+
+def _judge_principal_floor(floor: _Floor, pcls: str, by_prefix: dict[str, list[CheckedRule]], p: str,
+                           q: str) -> None:
+    """AZ104 on the first of (the first few) rules under prefix ``p`` that a name after the closer
+    prefix ``q`` never reaches although the docs say it applies."""
+    other = by_prefix[q][0]
+    for rule in by_prefix[p][:_TRIES_PER_KEY]:
+        for name in _successor_names(p, q):
+            if not _diverges(floor.authorizer, rule, Principal(pcls, name)):
                 continue
-            principal = Principal(pcls, "someone" if pkind == "any" else pvalue)
-            for p, q in _nested_pairs(by_prefix):
-                broad, narrow = by_prefix[p][0], by_prefix[q][0]
-                if (broad.rule.pos, "r") in reported:
-                    continue
-                authorizer = authorizer or ProxyAuthorizer(checked)
-                side = authorizer.deny if effect == "deny" else authorizer.allow
-                # The witness: the first name after q that starts with p and whose floor lookup in this
-                # map really lands on a prefix key that does not match it (so p is never tried).
-                witness = next((n for n in _successor_names(p, q)
-                                if side.resource_floor_shadows(pcls, pkind, pvalue, rclass, n)), None)
-                if witness is None:
-                    continue
-                for op in sorted(broad.effective_operations):
-                    action = RulesAction((principal,), rclass, op, witness)
-                    documented = None
-                    if effect == "deny":
-                        if not _allowed_by_proxy(authorizer, principal, rclass, op, witness):
-                            continue  # a shadowed deny changes nothing unless the proxy's allow side grants it
-                    else:
-                        documented = authorizer.documented(action)
-                        if documented[0] == "DENIED":
-                            continue  # the docs deny it anyway: the shadowed allow changes nothing here
-                    got = authorizer.decide(action, documented)
-                    if got.decision != got.documented_decision:
-                        reported.add((broad.rule.pos, "r"))
-                        pos = broad.rule.resource.pos
-                        add(Finding("AZ104", path, pos.line, pos.col,
-                                    f"{principal.name!r} {op} {_short(rclass)} {witness!r}: the docs say "
-                                    f"{got.documented_decision}, the proxy says {got.decision} (its lookup stops at "
-                                    f"the closer prefix \"{q}*\" of line {narrow.rule.pos.line})"))
-                        break
-        # Principal prefixes nested inside the side's principal map.
-        by_class: dict[str, dict[str, list[CheckedRule]]] = {}
-        for r in side_rules:
-            if r.principal.kind == "prefix":
-                by_class.setdefault(r.principal_class, {}).setdefault(r.principal.values[0], []).append(r)
-        for pcls, by_prefix in by_class.items():
-            for p, q in _nested_pairs(by_prefix):
-                other = by_prefix[q][0]
-                authorizer = authorizer or ProxyAuthorizer(checked)
-                found = False
-                for rule in by_prefix[p][:_TRIES_PER_KEY]:
-                    for name in _successor_names(p, q):
-                        if _diverges(authorizer, rule, Principal(pcls, name)):
-                            if (rule.rule.pos, "p") not in reported:
-                                reported.add((rule.rule.pos, "p"))
-                                pos = rule.rule.principal.pos
-                                shared = len(by_prefix[p])
-                                also = f" (nor do the other {shared - 1} rules with this prefix)" if shared > 1 else ""
-                                add(Finding("AZ104", path, pos.line, pos.col,
-                                            f"principal {_short(pcls)} {name!r} is looked up at the closer prefix "
-                                            f"\"{q}*\" of line {other.rule.pos.line}: this rule never applies to it"
-                                            f"{also}"))
-                            found = True
-                            break
-                    if found:
-                        break
-    classes = sorted(registry.principals)
+            if (rule.rule.pos, "p") not in floor.reported:
+                floor.reported.add((rule.rule.pos, "p"))
+                pos = rule.rule.principal.pos
+                shared = len(by_prefix[p])
+                also = f" (nor do the other {shared - 1} rules with this prefix)" if shared > 1 else ""
+                floor.add(Finding(PREFIX_FLOOR.code, floor.path, pos.line, pos.col,
+                                  f"principal {_short(pcls)} {name!r} is looked up at the closer prefix "
+                                  f"\"{q}*\" of line {other.rule.pos.line}: this rule never applies to it"
+                                  f"{also}"))
+            return
+
+
+def _cross_type_leaks(floor: _Floor, by_line: list[CheckedRule], classes: list[str]) -> None:
+    """AZ105: principal prefixes whose rules apply to principals of other classes too."""
     seen_prefix: set[tuple] = set()
     for rule in by_line:
         if rule.principal.kind != "prefix":
@@ -511,19 +500,20 @@ def _floor_findings(rules: list[CheckedRule], checked: CheckedRules, path: str, 
             continue
         seen_prefix.add((rule.effect, rule.principal_class, p))
         for cls in classes:
-            if cls == rule.principal_class:
-                continue
-            victim = Principal(cls, p + "x")
-            authorizer = authorizer or ProxyAuthorizer(checked)
-            side = authorizer.deny if rule.effect == "deny" else authorizer.allow
-            if side.floor_key(victim) != (rule.principal_class, "prefix", p):
-                continue  # the victim's lookup never reaches this rule's key: nothing leaks from it
-            if _diverges(authorizer, rule, victim) and (rule.rule.pos, cls) not in reported:
-                reported.add((rule.rule.pos, cls))
-                pos = rule.rule.principal.pos
-                add(Finding("AZ105", path, pos.line, pos.col,
-                            f"{rule.effect}s {_short(cls)} {victim.name!r} too: the proxy's prefix lookup does "
-                            "not check the principal type"))
+            if cls != rule.principal_class:
+                _judge_leak(floor, rule, p, cls)
+
+
+def _judge_leak(floor: _Floor, rule: CheckedRule, p: str, cls: str) -> None:
+    victim = Principal(cls, p + "x")
+    if floor.side(rule.effect).floor_key(victim) != (rule.principal_class, "prefix", p):
+        return  # the victim's lookup never reaches this rule's key: nothing leaks from it
+    if _diverges(floor.authorizer, rule, victim) and (rule.rule.pos, cls) not in floor.reported:
+        floor.reported.add((rule.rule.pos, cls))
+        pos = rule.rule.principal.pos
+        floor.add(Finding(CROSS_TYPE_PREFIX.code, floor.path, pos.line, pos.col,
+                          f"{rule.effect}s {_short(cls)} {victim.name!r} too: the proxy's prefix lookup does "
+                          "not check the principal type"))
 
 
 def _principal_keys(rule: CheckedRule) -> list[tuple[str, str, str]]:
@@ -542,21 +532,6 @@ def _allowed_by_proxy(authorizer: ProxyAuthorizer, principal: Principal, resourc
     return rule is not None
 
 
-def _decides_differently(authorizer: ProxyAuthorizer, principal: Principal, resource_class: str, op: str,
-                         name: str) -> bool:
-    got = authorizer.decide(RulesAction((principal,), resource_class, op, name))
-    return got.decision != got.documented_decision
-
-
-def _example_principal(rule: CheckedRule) -> Principal | None:
-    m = rule.principal
-    if m.kind == "any":
-        return Principal(rule.principal_class, "someone")
-    if m.kind in ("equals", "prefix"):
-        return Principal(rule.principal_class, m.values[0] + ("x" if m.kind == "prefix" else ""))
-    return None
-
-
 def _diverges(authorizer: ProxyAuthorizer, rule: CheckedRule, principal: Principal) -> bool:
     op = sorted(rule.effective_operations)[0] if rule.effective_operations else None
     if op is None:
@@ -568,10 +543,3 @@ def _diverges(authorizer: ProxyAuthorizer, rule: CheckedRule, principal: Princip
         return False
     got = authorizer.decide(RulesAction((principal,), rule.resource_class, op, name))
     return got.decision != got.documented_decision
-
-
-def explain(code: str) -> str:
-    rule = CODES.get(code.upper())
-    if rule is None:
-        raise KeyError(code)
-    return f"{rule.code} {rule.name} ({rule.severity}): {rule.summary}\n\n{rule.explanation}\n"

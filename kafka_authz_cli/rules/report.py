@@ -1,22 +1,29 @@
-"""Lint findings for people and machines: text, JSON, SARIF 2.1.0, GitHub annotations, JUnit XML."""
+"""Lint findings for people and machines: text, JSON, SARIF 2.1.0, GitHub annotations, JUnit XML.
+
+``codes`` is the registry the findings' codes are described by (SARIF's rules): lint's own unless
+another is given.
+"""
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 
 from kafka_authz_cli import __version__
+from kafka_authz_cli.codes import SEVERITIES, FindingCode
+from kafka_authz_cli.rules.codes import CODES
 
 _SARIF_LEVEL = {"error": "error", "warning": "warning", "info": "note"}
 
 
-def to_json(results, codes) -> str:
+def to_json(results, codes: Mapping[str, FindingCode] = CODES) -> str:
     return json.dumps([{"path": r.path, "findings": [
         {"code": f.code, "name": f.name, "severity": f.severity, "line": f.line, "column": f.col + 1,
          "message": f.message} for f in r.findings]} for r in results], indent=2, ensure_ascii=False)
 
 
-def to_sarif(results, codes) -> str:
+def to_sarif(results, codes: Mapping[str, FindingCode] = CODES) -> str:
     used = sorted({f.code for r in results for f in r.findings})
     rules = [{"id": c, "name": codes[c].name, "shortDescription": {"text": codes[c].summary},
               "fullDescription": {"text": codes[c].explanation},
@@ -43,7 +50,7 @@ def _gh_escape(text: str, prop: bool = False) -> str:
     return text
 
 
-def to_github(results, codes) -> str:
+def to_github(results, codes: Mapping[str, FindingCode] = CODES) -> str:
     level = {"error": "error", "warning": "warning", "info": "notice"}
     lines = [f"::{level[f.severity]} file={_gh_escape(r.path, True)},line={f.line},col={f.col + 1},"
              f"title={_gh_escape(f.code + ' ' + f.name, True)}::{_gh_escape(f.message)}"
@@ -51,7 +58,6 @@ def to_github(results, codes) -> str:
     return "\n".join(lines) + ("\n" if lines else "")
 
 
-_SEVERITY_ORDER = ("info", "warning", "error")
 #: Characters XML 1.0 cannot hold even escaped (a control character quoted from a rules file).
 _NOT_XML = re.compile("[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
@@ -60,16 +66,16 @@ def _x(text: str) -> str:
     return _NOT_XML.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
 
 
-def to_junit(results, codes, fail_level: str = "error") -> str:
+def to_junit(results, codes: Mapping[str, FindingCode] = CODES, fail_level: str = "error") -> str:
     """One testcase per file; findings at or above ``fail_level`` are failures (as the exit code
     counts them), the others go to the testcase's system-out."""
     # saxutils imports urllib.request and with it the network stack: only when JUnit is asked for.
     from xml.sax.saxutils import escape, quoteattr
 
-    threshold = _SEVERITY_ORDER.index(fail_level)
+    threshold = SEVERITIES.index(fail_level)
 
     def fails(f) -> bool:
-        return _SEVERITY_ORDER.index(f.severity) >= threshold
+        return SEVERITIES.index(f.severity) >= threshold
 
     out = ['<?xml version="1.0" encoding="UTF-8"?>']
     failures = sum(1 for r in results if any(fails(f) for f in r.findings))

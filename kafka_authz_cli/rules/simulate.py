@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kafka_authz_cli.acl.engine import Request
-from kafka_authz_cli.acl.model import KafkaPrincipal
+from kafka_authz_cli.acl import KafkaPrincipal, Request
 from kafka_authz_cli.errors import InputError
 from kafka_authz_cli.rules.check import CheckedRules
 from kafka_authz_cli.rules.evaluate import Principal, ProxyAuthorizer, RulesAction

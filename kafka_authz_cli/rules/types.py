@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from kafka_authz_cli.acl.model import ResourceType
+from kafka_authz_cli.acl import ResourceType
 from kafka_authz_cli.errors import InputError
 
 PRINCIPAL_INTERFACE = "io.kroxylicious.proxy.authentication.Principal"

@@ -58,6 +58,10 @@ def test_lint_github_and_junit():
 
 def test_lint_explain_and_usage_errors():
     assert "floorEntry" in run("lint", "--explain", "AZ104").stdout
+    # Then the registry's example: a rules file, indented, that produces exactly this code.
+    example = run("lint", "--explain", "AZ104").stdout.split("\nExample:\n", 1)[1]
+    assert '    allow User with name = "alice" to WRITE Topic with name like "payments-eu-*";' in example.splitlines()
+    assert '"class": "com.example.ServiceAccount"' in run("lint", "--explain", "az105").stdout  # its --types
     assert run("lint", "--explain", "AZ999").exit_code == 2
     assert run("lint", ROOT / "nope.acl").exit_code == 2
 
