@@ -15,9 +15,9 @@ log = logging.getLogger(__name__)
 
 
 def compile_rules_text(text: str, path: str) -> AclSet:
-    from kafka_authz_cli.rules import compile as rules_compile
+    from kafka_authz_cli.rules import compile_rules_text as compile_rules
 
-    bindings = rules_compile.compile_rules_text(text, path)
+    bindings = compile_rules(text, path)
     return AclSet(list(bindings), [path] * len(bindings), path, "rules")
 
 
@@ -95,11 +95,10 @@ def acl_set_from(spec, fmt: Optional[str] = None, command_config=None, timeout: 
 
 def load_registry(types: Optional[Path]):
     """The rules language's class registry, with a --types file's classes when one is given."""
-    from kafka_authz_cli.rules.types import TypeRegistry
+    from kafka_authz_cli.rules import TypeRegistry, load_types
 
     if types is None:
         return TypeRegistry()
-    from kafka_authz_cli.rules.types_file import load_types
 
     registry, ignored = load_types(types)
     if ignored:
