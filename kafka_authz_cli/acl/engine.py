@@ -27,7 +27,7 @@ from __future__ import annotations
 import functools
 from typing import Iterable, Sequence
 
-from kafka_authz_cli._java.lang import java_trim
+from kafka_authz_cli._java import java_trim
 from kafka_authz_cli.acl.decision import Decision, Outcome, Request
 from kafka_authz_cli.acl.index import TypeIndex, lookup_keys
 from kafka_authz_cli.acl.matching import (

@@ -28,8 +28,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from kafka_authz_cli._java.lang import kafka_list
-from kafka_authz_cli.config.dynamic import TOPIC_CONFIG_SYNONYMS, BrokerConfigSources, resolve_key
+from kafka_authz_cli._java import kafka_list
+from kafka_authz_cli.config import TOPIC_CONFIG_SYNONYMS, BrokerConfigSources, resolve_key
 
 OPERATIONS = ("create", "alter", "delete", "delete_records")
 INTERNAL_TOPICS = frozenset({"__consumer_offsets", "__transaction_state", "__share_group_state"})

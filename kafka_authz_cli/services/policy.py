@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Optional
 
-from kafka_authz_cli.config.files import load_sources
+from kafka_authz_cli.config import load_sources
 from kafka_authz_cli.errors import OptionError
 from kafka_authz_cli.policy import (
     ClusterState,

@@ -293,8 +293,7 @@ def _topic_policy_row(o: SimulateOptions, specs: list[RequestSpec], authorizer: 
 
 def decide_with_rules(rules: Path, types: Optional[Path], specs: list[RequestSpec]) -> RulesDecisions:
     """The requests decided by a rules file as the Kroxylicious proxy would (and as its docs say)."""
-    from kafka_authz_cli.rules.compile import load_checked
-    from kafka_authz_cli.rules.simulate import decide_requests
+    from kafka_authz_cli.rules import decide_requests, load_checked
     from kafka_authz_cli.services.sources import load_registry
 
     registry = load_registry(types)
