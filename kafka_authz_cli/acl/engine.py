@@ -194,7 +194,8 @@ class StandardAuthorizer:
         pkey = (principal.principal_type, principal.name)
         plan = index.plan(r.resource_name) or ()
         notes = _wildcard_skipped(index, r, pkey, decision.client_address) + _unmatchable_hosts(plan, r, pkey)
-        if decision.outcome is Outcome.ALLOWED and r.operation in (AclOperation.DESCRIBE, AclOperation.DESCRIBE_CONFIGS):
+        describes = r.operation in (AclOperation.DESCRIBE, AclOperation.DESCRIBE_CONFIGS)
+        if decision.outcome is Outcome.ALLOWED and describes:
             implied = _deny_not_implied(plan, r, pkey, decision.client_address)
             if implied:
                 return notes + [implied]

@@ -1,13 +1,14 @@
 """Kafka's own walk of its sorted ACL set, step by step, for the names where its quirks decide.
 
 Kafka keeps every ACL in one set sorted by (resource type, resource name *descending*, pattern type,
-operation, principal, host, permission); here each resource type has its own sorted list. ``findAclRule`` answers a request with two walks of
-that set, each a ``checkSection``: from the request's name (the name itself and, further on, its
-prefixes), then from the LITERAL ``*``. A walk stops at the first matching DENY and remembers the
-last matching ALLOW; when it meets an ACL whose name does not match it re-seeks to the exemplar's
-name cut where the two diverge. That re-seek is the quirk: for names sorting below ``*`` it can walk
-back to where it already was (the request thread spins forever) or cut the exemplar past its end
-(``StringIndexOutOfBoundsException``); an ACL principal without ``:`` met on the way throws too.
+operation, principal, host, permission); here each resource type has its own sorted list.
+``findAclRule`` answers a request with two walks of that set, each a ``checkSection``: from the
+request's name (the name itself and, further on, its prefixes), then from the LITERAL ``*``. A walk
+stops at the first matching DENY and remembers the last matching ALLOW; when it meets an ACL whose
+name does not match it re-seeks to the exemplar's name cut where the two diverge. That re-seek is
+the quirk: for names sorting below ``*`` it can walk back to where it already was (the request
+thread spins forever) or cut the exemplar past its end (``StringIndexOutOfBoundsException``); an ACL
+principal without ``:`` met on the way throws too.
 
 Names are compared as Java compares them, in UTF-16 code units: the walk works on strings with one
 character per code unit (``_units``), and the sort keys are built from the same units.

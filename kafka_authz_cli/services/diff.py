@@ -29,7 +29,8 @@ def diff_acl_sets(old: Path, new: Path, acls_format: Optional[str] = None, super
 
 
 def _config(settings: BrokerSettings) -> dict:
-    return {"super_users": settings.super_users, "allow_everyone_if_no_acl_found": settings.allow_everyone_if_no_acl_found}
+    return {"super_users": settings.super_users,
+            "allow_everyone_if_no_acl_found": settings.allow_everyone_if_no_acl_found}
 
 
 def condition_holds(result: DiffResult, fail_on: str) -> bool:
