@@ -1,12 +1,16 @@
 """Kafka's ACLs and the decision over them: the domain everything else builds on.
 
 ``model`` is Kafka's ACL vocabulary (enums with their wire codes, principals, patterns, bindings and
-the broker's validation); ``engine`` decides requests exactly as the KRaft ``StandardAuthorizer``
-does, over an immutable snapshot of bindings; ``naive`` is the deliberately simple reference the
-engine is tested against; ``filter`` is ``AclBindingFilter`` (what DescribeAcls / DeleteAcls match);
-``apikeys`` names request types; ``compare`` compares two ACL sets as bindings and, exactly, as
-decisions; ``formats`` reads and writes ACL sets in Kafka's own formats (canonical JSON,
-``kafka-acls --list`` text, KSM CSV); ``requests`` reads request files for ``simulate``.
+the broker's validation). The authorizer: ``decision`` is what it is asked and answers (a request,
+its outcome, the rule, the audit line and the decision in words); ``engine`` decides requests exactly
+as the KRaft ``StandardAuthorizer`` does, over an immutable snapshot of bindings, from the hash
+indexes of ``index`` and, where Kafka's own quirks decide, the step-by-step walk of its sorted set in
+``walk`` (both match ACLs with ``matching``); ``naive`` is the deliberately simple reference the
+engine is tested against. Around it: ``filter`` is ``AclBindingFilter`` (what DescribeAcls /
+DeleteAcls match); ``apikeys`` names request types; ``compare`` compares two ACL sets as bindings
+and, exactly, as decisions; ``formats`` reads and writes ACL sets (authz's canonical JSON,
+``kafka-acls --list`` text, Kafka Security Manager CSV); ``requests`` reads request files for
+``simulate``.
 
 Pure: no terminal, no Spark, no network. Other packages import what is listed here.
 """
@@ -22,10 +26,10 @@ __getattr__, __all__ = lazy_face(__name__, {
     "WILDCARD_HOST": "model", "WILDCARD_PRINCIPAL": "model", "WILDCARD_RESOURCE": "model",
     "java_host_address": "model", "operations_for": "model", "unmatchable_host_reason": "model",
     "utf16_key": "model", "validation_errors": "model",
-    # engine
-    "AuthorizerConfigError": "engine", "Decision": "engine", "Outcome": "engine", "Request": "engine",
-    "StandardAuthorizer": "engine", "parse_super_users": "engine",
-    # filter, apikeys, diff
+    # the authorizer: what it is asked and answers, and the engine
+    "Decision": "decision", "Outcome": "decision", "Request": "decision",
+    "AuthorizerConfigError": "engine", "StandardAuthorizer": "engine", "parse_super_users": "engine",
+    # filter, apikeys, compare (the decision diff)
     "AclFilter": "filter", "MATCH_ALL": "filter", "kafka_acls_filters": "filter",
     "api_key_name": "apikeys", "parse_api_key": "apikeys",
     "DiffResult": "compare", "describe_host": "compare", "describe_names": "compare", "diff": "compare",

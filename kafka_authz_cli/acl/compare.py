@@ -23,7 +23,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from itertools import product
 
-from kafka_authz_cli.acl.engine import Request, StandardAuthorizer
+from kafka_authz_cli.acl.decision import Request
+from kafka_authz_cli.acl.engine import StandardAuthorizer
 from kafka_authz_cli.acl.model import (
     CLUSTER_NAME,
     SUPPORTED_OPERATIONS,

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from kafka_authz_cli.acl.engine import Decision, Outcome, Request, parse_super_users
+from kafka_authz_cli.acl.decision import Decision, Outcome, Request
+from kafka_authz_cli.acl.engine import parse_super_users
 from kafka_authz_cli.acl.model import (
     IMPLIES_DESCRIBE,
     IMPLIES_DESCRIBE_CONFIGS,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from kafka_authz_cli.acl.apikeys import parse_api_key
-from kafka_authz_cli.acl.engine import Request
+from kafka_authz_cli.acl.decision import Request
 from kafka_authz_cli.acl.model import AclError, AclOperation, KafkaPrincipal, ResourceType, java_host_address
 from kafka_authz_cli.errors import InputError
 from kafka_authz_cli.formats.reading import (

@@ -8,10 +8,9 @@ from typing import Optional
 
 import typer
 
-from kafka_authz_cli.acl.formats import dump_acls
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.cli.common import AclFormat, option_value, write_output
-from kafka_authz_cli.services.sources import load_source
+from kafka_authz_cli.services.convert import convert_acl_set
 
 
 class OutFormat(str, Enum):
@@ -30,5 +29,4 @@ def convert(
     acls_format: Optional[AclFormat] = typer.Option(None, "--acls-format", help="Override input detection."),
     out: Optional[Path] = typer.Option(None, "-o", "--output", help="Write here instead of stdout."),
 ) -> None:
-    acl_set = load_source(source, option_value(acls_format))
-    write_output(dump_acls(acl_set.bindings, to.value), out)
+    write_output(convert_acl_set(source, to.value, option_value(acls_format)), out)

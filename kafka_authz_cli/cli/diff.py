@@ -9,7 +9,7 @@ from typing import Optional
 
 import typer
 
-from kafka_authz_cli.acl.compare import DiffResult, describe_host, describe_names, diff
+from kafka_authz_cli.acl import DiffResult, describe_host, describe_names
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.cli.common import (
     MAX_TABLE_ROWS,
@@ -20,8 +20,7 @@ from kafka_authz_cli.cli.common import (
     rows_not_shown,
     write_output,
 )
-from kafka_authz_cli.services.settings import broker_settings
-from kafka_authz_cli.services.sources import cluster_acl_set, load_source
+from kafka_authz_cli.services.diff import condition_holds, diff_acl_sets
 
 
 class DiffFormat(str, Enum):
@@ -74,17 +73,9 @@ def diff_cmd(
                                                   "cluster:HOST:PORT side (as for kafka-acls)."),
     timeout: float = typer.Option(10.0, "--timeout", help="Seconds to wait for a cluster: side."),
 ) -> None:
-    old_settings = broker_settings(old_super_users if old_super_users is not None else super_users, allow_everyone,
-                                   old_broker_config or broker_config)
-    new_settings = broker_settings(new_super_users if new_super_users is not None else super_users, allow_everyone,
-                                   new_broker_config or broker_config)
-    old_set = cluster_acl_set(old, command_config, timeout) or load_source(old, option_value(acls_format))
-    new_set = cluster_acl_set(new, command_config, timeout) or load_source(new, option_value(acls_format))
-    result = diff(old_set.bindings, new_set.bindings,
-                  {"super_users": old_settings.super_users,
-                   "allow_everyone_if_no_acl_found": old_settings.allow_everyone_if_no_acl_found},
-                  {"super_users": new_settings.super_users,
-                   "allow_everyone_if_no_acl_found": new_settings.allow_everyone_if_no_acl_found})
+    result = diff_acl_sets(old, new, option_value(acls_format), super_users, allow_everyone, broker_config,
+                           old_super_users, new_super_users, old_broker_config, new_broker_config, command_config,
+                           timeout)
     if fmt is DiffFormat.json:
         write_output(json.dumps(to_json(result), indent=2, ensure_ascii=False) + "\n", out)
     elif fmt is DiffFormat.markdown:
@@ -100,16 +91,8 @@ def diff_cmd(
         write_output(buf.getvalue(), out)
     else:
         _print(result, console)
-    if fail_on is not None and _holds(fail_on, result):
+    if fail_on is not None and condition_holds(result, fail_on.value):
         raise typer.Exit(1)
-
-
-def _holds(fail_on: FailOn, result: DiffResult) -> bool:
-    if fail_on is FailOn.new_access:
-        return result.gained > 0
-    if fail_on is FailOn.lost_access:
-        return result.lost > 0
-    return bool(result.changes or result.bindings.added or result.bindings.removed)
 
 
 def _witness(f) -> dict:

@@ -16,18 +16,7 @@ from kafka_authz_cli.cli.common import (
     emit_rows,
     option_value,
 )
-from kafka_authz_cli.config.files import load_sources
-from kafka_authz_cli.policy.files import read_cluster_state, read_policy, read_requests
-from kafka_authz_cli.policy.topic import (
-    ClusterState,
-    PolicyRequest,
-    PolicyVerdict,
-    TopicPolicy,
-    decide,
-    evaluate,
-)
-from kafka_authz_cli.services.settings import broker_settings
-from kafka_authz_cli.services.sources import load_source
+from kafka_authz_cli.services.policy import check_policy
 
 policy_app = typer.Typer(help="KIP-201 topic management policy: create, alter, delete and delete-records "
                               "requests checked against a declarative policy (and the ACLs).", no_args_is_help=True)
@@ -38,45 +27,6 @@ KIP_NOTE = ("KIP-201 was never merged into Kafka: brokers run CreateTopicPolicy 
             "((Incremental)AlterConfigs), neither of which receives the principal, and DeleteTopics, DeleteRecords and "
             "CreatePartitions have no policy hook. authz decides what the KIP's TopicManagementPolicy would; the "
             "principal-dependent parts can only be enforced with ACLs.")
-
-
-def _row(req: PolicyRequest, pv: PolicyVerdict, combined=None) -> dict:
-    state = pv.state
-    row = {
-        "request": req.request, "operation": req.operation, "principal": req.principal, "topic": req.topic,
-        "policy_allowed": pv.allowed and pv.broker_error is None, "policy_rule": pv.rule,
-        "violations": list(pv.violations), "broker_error": pv.broker_error, "notes": list(pv.notes),
-        "requested_state": None if state is None else {
-            "partitions": state.partitions, "replication_factor": state.replication_factor,
-            "configs": state.configs, "requested_configs": state.requested_configs},
-        "broker_hook": req.broker_hook, "origin": req.origin,
-    }
-    if combined is not None:
-        d = combined.acl_decision
-        row.update({"verdict": combined.verdict, "refused_by": combined.refused_by, "error": combined.error,
-                    "acl_operation": req.acl_operation, "acl_checks": list(combined.acl_checks),
-                    "acl_decision": d.decision, "acl_rule": d.rule, "acl_explanation": d.explain()})
-    else:
-        row["verdict"] = "ALLOWED" if row["policy_allowed"] else "DENIED"
-        row["error"] = (pv.broker_error if pv.broker_error else
-                        None if pv.allowed else f"POLICY_VIOLATION: {pv.message}")
-        row["refused_by"] = None if pv.allowed and not pv.broker_error else "broker" if pv.broker_error else "policy"
-    if req.expect is not None:
-        row["expect"] = req.expect
-        row["ok"] = row["verdict"] == req.expect
-    return row
-
-
-def check_requests(policy: TopicPolicy, requests: list[PolicyRequest], cluster: ClusterState, broker_sources,
-                   authorizer=None) -> list[dict]:
-    rows = []
-    for req in requests:
-        if authorizer is not None:
-            c = decide(authorizer, policy, req, cluster, broker_sources)
-            rows.append(_row(req, c.policy, c))
-        else:
-            rows.append(_row(req, evaluate(policy, req, cluster, broker_sources)))
-    return rows
 
 
 def print_rows(rows: list[dict], with_acls: bool) -> None:
@@ -149,17 +99,10 @@ def check(
     fail_on_deny: bool = typer.Option(False, "--fail-on-deny", help="Exit 1 when any request is refused."),
     fmt: TableFormat = typer.Option(TableFormat.table, "--format", "-f", help="Output format."),
 ) -> None:
-    pol = read_policy(policy)
-    reqs = read_requests(requests)
-    cluster = read_cluster_state(cluster_state)
-    broker_sources = load_sources(broker_config, None, None)[0] if broker_config is not None else None
-    authorizer = None
-    if acls is not None:
-        settings = broker_settings(super_users, allow_everyone, broker_config)
-        authorizer = settings.authorizer(load_source(acls, option_value(acls_format)))
-    rows = check_requests(pol, reqs, cluster, broker_sources, authorizer)
+    rows = check_policy(requests, policy, cluster_state, broker_config, acls, option_value(acls_format), super_users,
+                        allow_everyone)
     if fmt is TableFormat.table:
-        print_rows(rows, authorizer is not None)
+        print_rows(rows, acls is not None)
         refused = sum(1 for r in rows if r["verdict"] != "ALLOWED")
         console.print(f"{len(rows)} request(s): {len(rows) - refused} allowed, {refused} refused")
         failed = [r for r in rows if r.get("ok") is False]
@@ -170,38 +113,6 @@ def check(
         emit_rows(rows, fmt)
     if any(r.get("ok") is False for r in rows) or (fail_on_deny and any(r["verdict"] != "ALLOWED" for r in rows)):
         raise typer.Exit(1)
-
-
-def simulate_topic_policy(policy_path: Path, authorizer, principal: str, host: str, operation: str, topic: str,
-                          partitions: Optional[int], replication_factor: Optional[int], configs: list[str],
-                          cluster_state: Optional[Path], broker_config: Optional[Path]) -> dict:
-    """The combined verdict `authz simulate --topic-policy` shows for one request from flags."""
-    from kafka_authz_cli.policy.files import request_from_dict
-
-    kind = {"CREATE": "CreateTopics", "ALTER": "CreatePartitions", "ALTER_CONFIGS": "IncrementalAlterConfigs",
-            "DELETE": "DeleteTopics"}.get(operation)
-    if kind is None:
-        raise typer.BadParameter("--topic-policy decides Create, Alter (partitions), AlterConfigs or Delete on a "
-                                 "--topic", param_hint="--topic-policy")
-    parsed = {}
-    for item in configs:
-        if "=" not in item:
-            raise typer.BadParameter(f"expected key=value, got {item!r}", param_hint="--config")
-        k, _, v = item.partition("=")
-        parsed[k] = v
-    rec = {"request": kind, "principal": principal, "topic": topic, "host": host, "configs": parsed}
-    if partitions is not None:
-        rec["partitions"] = partitions
-    if replication_factor is not None:
-        rec["replication_factor"] = replication_factor
-    try:
-        req = request_from_dict(rec, "flags")
-    except ValueError as exc:
-        raise typer.BadParameter(str(exc), param_hint="--topic-policy") from None
-    broker_sources = load_sources(broker_config, None, None)[0] if broker_config is not None else None
-    [row] = check_requests(read_policy(policy_path), [req], read_cluster_state(cluster_state), broker_sources,
-                           authorizer)
-    return row
 
 
 def print_simulate_policy(row: dict) -> None:

@@ -7,16 +7,6 @@ from typing import Optional
 
 import typer
 
-from kafka_authz_cli.acl.apikeys import parse_api_key
-from kafka_authz_cli.acl.engine import Decision, Request
-from kafka_authz_cli.acl.model import (
-    CLUSTER_NAME,
-    AclError,
-    AclOperation,
-    ResourceType,
-    java_host_address,
-)
-from kafka_authz_cli.acl.requests import RequestSpec, parse_requests
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.cli.common import (
     MAX_TABLE_ROWS,
@@ -28,10 +18,16 @@ from kafka_authz_cli.cli.common import (
     option_value,
     rows_not_shown,
 )
-from kafka_authz_cli.errors import AuthzError, InputError
-from kafka_authz_cli.formats.reading import read_text
-from kafka_authz_cli.services.settings import broker_settings
-from kafka_authz_cli.services.sources import load_source
+from kafka_authz_cli.services.simulate import (
+    AuthorizedOperations,
+    Decisions,
+    MappingFailed,
+    RulesDecisions,
+    SimulateOptions,
+    SimulationResult,
+    TopicPolicyVerdict,
+    run_simulation,
+)
 
 HELP = """Decide requests as Kafka's KRaft StandardAuthorizer would, and say which rule decided.
 
@@ -51,49 +47,6 @@ NON_TERMINATING (the broker would throw or never answer).
 
 #: Exit code when a request gets no decision (ERROR / NON_TERMINATING) and the file did not expect it.
 EXIT_NO_DECISION = 3
-
-
-def _single_resource(topic, group, transactional_id, cluster, delegation_token, user_principal):
-    given = [(ResourceType.TOPIC, topic), (ResourceType.GROUP, group),
-             (ResourceType.TRANSACTIONAL_ID, transactional_id),
-             (ResourceType.CLUSTER, CLUSTER_NAME if cluster else None),
-             (ResourceType.DELEGATION_TOKEN, delegation_token), (ResourceType.USER, user_principal)]
-    chosen = [(t, n) for t, n in given if n is not None]
-    if len(chosen) != 1:
-        raise typer.BadParameter("give exactly one of --topic, --group, --transactional-id, --cluster, "
-                                 "--delegation-token, --user-principal", param_hint="resource")
-    return chosen[0]
-
-
-def _row(spec: RequestSpec, d: Decision, notes: list[str], origins: dict) -> dict:
-    r = spec.request
-    row = {
-        "principal": r.principal,
-        "host": r.host,
-        "operation": r.operation.name,
-        "resource_type": r.resource_type.name,
-        "resource_name": r.resource_name,
-        "decision": d.decision,
-        "outcome": d.outcome.value,
-        "rule": d.rule,
-        "explanation": d.explain(),
-        "audit": d.audit,
-        "audit_level": d.audit_level,
-        "client_address": d.client_address,
-        "acl": d.acl.as_dict() if d.acl else None,
-        "acl_origin": origins.get(d.acl) if d.acl else None,
-        "notes": notes,
-        "error": d.error,
-        "origin": spec.origin,
-    }
-    if spec.expect is not None:
-        row["expect"] = spec.expect
-        row["ok"] = _met(spec, d)
-    return row
-
-
-def _met(spec: RequestSpec, d: Decision) -> bool:
-    return (d.decision or d.outcome.value) == spec.expect
 
 
 @app.command("simulate", help=HELP, short_help="Decide requests exactly as Kafka's StandardAuthorizer does, with the deciding rule.")
@@ -149,166 +102,125 @@ def simulate(
     cluster_state: Optional[Path] = typer.Option(None, "--cluster-state", help="With --topic-policy: current "
                                                  "topics (JSON)."),
 ) -> None:
-    mapping = None
-    if tls_dn is not None or kerberos_principal is not None or ssl_mapping_rules is not None or kerberos_rules:
-        from kafka_authz_cli.cli.principal import print_mapping_step  # (mapping only)
-        from kafka_authz_cli.services.principal import map_connection
+    options = SimulateOptions(
+        acls=acls, acls_format=option_value(acls_format), principal=principal, operation=operation, topic=topic,
+        group=group, transactional_id=transactional_id, cluster=cluster, delegation_token=delegation_token,
+        user_principal=user_principal, host=host, request_type=request_type, requests=requests, rules=rules,
+        types=types, super_users=super_users, allow_everyone=allow_everyone, broker_config=broker_config,
+        authorized_operations=authorized_operations, tls_dn=tls_dn, kerberos_principal=kerberos_principal,
+        ssl_mapping_rules=ssl_mapping_rules, kerberos_rules=kerberos_rules, kerberos_realm=kerberos_realm,
+        listener=listener, topic_policy=topic_policy, partitions=partitions, replication_factor=replication_factor,
+        topic_configs=topic_configs or [], cluster_state=cluster_state)
+    with _ProgressBar() as progress:
+        result = run_simulation(options, progress)
+    code = _render(result, fmt)
+    if code:
+        raise typer.Exit(code)
 
-        mapping = map_connection(tls_dn, kerberos_principal, ssl_mapping_rules, kerberos_rules, kerberos_realm,
-                                 broker_config, listener)
-    if mapping is not None:
-        if principal is not None or requests is not None:
-            raise typer.BadParameter("--tls-dn/--kerberos-principal replace --principal and --requests",
-                                     param_hint="--tls-dn")
-        if not mapping["ok"]:
-            if fmt is TableFormat.table:
-                print_mapping_step(mapping)
-            else:
-                emit_rows([{"mapping": mapping, "decision": None, "outcome": "AUTHENTICATION_FAILED"}], fmt)
-            raise typer.Exit(1)
-        principal = mapping["principal"]
-    specs = _requests_from_args(requests, principal, operation, topic, group, transactional_id, cluster,
-                                delegation_token, user_principal, host, request_type, authorized_operations)
-    if rules is not None:
-        if acls is not None:
-            raise typer.BadParameter("give either ACLS or --rules, not both", param_hint="--rules")
-        _simulate_rules(rules, types, specs, fmt)
-        return
-    if acls is None:
-        raise typer.BadParameter("an ACL file is required (or --rules FILE)", param_hint="ACLS")
-    settings = broker_settings(super_users, allow_everyone, broker_config)
-    acl_set = load_source(acls, option_value(acls_format))
-    authorizer = settings.authorizer(acl_set)
 
-    if authorized_operations:
-        if mapping is not None and fmt is TableFormat.table:
-            print_mapping_step(mapping)
-        _print_authorized_operations(authorizer, specs[0].request, fmt)
-        return
+class _ProgressBar:
+    """The transient bar on stderr while 100,000 requests or more are decided (rich only then)."""
 
-    if topic_policy is not None:
-        from kafka_authz_cli.cli.policy import (
-            print_simulate_policy,
-            simulate_topic_policy,
-        )
+    def __init__(self) -> None:
+        self._progress = None
+        self._task = None
 
-        r = specs[0].request
-        if requests is not None or r.resource_type is not ResourceType.TOPIC:
-            raise typer.BadParameter("--topic-policy takes one request from flags on a --topic (use `authz policy "
-                                     "check --acls` for many)", param_hint="--topic-policy")
-        row = simulate_topic_policy(topic_policy, authorizer, r.principal, r.host, r.operation.name, r.resource_name,
-                                    partitions, replication_factor, topic_configs or [], cluster_state, broker_config)
-        if mapping is not None:
-            row["mapping"] = mapping
+    def __call__(self, advance: int, total: int) -> None:
+        if self._progress is None:
+            from rich.progress import Progress
+
+            from kafka_authz_cli.cli.common import err_console
+
+            self._progress = Progress(console=err_console, transient=True)
+            self._progress.start()
+            self._task = self._progress.add_task("deciding", total=total)
+        self._progress.advance(self._task, advance)
+
+    def __enter__(self) -> "_ProgressBar":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self._progress is not None:
+            self._progress.stop()
+
+
+def _render(result: SimulationResult, fmt: TableFormat) -> int:
+    """Print the result; the exit code."""
+    if isinstance(result, MappingFailed):
         if fmt is TableFormat.table:
-            if mapping is not None:
-                print_mapping_step(mapping)
-            print_simulate_policy(row)
+            _print_mapping(result.mapping)
         else:
-            emit_rows([row], fmt)
-        return
-    decisions = _decide(authorizer, specs)
-    origins = {}
-    for binding, origin in zip(acl_set.bindings, acl_set.origins):
-        origins.setdefault(binding, origin)
-    expected = sum(1 for s in specs if s.expect is not None)
-    failed = [i for i, (s, d) in enumerate(zip(specs, decisions)) if s.expect is not None and not _met(s, d)]
-    no_decision = [i for i, (s, d) in enumerate(zip(specs, decisions)) if d.decision is None and s.expect is None]
+            emit_rows([{"mapping": result.mapping, "decision": None, "outcome": "AUTHENTICATION_FAILED"}], fmt)
+        return 1
+    if isinstance(result, RulesDecisions):
+        return _print_rules_decisions(result, fmt)
+    if fmt is TableFormat.table and result.mapping is not None:
+        _print_mapping(result.mapping)
+    if isinstance(result, AuthorizedOperations):
+        _print_authorized_operations(result, fmt)
+        return 0
+    if isinstance(result, TopicPolicyVerdict):
+        return _print_topic_policy(result, fmt)
+    return _print_decisions(result, fmt)
 
-    def row(i: int) -> dict:
-        r = _row(specs[i], decisions[i], authorizer.notes(decisions[i]), origins)
-        if mapping is not None:
-            r["mapping"] = mapping
-        return r
 
+def _print_mapping(mapping: dict) -> None:
+    from kafka_authz_cli.cli.principal import print_mapping_step
+
+    print_mapping_step(mapping)
+
+
+def _print_topic_policy(result: TopicPolicyVerdict, fmt: TableFormat) -> int:
     if fmt is TableFormat.table:
-        if mapping is not None:
-            print_mapping_step(mapping)
+        from kafka_authz_cli.cli.policy import print_simulate_policy
+
+        print_simulate_policy(result.row)
+    else:
+        emit_rows([result.row], fmt)
+    return 0
+
+
+def _print_decisions(result: Decisions, fmt: TableFormat) -> int:
+    specs = result.specs
+    if fmt is not TableFormat.table:
+        emit_rows([result.row(i) for i in range(len(specs))], fmt)
+    else:
         # Rows are built only for what is shown: 100,000 requests print in seconds.
-        _print_table([(i + 1, row(i)) for i in range(min(len(specs), MAX_TABLE_ROWS))])
+        _print_table([(i + 1, result.row(i)) for i in range(min(len(specs), MAX_TABLE_ROWS))])
         more = rows_not_shown(len(specs), MAX_TABLE_ROWS)
         if more:
             console.print(more, markup=False, highlight=False)
-            console.print(_outcome_counts(decisions), markup=False, highlight=False)
-        if expected:
-            if failed:
-                console.print(f"[bold red]{len(failed):,} of {expected:,} expectations failed[/]")
-                for i in failed[:MAX_TABLE_ROWS]:
-                    r = row(i)
-                    console.print(cell(f"  {r['origin']}: {r['principal']} {r['operation']} "
-                                       f"{r['resource_type']}:{r['resource_name']} expected {r['expect']}, "
-                                       f"got {r['decision'] or r['outcome']}: {r['explanation']}", 4000))
-                if len(failed) > MAX_TABLE_ROWS:
-                    console.print(f"  ... and {len(failed) - MAX_TABLE_ROWS:,} more; --format jsonl lists every "
-                                  "row with its `ok` field", markup=False, highlight=False)
-            else:
-                console.print(f"[green]all {expected:,} expectations met[/]")
-        if no_decision:
-            console.print(f"[bold magenta]{len(no_decision):,} request(s) got no decision[/] (ERROR or "
+            console.print(_outcome_counts(result), markup=False, highlight=False)
+        if result.expected:
+            _print_expectations(result)
+        if result.no_decision:
+            console.print(f"[bold magenta]{len(result.no_decision):,} request(s) got no decision[/] (ERROR or "
                           "NON_TERMINATING: the broker would throw or never answer), first at "
-                          f"{cell(specs[no_decision[0]].origin)}; exit code {EXIT_NO_DECISION}")
-    else:
-        emit_rows([row(i) for i in range(len(specs))], fmt)
-    if failed:
-        raise typer.Exit(1)
-    if no_decision:
-        raise typer.Exit(EXIT_NO_DECISION)
+                          f"{cell(specs[result.no_decision[0]].origin)}; exit code {EXIT_NO_DECISION}")
+    if result.failed:
+        return 1
+    return EXIT_NO_DECISION if result.no_decision else 0
 
 
-def _outcome_counts(decisions: list[Decision]) -> str:
-    counts: dict[str, int] = {}
-    for d in decisions:
-        counts[d.outcome.value] = counts.get(d.outcome.value, 0) + 1
-    return f"{len(decisions):,} requests: " + ", ".join(f"{n:,} {k}" for k, n in counts.items())
+def _print_expectations(result: Decisions) -> None:
+    failed, expected = result.failed, result.expected
+    if not failed:
+        console.print(f"[green]all {expected:,} expectations met[/]")
+        return
+    console.print(f"[bold red]{len(failed):,} of {expected:,} expectations failed[/]")
+    for i in failed[:MAX_TABLE_ROWS]:
+        r = result.row(i)
+        console.print(cell(f"  {r['origin']}: {r['principal']} {r['operation']} "
+                           f"{r['resource_type']}:{r['resource_name']} expected {r['expect']}, "
+                           f"got {r['decision'] or r['outcome']}: {r['explanation']}", 4000))
+    if len(failed) > MAX_TABLE_ROWS:
+        console.print(f"  ... and {len(failed) - MAX_TABLE_ROWS:,} more; --format jsonl lists every "
+                      "row with its `ok` field", markup=False, highlight=False)
 
 
-def _decide(authorizer, specs: list[RequestSpec]) -> list[Decision]:
-    requests = [s.request for s in specs]
-    if len(requests) < 100_000:
-        return authorizer.authorize_many(requests)
-    from rich.progress import Progress
-
-    from kafka_authz_cli.cli.common import err_console
-
-    decisions: list[Decision] = []
-    chunk = 20_000
-    with Progress(console=err_console, transient=True) as progress:
-        task = progress.add_task("deciding", total=len(requests))
-        for start in range(0, len(requests), chunk):
-            decisions.extend(authorizer.authorize_many(requests[start:start + chunk]))
-            progress.advance(task, min(chunk, len(requests) - start))
-    return decisions
-
-
-def _requests_from_args(requests, principal, operation, topic, group, transactional_id, cluster,
-                        delegation_token, user_principal, host, request_type, authorized_operations):
-    if requests is not None:
-        if any(v is not None for v in (principal, operation, topic, group, transactional_id, delegation_token,
-                                       user_principal)) or cluster:
-            raise typer.BadParameter("--requests cannot be combined with a single-request option",
-                                     param_hint="--requests")
-        if authorized_operations:
-            raise typer.BadParameter("--authorized-operations takes a single request from flags",
-                                     param_hint="--authorized-operations")
-        specs = parse_requests(read_text(requests), str(requests))
-        if not specs:
-            raise InputError("no requests in file", str(requests))
-        return specs
-    if principal is None:
-        raise typer.BadParameter("give --principal (or --requests FILE)", param_hint="--principal")
-    if operation is None and not authorized_operations:
-        raise typer.BadParameter("give --operation", param_hint="--operation")
-    rtype, name = _single_resource(topic, group, transactional_id, cluster, delegation_token, user_principal)
-    try:
-        op = AclOperation.parse(operation) if operation else AclOperation.ALL
-        from kafka_authz_cli.acl.model import KafkaPrincipal
-
-        KafkaPrincipal.parse(principal)
-        java_host_address(host)
-        api_key = parse_api_key(request_type)
-    except (AclError, ValueError) as exc:
-        raise AuthzError(str(exc)) from None
-    return [RequestSpec(Request(principal, host, op, rtype, name, api_key=api_key), None, "flags")]
+def _outcome_counts(result: Decisions) -> str:
+    counts = result.outcome_counts()
+    return f"{len(result.decisions):,} requests: " + ", ".join(f"{n:,} {k}" for k, n in counts.items())
 
 
 def _explain_style(row: dict) -> str:
@@ -343,9 +255,8 @@ def _print_table(rows: list[tuple[int, dict]]) -> None:
     console.print(table)
 
 
-def _print_authorized_operations(authorizer, request: Request, fmt: TableFormat) -> None:
-    ops = authorizer.authorized_operations(request.principal, request.host, request.resource_type,
-                                           request.resource_name)
+def _print_authorized_operations(result: AuthorizedOperations, fmt: TableFormat) -> None:
+    request, ops = result.request, result.operations
     if fmt is TableFormat.table:
         what = f"{request.resource_type.name}:{request.resource_name}"
         if ops:
@@ -360,50 +271,32 @@ def _print_authorized_operations(authorizer, request: Request, fmt: TableFormat)
                     "operation": o.name} for o in ops], fmt)
 
 
-def _simulate_rules(rules: Path, types: Optional[Path], specs: list[RequestSpec], fmt: TableFormat) -> None:
+def _print_rules_decisions(result: RulesDecisions, fmt: TableFormat) -> int:
+    rows = result.rows
+    if fmt is not TableFormat.table:
+        emit_rows(rows, fmt)
+        return 1 if result.failures else 0
     from rich.table import Table
 
-    from kafka_authz_cli.rules.compile import load_checked
-    from kafka_authz_cli.rules.simulate import decide_requests
-    from kafka_authz_cli.services.sources import load_registry
-
-    registry = load_registry(types)
-    checked = load_checked(read_text(rules), str(rules), registry)
-    results = decide_requests(checked, [s.request for s in specs])
-    rows = []
-    for spec, res in zip(specs, results):
-        r = spec.request
-        row = {"principal": r.principal, "operation": r.operation.name, "resource_type": r.resource_type.name,
-               "resource_name": r.resource_name, "decision": res.decision, "rule": res.rule,
-               "documented_decision": res.documented_decision, "quirk": res.quirk, "origin": spec.origin}
-        if spec.expect is not None:
-            row["expect"] = spec.expect
-            row["ok"] = res.decision == spec.expect
-        rows.append(row)
-    failures = [r for r in rows if r.get("ok") is False]
-    if fmt is TableFormat.table:
-        table = Table(header_style="bold", show_lines=True)
-        for col in ("#", "principal", "operation", "resource", "proxy decides", "rule", "note"):
-            table.add_column(col, overflow="fold")
-        for i, row in enumerate(rows[:MAX_TABLE_ROWS], 1):
-            style = "green" if row["decision"] == "ALLOWED" else "red"
-            note = f"[yellow]{cell(row['quirk'], 4000)}[/]" if row["quirk"] else ""
-            if row.get("ok") is False:
-                note = f"[red]expected {row['expect']}[/] {note}"
-            elif row.get("ok"):
-                note = f"[green]ok[/] {note}"
-            table.add_row(str(i), cell(row["principal"]), row["operation"],
-                          cell(f"{row['resource_type']}:{row['resource_name']}"), f"[{style}]{row['decision']}[/]",
-                          cell(row["rule"]), note)
-        console.print(table)
-        more = rows_not_shown(len(rows), MAX_TABLE_ROWS)
-        if more:
-            console.print(more, markup=False, highlight=False)
-        if any(s.expect for s in specs):
-            n = sum(1 for s in specs if s.expect)
-            console.print(f"[bold red]{len(failures)} of {n} expectations failed[/]" if failures
-                          else f"[green]all {n} expectations met[/]")
-    else:
-        emit_rows(rows, fmt)
-    if failures:
-        raise typer.Exit(1)
+    table = Table(header_style="bold", show_lines=True)
+    for col in ("#", "principal", "operation", "resource", "proxy decides", "rule", "note"):
+        table.add_column(col, overflow="fold")
+    for i, row in enumerate(rows[:MAX_TABLE_ROWS], 1):
+        style = "green" if row["decision"] == "ALLOWED" else "red"
+        note = f"[yellow]{cell(row['quirk'], 4000)}[/]" if row["quirk"] else ""
+        if row.get("ok") is False:
+            note = f"[red]expected {row['expect']}[/] {note}"
+        elif row.get("ok"):
+            note = f"[green]ok[/] {note}"
+        table.add_row(str(i), cell(row["principal"]), row["operation"],
+                      cell(f"{row['resource_type']}:{row['resource_name']}"), f"[{style}]{row['decision']}[/]",
+                      cell(row["rule"]), note)
+    console.print(table)
+    more = rows_not_shown(len(rows), MAX_TABLE_ROWS)
+    if more:
+        console.print(more, markup=False, highlight=False)
+    if result.expected:
+        n, failures = result.expected, result.failures
+        console.print(f"[bold red]{len(failures)} of {n} expectations failed[/]" if failures
+                      else f"[green]all {n} expectations met[/]")
+    return 1 if result.failures else 0

@@ -1,1 +1,23 @@
-"""TODO"""
+"""KIP-201 topic management policy: a declarative policy file, checked as the KIP's interface would.
+
+``topic`` is the policy and its decision: the rules (principals, topics, operations, bounds on
+partitions, replication factor and topic configs), the request metadata and cluster state the KIP's
+``TopicManagementPolicy`` receives, what the broker refuses before any policy (an existing topic,
+fewer partitions, too few brokers), and the request-level verdict combined with the ACL engine (ACLs
+first, then the broker, then the policy). ``files`` reads the policy (JSON or TOML), requests (JSON
+lines) and cluster state (JSON).
+
+KIP-201 was never merged: brokers run ``CreateTopicPolicy`` and ``AlterConfigPolicy``, which never see
+the principal. Pure: no terminal, no Spark, no network. Other packages import what is listed here.
+"""
+
+from kafka_authz_cli import lazy_face
+
+__getattr__, __all__ = lazy_face(__name__, {
+    # topic: the policy, the KIP's request metadata and cluster state, the verdicts
+    "ClusterState": "topic", "CombinedVerdict": "topic", "PolicyFileError": "topic", "PolicyRequest": "topic",
+    "PolicyVerdict": "topic", "REQUEST_TYPES": "topic", "RequestedState": "topic", "TopicPolicy": "topic",
+    "TopicState": "topic", "decide": "topic", "evaluate": "topic", "parse_policy": "topic",
+    # files
+    "read_cluster_state": "files", "read_policy": "files", "read_requests": "files", "request_from_dict": "files",
+})

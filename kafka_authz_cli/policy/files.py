@@ -6,7 +6,7 @@ import json
 import tomllib
 from pathlib import Path
 
-from kafka_authz_cli.acl.requests import parse_expect
+from kafka_authz_cli.acl import parse_expect
 from kafka_authz_cli.errors import InputError
 from kafka_authz_cli.formats.reading import read_text
 from kafka_authz_cli.policy.topic import (

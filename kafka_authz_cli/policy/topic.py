@@ -28,7 +28,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from kafka_authz_cli.config.dynamic import TOPIC_CONFIG_SYNONYMS, BrokerConfigSources, resolve_key
+from kafka_authz_cli._java import kafka_list
+from kafka_authz_cli.config import TOPIC_CONFIG_SYNONYMS, BrokerConfigSources, resolve_key
 
 OPERATIONS = ("create", "alter", "delete", "delete_records")
 INTERNAL_TOPICS = frozenset({"__consumer_offsets", "__transaction_state", "__share_group_state"})
@@ -309,87 +310,126 @@ def evaluate(policy: TopicPolicy, req: PolicyRequest, cluster: ClusterState,
              broker: BrokerConfigSources | None = None) -> PolicyVerdict:
     """What a KIP-201 TopicManagementPolicy declared by ``policy`` decides for ``req``."""
     current = cluster.topic(req.topic)
-    notes: list[str] = []
     # What the broker refuses before any policy is asked.
-    if req.operation == "create" and current is not None:
-        return PolicyVerdict(False, None, broker_error=f"TOPIC_ALREADY_EXISTS: Topic '{req.topic}' already exists.")
-    if req.operation != "create" and current is None and cluster.topics:
-        return PolicyVerdict(False, None, broker_error="UNKNOWN_TOPIC_OR_PARTITION: This server does not host this "
-                                                       "topic-partition.")
+    unknown = _unknown_or_existing_topic(req, current, cluster)
+    if unknown is not None:
+        return PolicyVerdict(False, None, broker_error=unknown)
+    notes: list[str] = []
     if current is None and req.operation != "create":
         notes.append(f"no cluster state for topic '{req.topic}': current partitions and configs unknown")
     state = requested_state(req, current)
+    refused = _invalid_request(req, current, cluster, state)
+    if refused is not None:
+        return PolicyVerdict(False, None, broker_error=refused, state=state)
+    rule, verdict = _deciding_rule(policy, req, current)
+    if rule is None:
+        allowed, label, violation = verdict
+        return PolicyVerdict(allowed, label, () if allowed else (violation,), state=state, notes=tuple(notes))
+    violations: list[str] = []
+    if req.operation in ("create", "alter"):
+        _check_sizes(rule, req, state, violations, notes)
+        for key, bound in rule.configs.items():
+            _check_config(key, bound, req, current, state, broker, violations, notes)
+    return PolicyVerdict(not violations, rule.label(), tuple(violations), state=state, notes=tuple(notes))
+
+
+def _unknown_or_existing_topic(req: PolicyRequest, current: TopicState | None, cluster: ClusterState) -> str | None:
+    if req.operation == "create" and current is not None:
+        return f"TOPIC_ALREADY_EXISTS: Topic '{req.topic}' already exists."
+    if req.operation != "create" and current is None and cluster.topics:
+        return "UNKNOWN_TOPIC_OR_PARTITION: This server does not host this topic-partition."
+    return None
+
+
+def _invalid_request(req: PolicyRequest, current: TopicState | None, cluster: ClusterState,
+                     state: RequestedState) -> str | None:
+    """A replication factor above the broker count, or partitions that would not grow."""
     if req.operation == "create" and cluster.brokers is not None and state.replication_factor is not None \
             and state.replication_factor > cluster.brokers:
-        return PolicyVerdict(False, None, broker_error=(
-            f"INVALID_REPLICATION_FACTOR: Unable to replicate the partition {state.replication_factor} time(s): "
-            f"The target replication factor of {state.replication_factor} cannot be reached because only "
-            f"{cluster.brokers} broker(s) are registered."), state=state)
+        return (f"INVALID_REPLICATION_FACTOR: Unable to replicate the partition {state.replication_factor} time(s): "
+                f"The target replication factor of {state.replication_factor} cannot be reached because only "
+                f"{cluster.brokers} broker(s) are registered.")
     if req.operation == "alter" and req.partitions is not None and current is not None \
             and req.partitions <= current.partitions:
         if req.partitions < current.partitions:
-            return PolicyVerdict(False, None, broker_error=(
-                f"INVALID_PARTITIONS: Topic currently has {current.partitions} partitions, which is higher than "
-                f"the requested {req.partitions}."), state=state)
-        return PolicyVerdict(False, None, broker_error=(
-            f"INVALID_PARTITIONS: Topic already has {current.partitions} partitions."), state=state)
+            return (f"INVALID_PARTITIONS: Topic currently has {current.partitions} partitions, which is higher than "
+                    f"the requested {req.partitions}.")
+        return f"INVALID_PARTITIONS: Topic already has {current.partitions} partitions."
+    return None
+
+
+def _deciding_rule(policy: TopicPolicy, req: PolicyRequest,
+                   current: TopicState | None) -> tuple[PolicyRule | None, tuple[bool, str, str]]:
+    """The rule whose bounds apply, or (None, (allowed, what decided, the violation if refused)) when the
+    request is decided without bounds: an internal topic, no matching rule, an operation the rule
+    does not allow."""
+    what = req.operation.replace("_", " ")
     internal = req.topic in INTERNAL_TOPICS or (current is not None and current.internal)
     if internal and policy.internal_topics != "rules":
-        if policy.internal_topics == "allow":
-            return PolicyVerdict(True, "internal_topics: allow", state=state, notes=tuple(notes))
-        return PolicyVerdict(False, "internal_topics: deny", (f"Topic '{req.topic}' is internal: the policy refuses "
-                                                                f"to {req.operation.replace('_', ' ')} it",),
-                             state=state, notes=tuple(notes))
+        return None, (policy.internal_topics == "allow", f"internal_topics: {policy.internal_topics}",
+                      f"Topic '{req.topic}' is internal: the policy refuses to {what} it")
     rule = next((r for r in policy.rules if r.matches(req.principal, req.topic)), None)
     if rule is None:
-        if policy.default == "allow":
-            return PolicyVerdict(True, "default: allow", state=state, notes=tuple(notes))
-        return PolicyVerdict(False, "default: deny", (f"No rule of the policy lets {req.principal} "
-                                                      f"{req.operation.replace('_', ' ')} topic '{req.topic}'",),
-                             state=state, notes=tuple(notes))
-    violations: list[str] = []
+        return None, (policy.default == "allow", f"default: {policy.default}",
+                      f"No rule of the policy lets {req.principal} {what} topic '{req.topic}'")
     if req.operation not in rule.operations:
-        violations.append(f"{rule.label()} does not let {req.principal} {req.operation.replace('_', ' ')} "
-                          f"topic '{req.topic}' (it allows {', '.join(sorted(rule.operations))})")
-        return PolicyVerdict(False, rule.label(), tuple(violations), state=state, notes=tuple(notes))
-    if req.operation in ("create", "alter"):
-        if rule.partitions is not None:
-            _check_bound(f"Topic '{req.topic}': partitions", state.partitions, rule.partitions, violations)
-        if rule.replication_factor is not None:
-            _check_bound(f"Topic '{req.topic}': replication factor", state.replication_factor,
-                         rule.replication_factor, violations)
-            if state.replication_factor is None and req.operation == "create":
-                notes.append("replication factor not given (the broker's default.replication.factor applies)")
-        for key, bound in rule.configs.items():
-            if bound.forbidden and key in state.requested_configs:
-                violations.append(f"Topic '{req.topic}': {key} may not be set")
-                continue
-            value = state.configs.get(key)
-            source = "request" if key in state.requested_configs else "current topic config"
-            checks_value = bound.min is not None or bound.max is not None or bound.allowed is not None or \
-                bound.required
-            if value is None and req.operation == "alter" and current is None:
-                if checks_value:
-                    notes.append(f"{key}: the topic's current value is unknown (no --cluster-state): not checked")
-                continue
-            if value is None:
-                if bound.required:
-                    violations.append(f"Topic '{req.topic}': {key} must be set")
-                    continue
-                value, source = _broker_default(key, broker)
-                if value is None:
-                    if bound.min is not None or bound.max is not None or bound.allowed is not None:
-                        notes.append(f"{key}: not set and its broker default is unknown: not checked")
-                    continue
-                source = f"broker default {source}"
-            what = f"Topic '{req.topic}': {key} ({source})"
-            _check_bound(what, value, bound, violations)
-            if bound.allowed is not None:
-                items = [v.strip() for v in value.split(",")] if key in LIST_CONFIGS else [value]
-                bad = [v for v in items if v not in bound.allowed]
-                if bad:
-                    violations.append(f"{what} value {value!r} is not one of {', '.join(bound.allowed)}")
-    return PolicyVerdict(not violations, rule.label(), tuple(violations), state=state, notes=tuple(notes))
+        return None, (False, rule.label(), f"{rule.label()} does not let {req.principal} {what} topic '{req.topic}' "
+                                           f"(it allows {', '.join(sorted(rule.operations))})")
+    return rule, (True, rule.label(), "")
+
+
+def _check_sizes(rule: PolicyRule, req: PolicyRequest, state: RequestedState, violations: list[str],
+                 notes: list[str]) -> None:
+    if rule.partitions is not None:
+        _check_bound(f"Topic '{req.topic}': partitions", state.partitions, rule.partitions, violations)
+    if rule.replication_factor is not None:
+        _check_bound(f"Topic '{req.topic}': replication factor", state.replication_factor,
+                     rule.replication_factor, violations)
+        if state.replication_factor is None and req.operation == "create":
+            notes.append("replication factor not given (the broker's default.replication.factor applies)")
+
+
+def _check_config(key: str, bound: Bound, req: PolicyRequest, current: TopicState | None, state: RequestedState,
+                  broker: BrokerConfigSources | None, violations: list[str], notes: list[str]) -> None:
+    """One config bound, on the value the topic will have: the request's, the topic's current one, or
+    the broker default."""
+    if bound.forbidden and key in state.requested_configs:
+        violations.append(f"Topic '{req.topic}': {key} may not be set")
+        return
+    value = state.configs.get(key)
+    source = "request" if key in state.requested_configs else "current topic config"
+    checks_value = bound.min is not None or bound.max is not None or bound.allowed is not None
+    if value is None and req.operation == "alter" and current is None:
+        if checks_value or bound.required:
+            notes.append(f"{key}: the topic's current value is unknown (no --cluster-state): not checked")
+        return
+    if value is None:
+        if bound.required:
+            violations.append(f"Topic '{req.topic}': {key} must be set")
+            return
+        value, source = _broker_default(key, broker)
+        if value is None:
+            if checks_value:
+                notes.append(f"{key}: not set and its broker default is unknown: not checked")
+            return
+        source = f"broker default {source}"
+    what = f"Topic '{req.topic}': {key} ({source})"
+    _check_bound(what, value, bound, violations)
+    if bound.allowed is not None and any(item not in bound.allowed for item in _config_items(key, value)):
+        violations.append(f"{what} value {value!r} is not one of {', '.join(bound.allowed)}")
+
+
+def _config_items(key: str, value: str) -> list[str]:
+    """The values a config holds, as the broker reads them. Kafka defines ``cleanup.policy`` and the
+    throttled-replica lists as ``ConfigDef.Type.LIST`` (``org.apache.kafka.storage.internals.log.LogConfig``):
+    ``ConfigDef.parseType`` trims the value and splits it at commas with the whitespace around them,
+    and ``cleanup.policy`` is then checked by ``ValidList.in("compact", "delete")``, case-sensitively
+    (LogConfig lower-cases the items only afterwards, to set its compact/delete flags). So the items
+    are compared as given. An empty list (Kafka 4 accepts it: neither delete nor compact) is compared
+    as the empty value: a policy allows it only by listing ``""``."""
+    if key not in LIST_CONFIGS:
+        return [value]
+    return kafka_list(value) or [""]
 
 
 # -- combined with the ACL engine ------------------------------------------------------------------------
@@ -409,8 +449,7 @@ def decide(authorizer, policy: TopicPolicy, req: PolicyRequest, cluster: Cluster
            broker: BrokerConfigSources | None = None) -> CombinedVerdict:
     """Authorized by the ACLs, then not refused by the broker, then allowed by the policy (the broker
     checks authorization first: an unauthorized topic never reaches a policy)."""
-    from kafka_authz_cli.acl.engine import Request
-    from kafka_authz_cli.acl.model import CLUSTER_NAME, AclOperation, ResourceType
+    from kafka_authz_cli.acl import CLUSTER_NAME, AclOperation, Request, ResourceType
 
     op = req.acl_operation
     checks = []

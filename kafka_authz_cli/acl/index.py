@@ -1,0 +1,207 @@
+"""Hash indexes over one resource type's ACLs: the candidates for a resource name without a scan.
+
+Kafka finds the ACLs that apply to a resource by walking its sorted set (see :mod:`.walk`). For a
+name that does not sort below ``*`` and no ACL with an empty name, that walk meets exactly: the
+LITERAL ACLs of the name itself, the PREFIXED ACLs of each of its prefixes (longest first), then the
+LITERAL ``*`` ACLs (skipped when the name starts with ``*``, a Kafka quirk) and the PREFIXED ``*``
+ACLs (for names starting with ``*``). :meth:`TypeIndex.plan` lists those buckets in that order from
+dictionaries, so the cost of a decision does not grow with the number of ACLs; ``None`` says only the
+walk can tell.
+
+A bucket holds the ACLs of one resource pattern keyed by (principal type, principal name, host), so
+matching a request looks up at most four keys (its principal or ``User:*``, its address or ``*``).
+"""
+
+from __future__ import annotations
+
+import functools
+
+from kafka_authz_cli.acl.matching import (
+    MATCHED_OPS,
+    WILDCARD_PRINCIPAL_KEY,
+    acl_order_key,
+    principal_key,
+)
+from kafka_authz_cli.acl.model import (
+    WILDCARD_HOST,
+    WILDCARD_RESOURCE,
+    AclBinding,
+    AclOperation,
+    AclPermissionType,
+    PatternType,
+    unmatchable_host_reason,
+)
+
+ALLOW = AclPermissionType.ALLOW
+DENY = AclPermissionType.DENY
+
+#: Cached plans per resource type before the cache starts over (bounded memory on huge request files).
+MAX_CACHED_PLANS = 65536
+
+
+class Bucket:
+    """All ACLs of one resource pattern, indexed by (principal type, name, host) for O(1) matching."""
+
+    __slots__ = ("acls", "entries", "bad", "odd_hosts")
+
+    def __init__(self) -> None:
+        self.acls: list[AclBinding] = []
+        #: ACLs whose host no client address can ever equal (``::1``, a CIDR, a host name), for notes.
+        self.odd_hosts: tuple[AclBinding, ...] = ()
+        #: (principal type, principal name, host) -> ((acl, request ops it matches), ...) in Kafka order.
+        self.entries: dict[tuple[str, str, str], tuple[tuple[AclBinding, frozenset], ...]] = {}
+        self.bad: AclBinding | None = None  # first ACL (in Kafka order) whose principal has no ':'
+
+    def add(self, acl: AclBinding) -> None:
+        self.acls.append(acl)
+
+    def freeze(self) -> None:
+        self.acls.sort(key=acl_order_key)
+        grouped: dict[tuple[str, str, str], list] = {}
+        for acl in self.acls:
+            key = principal_key(acl.principal)
+            if key is None:
+                if self.bad is None:
+                    self.bad = acl
+                continue
+            grouped.setdefault((key[0], key[1], acl.host), []).append(
+                (acl, MATCHED_OPS[(acl.operation, acl.permission)]))
+        self.entries = {k: tuple(v) for k, v in grouped.items()}
+        self.odd_hosts = tuple(acl for acl in self.acls if unmatchable_host_reason(acl.host))
+
+    def matches(self, keys: tuple[tuple[str, str, str], ...], op: AclOperation) -> list[AclBinding]:
+        """Matching ACLs of this bucket in Kafka's order; ``keys`` are the request's lookup keys."""
+        found: list[AclBinding] = []
+        lists = 0
+        for key in keys:
+            entries = self.entries.get(key)
+            if entries:
+                before = len(found)
+                for acl, ops in entries:
+                    if op in ops:
+                        found.append(acl)
+                lists += len(found) > before
+        if lists > 1:
+            found.sort(key=acl_order_key)
+        return found
+
+    def deciding_acl(self, matches: list[AclBinding] | None) -> AclBinding | None:
+        """Where Kafka's walk through this bucket ends, given the request's matching ACLs here (None:
+        none match): at :attr:`bad` (it throws) when it meets that before a matching DENY, else at the
+        first matching DENY; with neither, the last matching ALLOW is what it reports so far."""
+        bad = self.bad
+        if matches is None:
+            return bad
+        if len(matches) > 1:
+            matches.sort(key=acl_order_key)
+        for acl in matches:
+            if acl.permission is DENY:
+                return bad if bad is not None and acl_order_key(bad) < acl_order_key(acl) else acl
+        if bad is not None:
+            return bad
+        for acl in reversed(matches):
+            if acl.permission is ALLOW:
+                return acl
+        return None
+
+
+@functools.lru_cache(maxsize=4096)
+def lookup_keys(request_principal: tuple[str, str], host: str) -> tuple[tuple[str, str, str], ...]:
+    """The (principal, host) keys whose ACLs can match a request: its own principal or User:*,
+    its own host or '*'."""
+    principals = ((request_principal,) if request_principal == WILDCARD_PRINCIPAL_KEY
+                  else (request_principal, WILDCARD_PRINCIPAL_KEY))
+    hosts = (host,) if host == WILDCARD_HOST else (host, WILDCARD_HOST)
+    return tuple((p[0], p[1], h) for p in principals for h in hosts)
+
+
+def has_lone_surrogate(text: str) -> bool:
+    return not text.isascii() and any("\ud800" <= c <= "\udfff" for c in text)
+
+
+class TypeIndex:
+    """The ACLs of one resource type: LITERAL and PREFIXED buckets by name, and the plans made so far."""
+
+    __slots__ = ("literal", "prefixed", "prefixed_lengths", "has_empty_name", "has_names_below_star",
+                 "walk_only", "plans")
+
+    def __init__(self, walk_only: bool = False) -> None:
+        self.literal: dict[str, Bucket] = {}
+        self.prefixed: dict[str, Bucket] = {}
+        self.prefixed_lengths: tuple[int, ...] = ()
+        self.has_empty_name = False
+        self.has_names_below_star = False
+        #: Plan nothing: every decision is left to Kafka's walk (for cross-checking).
+        self.walk_only = walk_only
+        #: resource name -> candidate buckets in walk order (None: only the walk can tell).
+        self.plans: dict[str, tuple[Bucket, ...] | None] = {}
+
+    def add(self, acl: AclBinding) -> None:
+        table = self.literal if acl.pattern_type is PatternType.LITERAL else self.prefixed
+        bucket = table.get(acl.resource_name)
+        if bucket is None:
+            bucket = table[acl.resource_name] = Bucket()
+        bucket.add(acl)
+        name = acl.resource_name
+        if name == "":
+            self.has_empty_name = True
+        if name == "" or name[0] < "*":
+            self.has_names_below_star = True
+        if has_lone_surrogate(name):
+            # Prefixes in UTF-16 units and in code points differ only for such names: let the walk decide.
+            self.has_empty_name = True
+
+    def freeze(self) -> None:
+        for bucket in self.literal.values():
+            bucket.freeze()
+        for bucket in self.prefixed.values():
+            bucket.freeze()
+        self.prefixed_lengths = tuple(sorted({len(n) for n in self.prefixed}, reverse=True))
+
+    def acls(self) -> list[AclBinding]:
+        return [a for b in self.literal.values() for a in b.acls] + [a for b in self.prefixed.values() for a in b.acls]
+
+    def plan(self, name: str) -> tuple[Bucket, ...] | None:
+        """Candidate buckets for a resource name in Kafka's walk order, or None when only the walk
+        itself can tell."""
+        cached = self.plans.get(name, False)
+        if cached is not False:
+            return cached  # type: ignore[return-value]
+        plan = None if self._walk_decides(name) else self._candidates(name)
+        if len(self.plans) > MAX_CACHED_PLANS:
+            self.plans.clear()
+        self.plans[name] = plan
+        return plan
+
+    def _walk_decides(self, name: str) -> bool:
+        """The walk's own quirks decide: ACLs with an empty name, names sorting below ``*`` on both
+        sides (the re-scan bug), or a name whose UTF-16 prefixes are not its code-point prefixes."""
+        return (self.walk_only or self.has_empty_name
+                or (self.has_names_below_star and name != "" and name[0] < "*")
+                or has_lone_surrogate(name))
+
+    def _candidates(self, name: str) -> tuple[Bucket, ...]:
+        # The first scan: the name's own LITERAL ACLs, then its prefixes, longest first.
+        chain: list[Bucket] = []
+        literal = self.literal.get(name)
+        if literal is not None:
+            chain.append(literal)
+        n = len(name)
+        prefixed = self.prefixed
+        for length in self.prefixed_lengths:
+            if length <= n:
+                bucket = prefixed.get(name[:length] if length < n else name)
+                if bucket is not None:
+                    chain.append(bucket)
+        # The second scan: the wildcard section. For a name starting with '*', Kafka's walk takes the
+        # LITERAL '*' for a LITERAL ACL whose name is only a prefix of the name, and skips it.
+        starts_with_star = name.startswith(WILDCARD_RESOURCE)
+        if not starts_with_star or name == WILDCARD_RESOURCE:
+            bucket = self.literal.get(WILDCARD_RESOURCE)
+            if bucket is not None:
+                chain.append(bucket)
+        if starts_with_star:
+            bucket = prefixed.get(WILDCARD_RESOURCE)
+            if bucket is not None:
+                chain.append(bucket)
+        return tuple(chain)

@@ -1,0 +1,42 @@
+"""`authz diff`: two ACL sets (files in any format, or live clusters) compared as bindings and as decisions."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+from kafka_authz_cli.acl import DiffResult, diff
+from kafka_authz_cli.services.settings import BrokerSettings, broker_settings
+from kafka_authz_cli.services.sources import cluster_acl_set, load_source
+
+#: What `--fail-on` can ask about a diff.
+FAIL_ON = ("new-access", "lost-access", "any-change")
+
+
+def diff_acl_sets(old: Path, new: Path, acls_format: Optional[str] = None, super_users: Optional[str] = None,
+                  allow_everyone: Optional[bool] = None, broker_config: Optional[Path] = None,
+                  old_super_users: Optional[str] = None, new_super_users: Optional[str] = None,
+                  old_broker_config: Optional[Path] = None, new_broker_config: Optional[Path] = None,
+                  command_config: Optional[Path] = None, timeout: Optional[float] = None) -> DiffResult:
+    """Broker settings apply to both sides unless given per side; either side may be ``cluster:HOST:PORT``."""
+    old_settings = broker_settings(old_super_users if old_super_users is not None else super_users, allow_everyone,
+                                   old_broker_config or broker_config)
+    new_settings = broker_settings(new_super_users if new_super_users is not None else super_users, allow_everyone,
+                                   new_broker_config or broker_config)
+    old_set = cluster_acl_set(old, command_config, timeout) or load_source(old, acls_format)
+    new_set = cluster_acl_set(new, command_config, timeout) or load_source(new, acls_format)
+    return diff(old_set.bindings, new_set.bindings, _config(old_settings), _config(new_settings))
+
+
+def _config(settings: BrokerSettings) -> dict:
+    return {"super_users": settings.super_users,
+            "allow_everyone_if_no_acl_found": settings.allow_everyone_if_no_acl_found}
+
+
+def condition_holds(result: DiffResult, fail_on: str) -> bool:
+    """Whether the diff shows what ``--fail-on`` asks about (one of :data:`FAIL_ON`)."""
+    if fail_on == "new-access":
+        return result.gained > 0
+    if fail_on == "lost-access":
+        return result.lost > 0
+    return bool(result.changes or result.bindings.added or result.bindings.removed)

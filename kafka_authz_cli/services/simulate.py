@@ -1,0 +1,312 @@
+"""`authz simulate`: decide requests exactly as Kafka's StandardAuthorizer would, and say which rule decided.
+
+The requests come from flags (one) or a request file (many), for a principal given or mapped from a
+TLS DN or a Kerberos name as the broker maps it. They are decided by the ACL engine under the broker's
+settings, or by a rules file as the Kroxylicious proxy would. A single request may instead ask for
+every operation the principal may perform (KIP-430), or for the request-level verdict of a KIP-201
+topic policy combined with the ACLs. :func:`run_simulation` returns one of the result types below;
+the command renders it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Optional, Union
+
+from kafka_authz_cli.acl import (
+    CLUSTER_NAME,
+    AclError,
+    AclOperation,
+    AclSet,
+    Decision,
+    KafkaPrincipal,
+    Request,
+    RequestSpec,
+    ResourceType,
+    StandardAuthorizer,
+    java_host_address,
+    parse_api_key,
+    parse_requests,
+)
+from kafka_authz_cli.errors import AuthzError, InputError, OptionError
+from kafka_authz_cli.formats.reading import read_text
+from kafka_authz_cli.services.settings import broker_settings
+from kafka_authz_cli.services.sources import load_source
+
+#: From this many requests on, decisions are made in chunks and progress is reported after each.
+PROGRESS_FROM = 100_000
+PROGRESS_CHUNK = 20_000
+
+#: progress(advance, total): ``advance`` more of ``total`` requests decided (0 once before the first).
+Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True)
+class SimulateOptions:
+    """What `authz simulate` was asked, as plain values."""
+
+    acls: Optional[Path] = None
+    acls_format: Optional[str] = None
+    principal: Optional[str] = None
+    operation: Optional[str] = None
+    topic: Optional[str] = None
+    group: Optional[str] = None
+    transactional_id: Optional[str] = None
+    cluster: bool = False
+    delegation_token: Optional[str] = None
+    user_principal: Optional[str] = None
+    host: str = "127.0.0.1"
+    request_type: Optional[str] = None
+    requests: Optional[Path] = None
+    rules: Optional[Path] = None
+    types: Optional[Path] = None
+    super_users: Optional[str] = None
+    allow_everyone: Optional[bool] = None
+    broker_config: Optional[Path] = None
+    authorized_operations: bool = False
+    tls_dn: Optional[str] = None
+    kerberos_principal: Optional[str] = None
+    ssl_mapping_rules: Optional[str] = None
+    kerberos_rules: Optional[list[str]] = None
+    kerberos_realm: Optional[str] = None
+    listener: Optional[str] = None
+    topic_policy: Optional[Path] = None
+    partitions: Optional[int] = None
+    replication_factor: Optional[int] = None
+    topic_configs: list[str] = field(default_factory=list)
+    cluster_state: Optional[Path] = None
+
+
+@dataclass
+class MappingFailed:
+    """The TLS DN or Kerberos name maps to no principal: the connection never reaches authorization."""
+
+    mapping: dict
+
+
+@dataclass
+class AuthorizedOperations:
+    request: Request
+    operations: list[AclOperation]
+    mapping: Optional[dict]
+
+
+@dataclass
+class TopicPolicyVerdict:
+    row: dict
+    mapping: Optional[dict]
+
+
+@dataclass
+class RulesDecisions:
+    """Decisions of a rules file, as the proxy makes them."""
+
+    rows: list[dict]
+    #: How many requests say what must happen (an `expect` column).
+    expected: int
+
+    @property
+    def failures(self) -> list[dict]:
+        return [r for r in self.rows if r.get("ok") is False]
+
+
+@dataclass
+class Decisions:
+    """The engine's decisions, one per request; rows are built on demand (a table shows 200 of 100,000)."""
+
+    specs: list[RequestSpec]
+    decisions: list[Decision]
+    authorizer: StandardAuthorizer
+    #: The first place each binding was read from.
+    origins: dict
+    mapping: Optional[dict]
+    #: How many requests say what must happen.
+    expected: int
+    #: Indexes of the requests whose expectation failed, and of those with no decision nobody expected.
+    failed: list[int]
+    no_decision: list[int]
+
+    def row(self, i: int) -> dict:
+        row = decision_row(self.specs[i], self.decisions[i], self.authorizer.notes(self.decisions[i]), self.origins)
+        if self.mapping is not None:
+            row["mapping"] = self.mapping
+        return row
+
+    def outcome_counts(self) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for d in self.decisions:
+            counts[d.outcome.value] = counts.get(d.outcome.value, 0) + 1
+        return counts
+
+
+SimulationResult = Union[MappingFailed, AuthorizedOperations, TopicPolicyVerdict, RulesDecisions, Decisions]
+
+
+def run_simulation(o: SimulateOptions, progress: Optional[Progress] = None) -> SimulationResult:
+    mapping = _mapped_connection(o)
+    if mapping is not None and not mapping["ok"]:
+        return MappingFailed(mapping)
+    principal = mapping["principal"] if mapping is not None else o.principal
+    specs = _request_specs(o, principal)
+    if o.rules is not None:
+        if o.acls is not None:
+            raise OptionError("give either ACLS or --rules, not both", param_hint="--rules")
+        return decide_with_rules(o.rules, o.types, specs)
+    if o.acls is None:
+        raise OptionError("an ACL file is required (or --rules FILE)", param_hint="ACLS")
+    settings = broker_settings(o.super_users, o.allow_everyone, o.broker_config)
+    acl_set = load_source(o.acls, o.acls_format)
+    authorizer = settings.authorizer(acl_set)
+    if o.authorized_operations:
+        r = specs[0].request
+        ops = authorizer.authorized_operations(r.principal, r.host, r.resource_type, r.resource_name)
+        return AuthorizedOperations(r, ops, mapping)
+    if o.topic_policy is not None:
+        row = _topic_policy_row(o, specs, authorizer)
+        if mapping is not None:
+            row["mapping"] = mapping
+        return TopicPolicyVerdict(row, mapping)
+    return _decisions(specs, decide_all(authorizer, specs, progress), authorizer, acl_set, mapping)
+
+
+def _mapped_connection(o: SimulateOptions) -> Optional[dict]:
+    """The principal a --tls-dn or --kerberos-principal becomes on the broker (None without either)."""
+    if o.tls_dn is None and o.kerberos_principal is None and o.ssl_mapping_rules is None and not o.kerberos_rules:
+        return None
+    from kafka_authz_cli.services.principal import map_connection
+
+    mapping = map_connection(o.tls_dn, o.kerberos_principal, o.ssl_mapping_rules, o.kerberos_rules,
+                             o.kerberos_realm, o.broker_config, o.listener)
+    if mapping is not None and (o.principal is not None or o.requests is not None):
+        raise OptionError("--tls-dn/--kerberos-principal replace --principal and --requests", param_hint="--tls-dn")
+    return mapping
+
+
+def _single_resource(o: SimulateOptions) -> tuple[ResourceType, str]:
+    given = [(ResourceType.TOPIC, o.topic), (ResourceType.GROUP, o.group),
+             (ResourceType.TRANSACTIONAL_ID, o.transactional_id),
+             (ResourceType.CLUSTER, CLUSTER_NAME if o.cluster else None),
+             (ResourceType.DELEGATION_TOKEN, o.delegation_token), (ResourceType.USER, o.user_principal)]
+    chosen = [(t, n) for t, n in given if n is not None]
+    if len(chosen) != 1:
+        raise OptionError("give exactly one of --topic, --group, --transactional-id, --cluster, "
+                          "--delegation-token, --user-principal", param_hint="resource")
+    return chosen[0]
+
+
+def _request_specs(o: SimulateOptions, principal: Optional[str]) -> list[RequestSpec]:
+    """The requests to decide: the --requests file's, or the one the flags describe."""
+    if o.requests is not None:
+        if any(v is not None for v in (principal, o.operation, o.topic, o.group, o.transactional_id,
+                                       o.delegation_token, o.user_principal)) or o.cluster:
+            raise OptionError("--requests cannot be combined with a single-request option", param_hint="--requests")
+        if o.authorized_operations:
+            raise OptionError("--authorized-operations takes a single request from flags",
+                              param_hint="--authorized-operations")
+        specs = parse_requests(read_text(o.requests), str(o.requests))
+        if not specs:
+            raise InputError("no requests in file", str(o.requests))
+        return specs
+    if principal is None:
+        raise OptionError("give --principal (or --requests FILE)", param_hint="--principal")
+    if o.operation is None and not o.authorized_operations:
+        raise OptionError("give --operation", param_hint="--operation")
+    rtype, name = _single_resource(o)
+    try:
+        op = AclOperation.parse(o.operation) if o.operation else AclOperation.ALL
+        KafkaPrincipal.parse(principal)
+        java_host_address(o.host)
+        api_key = parse_api_key(o.request_type)
+    except (AclError, ValueError) as exc:
+        raise AuthzError(str(exc)) from None
+    return [RequestSpec(Request(principal, o.host, op, rtype, name, api_key=api_key), None, "flags")]
+
+
+def decide_all(authorizer: StandardAuthorizer, specs: list[RequestSpec],
+               progress: Optional[Progress] = None) -> list[Decision]:
+    requests = [s.request for s in specs]
+    if len(requests) < PROGRESS_FROM:
+        return authorizer.authorize_many(requests)
+    decisions: list[Decision] = []
+    if progress is not None:
+        progress(0, len(requests))
+    for start in range(0, len(requests), PROGRESS_CHUNK):
+        decisions.extend(authorizer.authorize_many(requests[start:start + PROGRESS_CHUNK]))
+        if progress is not None:
+            progress(min(PROGRESS_CHUNK, len(requests) - start), len(requests))
+    return decisions
+
+
+def _met(spec: RequestSpec, d: Decision) -> bool:
+    return (d.decision or d.outcome.value) == spec.expect
+
+
+def _decisions(specs: list[RequestSpec], decisions: list[Decision], authorizer: StandardAuthorizer, acl_set: AclSet,
+               mapping: Optional[dict]) -> Decisions:
+    origins: dict = {}
+    for binding, origin in zip(acl_set.bindings, acl_set.origins):
+        origins.setdefault(binding, origin)
+    expected = sum(1 for s in specs if s.expect is not None)
+    failed = [i for i, (s, d) in enumerate(zip(specs, decisions)) if s.expect is not None and not _met(s, d)]
+    no_decision = [i for i, (s, d) in enumerate(zip(specs, decisions)) if d.decision is None and s.expect is None]
+    return Decisions(specs, decisions, authorizer, origins, mapping, expected, failed, no_decision)
+
+
+def decision_row(spec: RequestSpec, d: Decision, notes: list[str], origins: dict) -> dict:
+    r = spec.request
+    row = {
+        "principal": r.principal,
+        "host": r.host,
+        "operation": r.operation.name,
+        "resource_type": r.resource_type.name,
+        "resource_name": r.resource_name,
+        "decision": d.decision,
+        "outcome": d.outcome.value,
+        "rule": d.rule,
+        "explanation": d.explain(),
+        "audit": d.audit,
+        "audit_level": d.audit_level,
+        "client_address": d.client_address,
+        "acl": d.acl.as_dict() if d.acl else None,
+        "acl_origin": origins.get(d.acl) if d.acl else None,
+        "notes": notes,
+        "error": d.error,
+        "origin": spec.origin,
+    }
+    if spec.expect is not None:
+        row["expect"] = spec.expect
+        row["ok"] = _met(spec, d)
+    return row
+
+
+def _topic_policy_row(o: SimulateOptions, specs: list[RequestSpec], authorizer: StandardAuthorizer) -> dict:
+    from kafka_authz_cli.services.policy import simulate_topic_policy
+
+    r = specs[0].request
+    if o.requests is not None or r.resource_type is not ResourceType.TOPIC:
+        raise OptionError("--topic-policy takes one request from flags on a --topic (use `authz policy "
+                          "check --acls` for many)", param_hint="--topic-policy")
+    return simulate_topic_policy(o.topic_policy, authorizer, r.principal, r.host, r.operation.name, r.resource_name,
+                                 o.partitions, o.replication_factor, o.topic_configs, o.cluster_state, o.broker_config)
+
+
+def decide_with_rules(rules: Path, types: Optional[Path], specs: list[RequestSpec]) -> RulesDecisions:
+    """The requests decided by a rules file as the Kroxylicious proxy would (and as its docs say)."""
+    from kafka_authz_cli.rules import decide_requests, load_checked
+    from kafka_authz_cli.services.sources import load_registry
+
+    registry = load_registry(types)
+    checked = load_checked(read_text(rules), str(rules), registry)
+    results = decide_requests(checked, [s.request for s in specs])
+    rows = []
+    for spec, res in zip(specs, results):
+        r = spec.request
+        row = {"principal": r.principal, "operation": r.operation.name, "resource_type": r.resource_type.name,
+               "resource_name": r.resource_name, "decision": res.decision, "rule": res.rule,
+               "documented_decision": res.documented_decision, "quirk": res.quirk, "origin": spec.origin}
+        if spec.expect is not None:
+            row["expect"] = spec.expect
+            row["ok"] = res.decision == spec.expect
+        rows.append(row)
+    return RulesDecisions(rows, sum(1 for s in specs if s.expect))
