@@ -22,7 +22,8 @@ __getattr__, __all__ = lazy_face(__name__, {
     # lang
     "JavaException": "lang", "IllegalArgumentException": "lang", "IndexOutOfBoundsException": "lang",
     "NumberFormatException": "lang", "java_parse_int": "lang", "java_trim": "lang", "java_lower": "lang",
-    "java_upper": "lang", "utf16_length": "lang", "is_blank": "lang", "split_at_commas": "lang", "java_split": "lang",
+    "java_upper": "lang", "utf16_length": "lang", "utf16_key": "lang", "utf16_units": "lang", "java_chars": "lang",
+    "from_java_chars": "lang", "is_blank": "lang", "split_at_commas": "lang", "java_split": "lang",
     "kafka_list": "lang", "java_list_string": "lang", "NullPointerException": "lang",
     "java_base64_decode": "lang", "java_base64_encode": "lang", "java_utf8": "lang", "java_new_string_utf8": "lang",
     # jaas (quote: a JAAS option value, double-quoted so that it reads back unchanged)

@@ -118,6 +118,31 @@ def java_upper(text: str) -> str:
     return text.upper()
 
 
+def utf16_key(text: str) -> bytes:
+    """A sort key equal to ``String.compareTo``'s order: UTF-16 code units, not code points (a
+    character above U+FFFF sorts below U+E000 in Java)."""
+    return text.encode("utf-16-be", "surrogatepass")
+
+
+def utf16_units(text: str) -> list[int]:
+    """The UTF-16 code units Java's ``char``s hold for ``text``."""
+    data = utf16_key(text)
+    return [int.from_bytes(data[i:i + 2], "big") for i in range(0, len(data), 2)]
+
+
+def java_chars(text: str) -> str:
+    """The string as Java indexes it: one Python character per UTF-16 code unit (a character above
+    U+FFFF becomes its two surrogates), so that lengths, prefixes and positions are Java's."""
+    if text.isascii() or max(text) < "\U00010000":
+        return text
+    return "".join(map(chr, utf16_units(text)))
+
+
+def from_java_chars(units: str) -> str:
+    """The inverse of :func:`java_chars`."""
+    return units.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
+
+
 def utf16_length(text: str) -> int:
     """``String.length()``: UTF-16 code units (a character outside the BMP counts 2)."""
     return sum(2 if ord(c) > 0xFFFF else 1 for c in text)

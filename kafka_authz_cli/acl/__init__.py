@@ -25,7 +25,7 @@ __getattr__, __all__ = lazy_face(__name__, {
     "ResourcePattern": "model", "ResourceType": "model", "SUPPORTED_OPERATIONS": "model",
     "WILDCARD_HOST": "model", "WILDCARD_PRINCIPAL": "model", "WILDCARD_RESOURCE": "model",
     "java_host_address": "model", "operations_for": "model", "unmatchable_host_reason": "model",
-    "utf16_key": "model", "validation_errors": "model",
+"validation_errors": "model",
     # the authorizer: what it is asked and answers, and the engine
     "Decision": "decision", "Outcome": "decision", "Request": "decision",
     "AuthorizerConfigError": "engine", "StandardAuthorizer": "engine", "parse_super_users": "engine",

@@ -23,7 +23,7 @@ from kafka_authz_cli.acl.model import (
     ResourceType,
 )
 from kafka_authz_cli.errors import InputError
-from kafka_authz_cli.formats.reading import (
+from kafka_authz_cli.formats import (
     LineIndex,
     array_element_offsets,
     brief,

@@ -8,13 +8,13 @@ that implies DESCRIBE or DESCRIBE_CONFIGS.
 
 from __future__ import annotations
 
+from kafka_authz_cli._java import utf16_key
 from kafka_authz_cli.acl.model import (
     IMPLIES_DESCRIBE,
     IMPLIES_DESCRIBE_CONFIGS,
     AclBinding,
     AclOperation,
     AclPermissionType,
-    utf16_key,
 )
 
 #: The principal key of ``User:*``, whose ACLs apply to every principal.

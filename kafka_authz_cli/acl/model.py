@@ -377,6 +377,4 @@ def unmatchable_host_reason(host: str) -> str | None:
             "the client's IP address (it never resolves names)")
 
 
-def utf16_key(text: str) -> bytes:
-    """Sort key equal to Java's ``String.compareTo`` (UTF-16 code units)."""
-    return text.encode("utf-16-be", "surrogatepass")
+

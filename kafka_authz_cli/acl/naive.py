@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from kafka_authz_cli._java import utf16_key
 from kafka_authz_cli.acl.decision import Decision, Outcome, Request
 from kafka_authz_cli.acl.engine import parse_super_users
 from kafka_authz_cli.acl.model import (
@@ -21,7 +22,6 @@ from kafka_authz_cli.acl.model import (
     KafkaPrincipal,
     PatternType,
     java_host_address,
-    utf16_key,
 )
 
 

@@ -8,7 +8,7 @@ from kafka_authz_cli.acl.apikeys import parse_api_key
 from kafka_authz_cli.acl.decision import Request
 from kafka_authz_cli.acl.model import AclError, AclOperation, KafkaPrincipal, ResourceType, java_host_address
 from kafka_authz_cli.errors import InputError
-from kafka_authz_cli.formats.reading import (
+from kafka_authz_cli.formats import (
     LineIndex,
     array_element_offsets,
     brief,

@@ -19,6 +19,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from typing import Iterable
 
+from kafka_authz_cli._java import from_java_chars, java_chars, utf16_key
 from kafka_authz_cli.acl.decision import Outcome, Request
 from kafka_authz_cli.acl.matching import (
     WILDCARD_PRINCIPAL_KEY,
@@ -35,7 +36,6 @@ from kafka_authz_cli.acl.model import (
     AclPermissionType,
     PatternType,
     ResourceType,
-    utf16_key,
 )
 
 LITERAL = PatternType.LITERAL
@@ -89,7 +89,7 @@ class SortedAcls:
         keyed = sorted(((_java_sort_key(a), a) for a in acls), key=lambda t: t[0])
         self.keys = [k for k, _ in keyed]
         self.acls = [a for _, a in keyed]
-        self.unit_names = [_units(a.resource_name) for a in self.acls]
+        self.unit_names = [java_chars(a.resource_name) for a in self.acls]
 
 
 def find_acl_rule(acls: SortedAcls, request: Request, request_principal: tuple[str, str], address: str,
@@ -109,8 +109,8 @@ def _check_section(sorted_acls: SortedAcls, exemplar_name: str, exemplar_pattern
                    request_principal: tuple[str, str], address: str, builder: RuleBuilder, probe: bool) -> None:
     """Kafka's ``checkSection``: from the exemplar on, every ACL whose name matches the request's."""
     acls, keys, unit_names = sorted_acls.acls, sorted_acls.keys, sorted_acls.unit_names
-    name = _units(request.resource_name)
-    exemplar_name = _units(exemplar_name)
+    name = java_chars(request.resource_name)
+    exemplar_name = java_chars(exemplar_name)
     op = request.operation
     pos = bisect_left(keys, _exemplar_key(exemplar_name, exemplar_pattern))
     seen_states: set[tuple[int, str]] = set()
@@ -126,7 +126,7 @@ def _check_section(sorted_acls: SortedAcls, exemplar_name: str, exemplar_pattern
             # Past the section: Kafka re-seeks to the exemplar's name cut at the divergence point.
             exemplar_name = _cut_exemplar(exemplar_name, upto, pos, seen_states, request, name, acl_name)
             # exemplar_name is in code units here; the sort key needs the real string back.
-            pos = bisect_left(keys, _exemplar_key(_from_units(exemplar_name), exemplar_pattern))
+            pos = bisect_left(keys, _exemplar_key(from_java_chars(exemplar_name), exemplar_pattern))
             continue
         builder.has_resource_acls = True
         if probe:
@@ -171,18 +171,6 @@ def has_resource_acls(acls: SortedAcls, resource_type: ResourceType, resource_na
         return find_acl_rule(acls, probe, ("User", "_"), "127.0.0.1", probe=True).has_resource_acls
     except WalkError:
         return True
-
-
-def _units(text: str) -> str:
-    """The string as Java sees it: one char per UTF-16 code unit (supplementary chars split)."""
-    if text.isascii() or max(text) < "\U00010000":
-        return text
-    data = text.encode("utf-16-le", "surrogatepass")
-    return "".join(chr(data[i] | (data[i + 1] << 8)) for i in range(0, len(data), 2))
-
-
-def _from_units(units: str) -> str:
-    return units.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
 
 
 def _matches_up_to(resource: str, pattern: str) -> int:

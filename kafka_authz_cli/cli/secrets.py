@@ -18,7 +18,7 @@ import typer
 
 from kafka_authz_cli.cli.common import warn
 from kafka_authz_cli.errors import AuthzError, InputError
-from kafka_authz_cli.formats.reading import read_bytes
+from kafka_authz_cli.formats import read_bytes
 
 EMPTY_PASSWORD = "empty password: Kafka refuses it ('Empty key')"
 

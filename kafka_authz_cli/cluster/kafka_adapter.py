@@ -14,8 +14,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Iterable, Protocol
 
-from kafka_authz_cli._java.jaas import JaasError, client_login
-from kafka_authz_cli._java.lang import java_trim
+from kafka_authz_cli._java import JaasError, client_login, java_trim
 from kafka_authz_cli.acl import (
     MATCH_ALL,
     AclBinding,
@@ -523,8 +522,8 @@ def plan_sync(current: Iterable[AclBinding], desired: Iterable[AclBinding]) -> t
 
 def open_admin(bootstrap: str, command_config=None, timeout: float = DEFAULT_TIMEOUT) -> KafkaAclAdmin:
     """Connect as the Java tools do: ``--bootstrap-server`` and a ``--command-config`` file."""
-    from kafka_authz_cli._java.properties import parse_properties
-    from kafka_authz_cli.formats.reading import read_text
+    from kafka_authz_cli._java import parse_properties
+    from kafka_authz_cli.formats import read_text
 
     if timeout <= 0:
         raise InputError(f"--timeout must be positive, got {timeout:g}")

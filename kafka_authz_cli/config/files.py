@@ -17,8 +17,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kafka_authz_cli._java.lang import NumberFormatException, java_parse_int, java_trim
-from kafka_authz_cli._java.properties import parse_properties_with_lines
+from kafka_authz_cli._java import NumberFormatException, java_parse_int, java_trim, parse_properties_with_lines
 from kafka_authz_cli.config.dynamic import BrokerConfigSources, Located
 from kafka_authz_cli.config.password_encoder import (
     CONFIG_CIPHER,
@@ -33,7 +32,7 @@ from kafka_authz_cli.config.password_encoder import (
     EncoderConfig,
 )
 from kafka_authz_cli.errors import InputError
-from kafka_authz_cli.formats.reading import read_text
+from kafka_authz_cli.formats import read_text
 
 _HEADER_BROKER = re.compile(r"Dynamic configs for broker (\S+) are:\s*$")
 _HEADER_DEFAULT = re.compile(r"Default configs for brokers in the cluster are:\s*$")

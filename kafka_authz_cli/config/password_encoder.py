@@ -21,7 +21,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from kafka_authz_cli._java.lang import (
+from kafka_authz_cli._java import (
     IllegalArgumentException,
     JavaException,
     java_base64_decode,
@@ -120,7 +120,7 @@ _BAD_PADDING = ("Given final block not properly padded. Such issues can arise if
 
 def parse_csv_map(text: str | None) -> dict[str, str]:
     """``Csv.parseCsvMap``: split on ``\\s*,\\s*``, each item at its last ``:``, trimmed; later wins."""
-    from kafka_authz_cli._java.lang import java_trim
+    from kafka_authz_cli._java import java_trim
     out: dict[str, str] = {}
     if not text:
         return out

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from kafka_authz_cli._java import parse_properties
 from kafka_authz_cli.errors import InputError
-from kafka_authz_cli.formats.reading import read_text
+from kafka_authz_cli.formats import read_text
 
 
 def _string(value, path: str, key: str) -> str:

@@ -1,5 +1,16 @@
 """Strict reading: bytes, text, JSON and CSV with file:line:col for everything that goes wrong.
 
 The bottom layer every reader builds on (no domain types): each domain package reads its own file
-formats through it.
+formats through it. ``reading`` decodes files and stdin (UTF-8 only, a byte-order mark noted, a
+directory or a FIFO refused), parses JSON strictly (duplicate keys, ``NaN``, lone surrogates and
+excessive nesting refused, every error located) and CSV with a header, and locates a JSON path in
+the text it came from.
 """
+
+from kafka_authz_cli import lazy_face
+
+__getattr__, __all__ = lazy_face(__name__, {name: "reading" for name in (
+    "STDIN", "STDIN_LABEL", "LineIndex", "array_element_offsets", "brief", "csv_rows", "csv_table", "decode_utf8",
+    "json_lines", "json_type", "line_col", "loads", "locate", "read_bytes", "read_stdin_line", "read_text",
+    "source_label",
+)})

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from kafka_authz_cli.acl import parse_expect
 from kafka_authz_cli.errors import InputError
-from kafka_authz_cli.formats.reading import read_text
+from kafka_authz_cli.formats import read_text
 from kafka_authz_cli.policy.topic import (
     REQUEST_TYPES,
     ClusterState,

@@ -13,7 +13,7 @@ from typing import Any
 
 from kafka_authz_cli.acl import AclError, ResourceType
 from kafka_authz_cli.errors import InputError
-from kafka_authz_cli.formats.reading import brief, json_type, loads, locate, read_text, source_label
+from kafka_authz_cli.formats import brief, json_type, loads, locate, read_text, source_label
 from kafka_authz_cli.rules.types import TypeRegistry
 
 TOP_LEVEL = ("principal_types", "resource_types", "default_imports")

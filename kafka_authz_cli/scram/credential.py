@@ -27,6 +27,7 @@ from kafka_authz_cli._java import (
     java_split,
     java_trim,
     java_utf8,
+    utf16_units,
 )
 
 if TYPE_CHECKING:  # cryptography is imported where it is used (`authz scram --help` needs none of it)
@@ -362,18 +363,13 @@ def client_properties(mechanism: ScramMechanism, username: str, password: str) -
     turns ``\\\\`` back into ``\\`` and reads files as ISO-8859-1 (so non-ASCII goes as ``\\uXXXX``): the
     file logs in as the Java client and authz both read it.
     """
-    from kafka_authz_cli._java.jaas import quote
+    from kafka_authz_cli._java import quote
 
     jaas = (f"org.apache.kafka.common.security.scram.ScramLoginModule required username={quote(username)} "
             f"password={quote(password)};")
-    value = "".join(c if " " <= c <= "~" else "".join(f"\\u{u:04x}" for u in _utf16_units(c))
+    value = "".join(c if " " <= c <= "~" else "".join(f"\\u{u:04x}" for u in utf16_units(c))
                     for c in jaas.replace("\\", "\\\\"))
     return f"sasl.mechanism={mechanism.mechanism_name}\nsasl.jaas.config={value}\n"
-
-
-def _utf16_units(c: str) -> list[int]:
-    data = c.encode("utf-16-be", "surrogatepass")
-    return [int.from_bytes(data[i:i + 2], "big") for i in range(0, len(data), 2)]
 
 
 # -- SASL names and messages ----------------------------------------------------------------------------

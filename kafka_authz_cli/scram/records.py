@@ -14,7 +14,7 @@ from typing import Any
 
 from kafka_authz_cli._java import IllegalArgumentException, java_base64_decode
 from kafka_authz_cli.errors import InputError
-from kafka_authz_cli.formats.reading import (
+from kafka_authz_cli.formats import (
     LineIndex,
     array_element_offsets,
     brief,

@@ -30,7 +30,7 @@ from kafka_authz_cli.cluster import (
     make_plan,
 )
 from kafka_authz_cli.errors import AuthzError, InputError, OptionError
-from kafka_authz_cli.formats.reading import read_text
+from kafka_authz_cli.formats import read_text
 from kafka_authz_cli.services.live import close_admin, open_admin
 from kafka_authz_cli.services.settings import BrokerSettings, broker_settings
 from kafka_authz_cli.services.sources import load_source

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Optional
 
-from kafka_authz_cli._java.lang import JavaException, utf16_length
+from kafka_authz_cli._java import JavaException, utf16_length
 from kafka_authz_cli.config import (
     Check,
     Drift,
@@ -39,7 +39,7 @@ from kafka_authz_cli.config import (
     validate_dynamic,
 )
 from kafka_authz_cli.errors import AuthzError, OptionError
-from kafka_authz_cli.formats.reading import read_text
+from kafka_authz_cli.formats import read_text
 from kafka_authz_cli.services.live import close_admin, open_admin
 
 # -- resolve ----------------------------------------------------------------------------------------

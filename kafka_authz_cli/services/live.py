@@ -14,7 +14,7 @@ def open_admin(bootstrap: str, command_config: Optional[Path], timeout: float):
     test's fake), connected and logged in."""
     if ADMIN_FACTORY is not None:
         return ADMIN_FACTORY(bootstrap, command_config)
-    from kafka_authz_cli.cluster.kafka_adapter import open_admin as open_kafka_admin
+    from kafka_authz_cli.cluster import open_admin as open_kafka_admin
 
     return open_kafka_admin(bootstrap, command_config, timeout)
 

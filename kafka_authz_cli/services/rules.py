@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Optional
 
 from kafka_authz_cli.codes import SEVERITIES
 from kafka_authz_cli.errors import InputError, OptionError
-from kafka_authz_cli.formats.reading import read_text
+from kafka_authz_cli.formats import read_text
 from kafka_authz_cli.rules import CODES, LintResult, explain, lint_text
 from kafka_authz_cli.services.sources import load_registry, load_source
 

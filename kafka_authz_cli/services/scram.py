@@ -22,7 +22,7 @@ from typing import Callable, Optional
 from kafka_authz_cli._java import IllegalArgumentException, java_base64_decode
 from kafka_authz_cli.cluster import confirm_changes, delete_guard
 from kafka_authz_cli.errors import AuthzError, InputError, OptionError
-from kafka_authz_cli.formats.reading import brief, csv_table, read_text
+from kafka_authz_cli.formats import brief, csv_table, read_text
 from kafka_authz_cli.scram import (
     MAX_ITERATIONS,
     ExchangeResult,

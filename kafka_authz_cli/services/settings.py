@@ -7,13 +7,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Optional
 
-from kafka_authz_cli._java.properties import parse_properties
-from kafka_authz_cli.acl.formats import AclSet
+from kafka_authz_cli._java import parse_properties
+from kafka_authz_cli.acl import AclSet
 from kafka_authz_cli.errors import AuthzError, InputError
-from kafka_authz_cli.formats.reading import read_text
+from kafka_authz_cli.formats import read_text
 
 if TYPE_CHECKING:
-    from kafka_authz_cli.acl.engine import StandardAuthorizer
+    from kafka_authz_cli.acl import StandardAuthorizer
 
 log = logging.getLogger(__name__)
 
@@ -29,7 +29,7 @@ class BrokerSettings:
     source: str = "flags"
 
     def authorizer(self, acl_set: AclSet) -> "StandardAuthorizer":
-        from kafka_authz_cli.acl.engine import AuthorizerConfigError, StandardAuthorizer
+        from kafka_authz_cli.acl import AuthorizerConfigError, StandardAuthorizer
 
         try:
             return StandardAuthorizer(acl_set.bindings, super_users=self.super_users,
@@ -47,7 +47,7 @@ class BrokerSettings:
 def broker_settings(super_users: Optional[str], allow_everyone: Optional[bool],
                     broker_config: Optional[Path]) -> BrokerSettings:
     """Flags win over ``server.properties`` values, which win over Kafka's defaults."""
-    from kafka_authz_cli.acl.engine import AuthorizerConfigError, parse_super_users
+    from kafka_authz_cli.acl import AuthorizerConfigError, parse_super_users
 
     su, allow, source = "", False, "flags"
     if broker_config is not None:

@@ -30,7 +30,7 @@ from kafka_authz_cli.acl import (
     parse_requests,
 )
 from kafka_authz_cli.errors import AuthzError, InputError, OptionError
-from kafka_authz_cli.formats.reading import read_text
+from kafka_authz_cli.formats import read_text
 from kafka_authz_cli.services.settings import broker_settings
 from kafka_authz_cli.services.sources import load_source
 

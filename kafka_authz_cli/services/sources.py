@@ -6,10 +6,9 @@ import logging
 from pathlib import Path
 from typing import Optional
 
-from kafka_authz_cli.acl.formats import AclSet, detect_format, parse_acls
-from kafka_authz_cli.acl.model import unmatchable_host_reason, validation_errors
+from kafka_authz_cli.acl import AclSet, detect_format, parse_acls, unmatchable_host_reason, validation_errors
 from kafka_authz_cli.errors import InputError
-from kafka_authz_cli.formats.reading import read_text, source_label
+from kafka_authz_cli.formats import read_text, source_label
 
 log = logging.getLogger(__name__)
 
@@ -76,7 +75,7 @@ def cluster_acl_set(spec, command_config=None, timeout: float | None = None) -> 
     bootstrap = str(spec)[len(CLUSTER_PREFIX):]
     if not bootstrap:
         raise InputError(f"{spec!r}: expected cluster:HOST:PORT (the bootstrap servers)")
-    from kafka_authz_cli.cluster.kafka_adapter import DEFAULT_TIMEOUT
+    from kafka_authz_cli.cluster import DEFAULT_TIMEOUT
     from kafka_authz_cli.services.live import close_admin, open_admin
 
     admin = open_admin(bootstrap, command_config, timeout or DEFAULT_TIMEOUT)
