@@ -342,7 +342,7 @@ def _index_local(indexes, since, until, proposed_acls, current_set, config):
 
 
 def _spark_session(opts):
-    from kafka_authz_cli.whatif.spark import job as spark_job
+    from kafka_authz_cli.whatif import spark as spark_job
 
     return spark_job.spark_session(opts["master"], driver_memory=opts["driver_memory"],
                                    executor_memory=opts["executor_memory"])
@@ -350,7 +350,7 @@ def _spark_session(opts):
 
 def _stop(spark, ok: bool) -> None:
     """Stop Spark; its log file is kept only when something failed (the error line names it)."""
-    from kafka_authz_cli.whatif.spark import job as spark_job
+    from kafka_authz_cli.whatif import spark as spark_job
 
     try:
         spark.stop()
@@ -392,7 +392,7 @@ class _SparkBar:
 
 
 def _run_spark(files, names, proposed_acls, current_set, config, opts):
-    from kafka_authz_cli.whatif.spark import job as spark_job
+    from kafka_authz_cli.whatif import spark as spark_job
 
     with _SparkBar() as bar:
         spark = _spark_session(opts)
@@ -409,7 +409,7 @@ def _run_spark(files, names, proposed_acls, current_set, config, opts):
 
 
 def _index_run_spark(files, names, staged, opts):
-    from kafka_authz_cli.whatif.spark import job as spark_job
+    from kafka_authz_cli.whatif import spark as spark_job
 
     with _SparkBar() as bar:
         spark = _spark_session(opts)
@@ -428,7 +428,7 @@ def _index_run_spark(files, names, staged, opts):
 
 
 def _index_spark(indexes, since, until, proposed_acls, current_set, config, opts):
-    from kafka_authz_cli.whatif.spark import job as spark_job
+    from kafka_authz_cli.whatif import spark as spark_job
 
     with _SparkBar() as bar:
         spark = _spark_session(opts)

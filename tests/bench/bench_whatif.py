@@ -62,7 +62,7 @@ def cores(spark) -> int:
 
 
 def bench_set(spark, label: str, files: list[str], lines: int, extra: bool = False) -> dict:
-    from kafka_authz_cli.whatif.spark import job as spark_job
+    from kafka_authz_cli.whatif import spark as spark_job
 
     proposed = proposals(1)[0]
     t_floor, counted = timed(lambda: spark_job.count_lines(spark, files))
@@ -97,8 +97,8 @@ def bench_in_process(files: list[str], lines: int, t_job: float) -> None:
 
 def bench_index(spark, files: list[str], lines: int, tmp: Path) -> None:
     from kafka_authz_cli.cli.whatif import _index_local
+    from kafka_authz_cli.whatif import spark as spark_job
     from kafka_authz_cli.whatif.index import commit_run, new_run_id, open_index, staging_dir
-    from kafka_authz_cli.whatif.spark import job as spark_job
 
     root = tmp / "index"
     shutil.rmtree(root, ignore_errors=True)
@@ -129,7 +129,7 @@ def main() -> None:
     ap.add_argument("--data", type=Path, help="where generated logs go (kept; reused when present)")
     ap.add_argument("--only", choices=["single", "rotated", "big"], action="append")
     args = ap.parse_args()
-    from kafka_authz_cli.whatif.spark import job as spark_job
+    from kafka_authz_cli.whatif import spark as spark_job
 
     tmp = args.data or Path(tempfile.mkdtemp(prefix="authz-bench-"))
     tmp.mkdir(parents=True, exist_ok=True)

@@ -207,14 +207,14 @@ def test_a_split_size_spark_would_misread_is_refused(tmp_path, size):
 
 
 def test_the_job_refuses_a_split_size_that_is_not_positive():
-    from kafka_authz_cli.whatif.spark import job as spark_job
+    from kafka_authz_cli.whatif import spark as spark_job
     with pytest.raises(ValueError, match="positive"):
         spark_job.read_logs(None, [str(LOGS)], progress=object(), partition_bytes=-5)
 
 @pytest.mark.spark
 def test_spark_index_equals_in_process_index(spark, tmp_path):
+    from kafka_authz_cli.whatif import spark as spark_job
     from kafka_authz_cli.whatif.auditlog import expand_paths
-    from kafka_authz_cli.whatif.spark import job as spark_job
 
     files = expand_paths([str(LOGS)])
     staged = tmp_path / "staged"
@@ -255,8 +255,8 @@ def test_spark_answers_from_an_index_as_the_in_process_path_does(spark, tmp_path
 
     from kafka_authz_cli.acl.formats import load_acls
     from kafka_authz_cli.cli.whatif import _index_local
+    from kafka_authz_cli.whatif import spark as spark_job
     from kafka_authz_cli.whatif.index import open_index
-    from kafka_authz_cli.whatif.spark import job as spark_job
 
     a, b = tmp_path / "a", tmp_path / "b"
     a.mkdir(), b.mkdir()
