@@ -78,7 +78,33 @@ def shape_lines(lines):
     nothing is computed twice."""
     from pyspark.sql import functions as F
 
-    base = ["file", "block", "id", "value"]
+    s = _general_layout(_stock_layouts(lines))
+    value = F.col("value")
+    k, n, t = F.col("k"), F.col("len"), F.col("ts")
+    # The JVM takes log4j's own `,SSS`; other fractions go to the reader.
+    stock_ts = F.coalesce((F.octet_length(t) == 23) & (F.substring(t, 20, 1) == ","), F.lit(False))
+    general = F.col("general") & stock_ts
+    bracket, thread = F.col("bracket"), F.col("thread")
+    b = value.cast("binary")
+    rest = (F.when(bracket, F.substring(b, k + 27, n - k - 52))
+            .when(thread, F.substring(b, 25, F.col("pre") - 24))
+            .when(general, F.concat(F.col("level").cast("binary"), F.lit(b" "), F.col("msg"))))
+    hour = F.when(bracket, F.substring(value, k + 2, 13)).when(thread, F.substring(value, 1, 13)) \
+        .when(general, F.substring(t, 1, 13))
+    ms = F.when(bracket, _ms_in_hour(value, k + 2)).when(thread, _ms_in_hour(value, 1)).when(general, _ms_in_hour(t))
+    return s.select("file", "block", "id", "value", (bracket | thread | general).alias("fast"), hour.alias("hour"),
+                    ms.alias("ms"), rest.alias("rest"))
+
+
+_BASE = ["file", "block", "id", "value"]
+
+
+def _stock_layouts(lines):
+    """The stock and the thread layout, by byte tests: `bracket` (and `k`, the prefix's bytes), `thread`
+    (and `pre`, the bytes before its separator)."""
+    from pyspark.sql import functions as F
+
+    base = _BASE
     value, rid = F.col("value"), F.col("id")
     # Bracket form: k bytes of prefix (none, or a collection prefix) before the first "[".
     s = lines.select(*base, F.octet_length(F.substring_index(value, "[", 1)).alias("k"),
@@ -96,8 +122,17 @@ def shape_lines(lines):
     s = s.select(*base, "k", "len", "bracket", F.when(thread, pre).alias("pre"), F.when(thread, after).alias("after"))
     pre, after = F.col("pre"), F.col("after")
     single = pre + len(_SEP_THREAD) + F.octet_length(after) == n
-    s = s.select(*base, "k", "len", "bracket", "pre",
-                 F.coalesce(single & _closes_thread(after), F.lit(False)).alias("thread"))
+    return s.select(*base, "k", "len", "bracket", "pre",
+                    F.coalesce(single & _closes_thread(after), F.lit(False)).alias("thread"))
+
+
+def _general_layout(s):
+    """Any other layout, by anchored expressions (lines of a known layout skip them): `general` (a
+    record in a layout the JVM takes apart), its `msg`, `level` and `ts`."""
+    from pyspark.sql import functions as F
+
+    base = _BASE
+    value, rid = F.col("value"), F.col("id")
     known = F.col("bracket") | F.col("thread")
     # The general shape, for the other lines only (CASE WHEN is lazy: known lines skip the regex).
     # auditlog strips trailing CRs; only lines that have one pay for the trim
@@ -134,21 +169,7 @@ def shape_lines(lines):
     last = F.substring_index(bfr, " ", -1)
     ts = (F.when(bfr.endswith("]"), F.substring_index(F.expr("substring(bfr, 1, octet_length(bfr) - 1)"), "[", -1))
           .when(last.contains("T"), last).otherwise(F.substring_index(bfr, " ", -2)))
-    s = s.select(*keep, "general", "msg", "level", F.translate(ts, "T", " ").alias("ts"))
-    # The JVM takes log4j's own `,SSS`; other fractions go to the reader.
-    t = F.col("ts")
-    stock_ts = F.coalesce((F.octet_length(t) == 23) & (F.substring(t, 20, 1) == ","), F.lit(False))
-    general = F.col("general") & stock_ts
-    bracket, thread = F.col("bracket"), F.col("thread")
-    b = value.cast("binary")
-    rest = (F.when(bracket, F.substring(b, k + 27, n - k - 52))
-            .when(thread, F.substring(b, 25, F.col("pre") - 24))
-            .when(general, F.concat(F.col("level").cast("binary"), F.lit(b" "), F.col("msg"))))
-    hour = F.when(bracket, F.substring(value, k + 2, 13)).when(thread, F.substring(value, 1, 13)) \
-        .when(general, F.substring(t, 1, 13))
-    ms = F.when(bracket, _ms_in_hour(value, k + 2)).when(thread, _ms_in_hour(value, 1)).when(general, _ms_in_hour(t))
-    return s.select("file", "block", "id", "value", (bracket | thread | general).alias("fast"), hour.alias("hour"),
-                    ms.alias("ms"), rest.alias("rest"))
+    return s.select(*keep, "general", "msg", "level", F.translate(ts, "T", " ").alias("ts"))
 
 
 def grouped_lines(shaped):
