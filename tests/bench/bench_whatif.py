@@ -86,17 +86,17 @@ def bench_set(spark, label: str, files: list[str], lines: int, extra: bool = Fal
 
 
 def bench_in_process(files: list[str], lines: int, t_job: float) -> None:
-    from kafka_authz_cli.cli.whatif import _run_local
+    from kafka_authz_cli.services.whatif import replay_local
 
     class Set:
         bindings = proposals(1)[0]
-    t, _ = timed(lambda: _run_local(files, {}, Set.bindings, None, SETTINGS))
+    t, _ = timed(lambda: replay_local(files, {}, Set.bindings, None, SETTINGS))
     print(f"{'in-process replay':>22} {lines:>12,} {t:>7.1f} s ({lines / t:,.0f} lines/s): Spark job is "
           f"{t / t_job:.2f}x faster on this machine", flush=True)
 
 
 def bench_index(spark, files: list[str], lines: int, tmp: Path) -> None:
-    from kafka_authz_cli.cli.whatif import _index_local
+    from kafka_authz_cli.services.whatif import replay_index_local
     from kafka_authz_cli.whatif import spark as spark_job
     from kafka_authz_cli.whatif.index import commit_run, new_run_id, open_index, staging_dir
 
@@ -113,7 +113,7 @@ def bench_index(spark, files: list[str], lines: int, tmp: Path) -> None:
     print(f"{'index of':>22} {lines:>12,} lines: {t_ix:.1f} s, {size / 1e6:.1f} MB of Parquet", flush=True)
     ix = open_index(root)
     for k, proposed in enumerate(proposals(3)):
-        t_local, (report, _) = timed(lambda: _index_local([ix], None, None, proposed, None, SETTINGS))
+        t_local, (report, _) = timed(lambda: replay_index_local([ix], None, None, proposed, None, SETTINGS))
         t_spark, (r2, _) = timed(lambda: spark_job.report_from_index(spark, [(str(root), [r["id"] for r in ix.runs])],
                                                                      None, None, (proposed, SETTINGS), None))
         assert r2 == report
