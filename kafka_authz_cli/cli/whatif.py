@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import sys
-import tempfile
+from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
 from typing import Optional
@@ -23,40 +21,16 @@ from kafka_authz_cli.cli.common import (
     warn,
     write_output,
 )
-from kafka_authz_cli.errors import AuthzError, InputError
-from kafka_authz_cli.services.settings import broker_settings
-from kafka_authz_cli.services.sources import cluster_acl_set, load_source
-from kafka_authz_cli.whatif.auditlog import (
-    Quarantined,
-    ReadStats,
-    expand_paths,
-    read_stream,
-    short_rule,
-)
-from kafka_authz_cli.whatif.index import (
-    aggregates_from_table,
-    check_not_indexed,
-    commit_run,
-    fill_hours,
-    fingerprint,
-    hour_bound,
-    new_run_id,
-    open_index,
-    read_hourly_local,
-    staging_dir,
-    write_hourly_local,
-)
-from kafka_authz_cli.whatif.output import (
+from kafka_authz_cli.errors import InputError
+from kafka_authz_cli.services import whatif as whatif_service
+from kafka_authz_cli.services.whatif import ProgressHooks, Replayed, SparkOptions
+from kafka_authz_cli.whatif import (
     check_out_dir,
+    hour_bound,
     render_html,
     report_dict,
+    short_rule,
     write_out_dir,
-)
-from kafka_authz_cli.whatif.replay import (
-    WhatIfReport,
-    aggregate,
-    aggregate_hourly,
-    replay_aggregates,
 )
 
 # --partition-bytes: smaller splits only add tasks (a negative one made Spark skip most of every file).
@@ -138,50 +112,26 @@ def whatif(
         check_out_dir(out)
     if report_html is not None:
         check_can_write(report_html)
-    settings = broker_settings(super_users, allow_everyone, broker_config)
-    config = {"super_users": settings.super_users,
-              "allow_everyone_if_no_acl_found": settings.allow_everyone_if_no_acl_found}
-    proposed_set = load_source(proposed, option_value(acls_format))
-    current_set = None
-    if current is not None:
-        current_set = cluster_acl_set(current, command_config, timeout) or load_source(current, option_value(acls_format))
-    spark_opts = {"master": master, "driver_memory": driver_memory, "executor_memory": executor_memory,
-                  "partition_bytes": partition_bytes}
-    if index:
-        indexes = [open_index(i) for i in index]
-        for ix in indexes:
-            ix.check()
-        stats, quarantine = ReadStats(), []
-        for ix in indexes:
-            stats.add(ix.stats())
-            quarantine += ix.quarantine()
-        if spark:
-            report, untimed = _index_spark(indexes, since_h, until_h, proposed_set.bindings, current_set, config,
-                                           spark_opts)
-        else:
-            report, untimed = _index_local(indexes, since_h, until_h, proposed_set.bindings, current_set, config)
-        if untimed:
-            report.warnings.append(f"{untimed} logged decision(s) without a timestamp are left out by --since/--until")
-    else:
-        with _stdin_spooled(logs) as (files, names):
-            if spark:
-                stats, quarantine, report = _run_spark(files, names, proposed_set.bindings, current_set, config,
-                                                       spark_opts)
-            else:
-                stats, quarantine, report = _run_local(files, names, proposed_set.bindings, current_set, config)
-    if not stats.balanced:  # pragma: no cover - the reader accounts for every line
-        raise AuthzError(f"internal error: {stats.lines} lines read but only "
-                         f"{stats.decision_lines + stats.non_decision_lines + stats.quarantined_lines} accounted for")
+    result = whatif_service.replay(
+        proposed, current, logs=logs, indexes=index, since=since_h, until=until_h, acls_format=option_value(acls_format),
+        super_users=super_users, allow_everyone=allow_everyone, broker_config=broker_config,
+        command_config=command_config, timeout=timeout, progress=PROGRESS, stdin=_stdin(),
+        spark=SparkOptions(master, driver_memory, executor_memory, partition_bytes) if spark else None)
+    _render(result, fmt, out, report_html, f"authz whatif: {proposed}")
+    if fail_on is WhatIfGate.newly_denied and any(not c.filtered_only for c in result.report.newly_denied):
+        raise typer.Exit(1)
+
+
+def _render(result: Replayed, fmt: WhatIfFormat, out: Optional[Path], report_html: Optional[Path], title: str) -> None:
+    report, stats = result.report, result.stats
     if out is not None:
-        write_out_dir(out, report, stats, quarantine)
+        write_out_dir(out, report, stats, result.quarantine)
     if report_html is not None:
-        write_output(render_html(report, stats, f"authz whatif: {proposed}"), report_html)
+        write_output(render_html(report, stats, title), report_html)
     if fmt is WhatIfFormat.json:
         typer.echo(json.dumps(report_dict(report, stats), indent=2, ensure_ascii=False))
     else:
-        _print(report, stats, quarantine, out)
-    if fail_on is WhatIfGate.newly_denied and any(not c.filtered_only for c in report.newly_denied):
-        raise typer.Exit(1)
+        _print(result, out)
 
 
 @whatif_app.command("index", help="""Read audit logs once into an index (Parquet, partitioned by day) that
@@ -203,89 +153,32 @@ def whatif_index(
                                         help="Bytes of log per Spark task (with --spark)."),
     fmt: WhatIfFormat = typer.Option(WhatIfFormat.table, "--format", "-f", help="table or json."),
 ) -> None:
-    ix = open_index(out, create=True)
-    with _stdin_spooled(logs) as (files, names):
-        prints = [dict(fingerprint(f), path=names.get(f, f)) for f in files]
-        check_not_indexed(ix, prints)
-        run_id = new_run_id()
-        staged = staging_dir(ix, run_id)
-        try:
-            if spark:
-                stats, quarantine = _index_run_spark(files, names, staged, dict(
-                    master=master, driver_memory=driver_memory, executor_memory=executor_memory,
-                    partition_bytes=partition_bytes))
-            else:
-                stats, quarantine = _index_run_local(files, names, staged)
-            commit_run(ix, run_id, staged, prints, stats, quarantine)
-        except BaseException:
-            shutil.rmtree(staged, ignore_errors=True)
-            raise
-    summary = {"index": str(out), "run": run_id, "runs": len(ix.runs), "this_run": stats.as_dict(),
-               "index_total": ix.stats().as_dict()}
+    indexed = whatif_service.index(
+        logs, out, progress=PROGRESS, stdin=_stdin(),
+        spark=SparkOptions(master, driver_memory, executor_memory, partition_bytes) if spark else None)
+    stats, total = indexed.stats, indexed.total
+    summary = {"index": str(out), "run": indexed.run_id, "runs": indexed.runs, "this_run": stats.as_dict(),
+               "index_total": total.as_dict()}
     if fmt is WhatIfFormat.json:
         typer.echo(json.dumps(summary, indent=2, ensure_ascii=False))
     else:
-        console.print(f"indexed {stats.lines} lines in {stats.files} file(s) as run {run_id}: {stats.decision_lines} "
-                      f"decision, {stats.non_decision_lines} other, {stats.quarantined_lines} quarantined; formats: "
-                      + (", ".join(f"{k} {v}" for k, v in sorted(stats.by_format.items())) or "none"))
-        total = ix.stats()
-        console.print(f"{out}: {len(ix.runs)} run(s), {total.lines} lines, {total.decisions} decisions")
+        console.print(f"indexed {stats.lines} lines in {stats.files} file(s) as run {indexed.run_id}: "
+                      f"{stats.decision_lines} decision, {stats.non_decision_lines} other, {stats.quarantined_lines} "
+                      "quarantined; formats: " + (", ".join(f"{k} {v}" for k, v in sorted(stats.by_format.items()))
+                                                  or "none"))
+        console.print(f"{out}: {indexed.runs} run(s), {total.lines} lines, {total.decisions} decisions")
         for w in stats.warnings:
             warn(w)
 
 
-class _stdin_spooled:
-    """`-` among --logs: stdin is copied to a private temp file (memory flat; Spark and fingerprints need a
-    file), named <stdin> in what authz reports."""
-
-    def __init__(self, logs: list[str]):
-        self.logs = logs
-        self.tmp = None
-
-    def __enter__(self):
-        names: dict[str, str] = {}
-        files: list[str] = []
-        for entry in self.logs:
-            if entry != "-" and not expand_paths([entry]):
-                raise InputError("no log files matched " + entry)
-        if "-" in self.logs:
-            self.tmp = tempfile.mkdtemp(prefix="authz-stdin-")
-            path = os.path.join(self.tmp, "stdin.log")
-            with open(path, "wb") as fh:
-                shutil.copyfileobj(sys.stdin.buffer, fh, 1 << 20)
-            names[path] = "<stdin>"
-            files.append(path)
-        files += expand_paths([e for e in self.logs if e != "-"])
-        for f in files:
-            if not os.path.isfile(f):
-                raise InputError("no such file", f)
-        seen, unique = set(), []
-        for f in files:  # the same file named twice is read once
-            real = os.path.realpath(f)
-            if real not in seen:
-                seen.add(real)
-                unique.append(f)
-        return unique, names
-
-    def __exit__(self, *exc):
-        if self.tmp is not None:
-            shutil.rmtree(self.tmp, ignore_errors=True)
-        return False
+def _stdin():
+    """Stdin as bytes, for `-` among --logs (the service reads it only then)."""
+    return getattr(sys.stdin, "buffer", None)
 
 
-def read_logs_local(files: list[str], names: dict[str, str], on_bytes=None):
-    """In-process reading, streamed: (stats, quarantine, decisions iterator). `on_bytes` gets every chunk size."""
-    stats = ReadStats()
-    quarantine: list[Quarantined] = []
-
-    def decisions():
-        for f in files:
-            with open(f, "rb") as fh:
-                yield from read_stream(fh, names.get(f, f), stats, quarantine, on_bytes)
-    return stats, quarantine, decisions()
-
-
-def _byte_progress(files):
+@contextmanager
+def _byte_bar(total: int):
+    """A bar of bytes read in-process, for logs of 20 MB or more on a terminal."""
     from rich.progress import (
         BarColumn,
         DownloadColumn,
@@ -294,73 +187,11 @@ def _byte_progress(files):
         TransferSpeedColumn,
     )
 
-    total = sum(os.path.getsize(f) for f in files)
     progress = Progress(TextColumn("reading logs"), BarColumn(), DownloadColumn(), TransferSpeedColumn(),
                         console=err_console, transient=True, disable=total < 20_000_000 or not err_console.is_terminal)
     task = progress.add_task("read", total=total)
-    return progress, (lambda n: progress.advance(task, n))
-
-
-def _run_local(files, names, proposed_acls, current_set, config):
-    from kafka_authz_cli.acl.engine import StandardAuthorizer
-
-    progress, advance = _byte_progress(files)
     with progress:
-        stats, quarantine, decisions = read_logs_local(files, names, advance)
-        aggs = aggregate(decisions)
-    proposed_authz = StandardAuthorizer(proposed_acls, **config)
-    current_authz = StandardAuthorizer(current_set.bindings, **config) if current_set is not None else None
-    return stats, quarantine, replay_aggregates(aggs, proposed_authz, current_authz)
-
-
-def _index_run_local(files, names, staged):
-    progress, advance = _byte_progress(files)
-    with progress:
-        stats, quarantine, decisions = read_logs_local(files, names, advance)
-        hourly = aggregate_hourly(decisions)
-    write_hourly_local(staged, hourly)
-    return stats, quarantine
-
-
-def _index_local(indexes, since, until, proposed_acls, current_set, config):
-    from kafka_authz_cli.acl.engine import StandardAuthorizer
-    from kafka_authz_cli.whatif.replay import build_report, classify, decide
-
-    table = read_hourly_local(indexes, None, None)
-    untimed = 0
-    if since is not None or until is not None:
-        import pyarrow.compute as pc
-
-        untimed = pc.sum(table.filter(pc.is_null(table["hour_text"]))["count"]).as_py() or 0
-        table = read_hourly_local(indexes, since, until)
-    aggs = aggregates_from_table(table)
-    after = decide(aggs, StandardAuthorizer(proposed_acls, **config))
-    before = decide(aggs, StandardAuthorizer(current_set.bindings, **config)) if current_set is not None else None
-    changed = [k for k, a in aggs.items() if classify(a, after[k], before[k] if before else None)[0] is not None]
-    fill_hours(table, aggs, changed)
-    return build_report(aggs, after, proposed_acls, before), untimed
-
-
-def _spark_session(opts):
-    from kafka_authz_cli.whatif.spark import job as spark_job
-
-    return spark_job.spark_session(opts["master"], driver_memory=opts["driver_memory"],
-                                   executor_memory=opts["executor_memory"])
-
-
-def _stop(spark, ok: bool) -> None:
-    """Stop Spark; its log file is kept only when something failed (the error line names it)."""
-    from kafka_authz_cli.whatif.spark import job as spark_job
-
-    try:
-        spark.stop()
-    except Exception:  # the JVM is already gone (killed, out of memory): the error was said once
-        ok = False
-    if ok:
-        try:
-            os.remove(spark_job.spark_log_file())
-        except OSError:
-            pass
+        yield lambda n: progress.advance(task, n)
 
 
 class _SparkBar:
@@ -391,62 +222,13 @@ class _SparkBar:
         return self.progress.__exit__(*exc)
 
 
-def _run_spark(files, names, proposed_acls, current_set, config, opts):
-    from kafka_authz_cli.whatif.spark import job as spark_job
-
-    with _SparkBar() as bar:
-        spark = _spark_session(opts)
-        ok = False
-        try:
-            current = (current_set.bindings, config) if current_set is not None else None
-            result = spark_job.run(spark, [os.path.abspath(f) for f in files], (proposed_acls, config), current,
-                                   progress=bar, partition_bytes=opts["partition_bytes"],
-                                   names={os.path.abspath(f): names.get(f, f) for f in files})
-            ok = True
-            return result
-        finally:
-            _stop(spark, ok)
+PROGRESS = ProgressHooks(reading=_byte_bar, spark=_SparkBar)
 
 
-def _index_run_spark(files, names, staged, opts):
-    from kafka_authz_cli.whatif.spark import job as spark_job
-
-    with _SparkBar() as bar:
-        spark = _spark_session(opts)
-        ok = False
-        try:
-            tmp = os.path.join(staged, "spark")
-            stats, quarantine = spark_job.index_logs(spark, [os.path.abspath(f) for f in files], tmp, progress=bar,
-                                                     partition_bytes=opts["partition_bytes"],
-                                                     names={os.path.abspath(f): names.get(f, f) for f in files})
-            ok = True
-        finally:
-            _stop(spark, ok)
-    for d in Path(tmp).glob("day=*"):
-        os.replace(d, Path(staged) / d.name)
-    return stats, quarantine
-
-
-def _index_spark(indexes, since, until, proposed_acls, current_set, config, opts):
-    from kafka_authz_cli.whatif.spark import job as spark_job
-
-    with _SparkBar() as bar:
-        spark = _spark_session(opts)
-        ok = False
-        try:
-            current = (current_set.bindings, config) if current_set is not None else None
-            result = spark_job.report_from_index(spark, [(str(ix.root), [r["id"] for r in ix.runs])
-                                                         for ix in indexes],
-                                                 since, until, (proposed_acls, config), current, progress=bar)
-            ok = True
-            return result
-        finally:
-            _stop(spark, ok)
-
-
-def _print(report: WhatIfReport, stats: ReadStats, quarantine: list[Quarantined], out: Optional[Path]) -> None:
+def _print(result: Replayed, out: Optional[Path]) -> None:
     from rich.table import Table
 
+    report, stats, quarantine = result.report, result.stats, result.quarantine
     console.print(f"{stats.lines} lines in {stats.files} file(s): {stats.decision_lines} decision, "
                   f"{stats.non_decision_lines} other, {stats.quarantined_lines} quarantined"
                   + (f" (see {out}/quarantine.jsonl)" if out and quarantine else ""))

@@ -1,1 +1,31 @@
-"""TODO"""
+"""What a proposed ACL change would do to real traffic: Kafka's authorizer audit logs replayed.
+
+``auditlog`` reads ``kafka.authorizer.logger`` lines of every Kafka version's format, safely (free
+text that forges records is quarantined, every line is accounted for); ``replay`` folds decisions
+into per-request aggregates, decides each distinct request before and after the change and reports
+what is newly denied or allowed; ``index`` keeps per (request, hour) aggregates on disk (Parquet)
+to answer from many times; ``output`` writes the results (JSON, Parquet, the quarantine, an HTML
+report). ``spark`` is the same replay as a Spark job, for logs of any size (its own face; the only
+place PySpark is imported).
+
+Pure: no terminal, no network; importing it imports neither PySpark nor PyArrow. Other packages
+import what is listed here.
+"""
+
+from kafka_authz_cli import lazy_face
+
+__getattr__, __all__ = lazy_face(__name__, {
+    # auditlog: the reader
+    "AuditDecision": "auditlog", "Quarantined": "auditlog", "ReadStats": "auditlog", "expand_paths": "auditlog",
+    "parse_message": "auditlog", "read_file_bytes": "auditlog", "read_stream": "auditlog", "short_rule": "auditlog",
+    # replay: aggregates, decisions, the report
+    "Aggregate": "replay", "Change": "replay", "Verdict": "replay", "WhatIfReport": "replay",
+    "aggregate": "replay", "aggregate_hourly": "replay", "build_report": "replay", "classify": "replay",
+    "decide": "replay", "replay_aggregates": "replay",
+    # index: read once, ask many times
+    "Index": "index", "aggregates_from_table": "index", "check_not_indexed": "index", "commit_run": "index",
+    "fill_hours": "index", "fingerprint": "index", "hour_bound": "index", "new_run_id": "index",
+    "open_index": "index", "read_hourly_local": "index", "staging_dir": "index", "write_hourly_local": "index",
+    # output: results on disk
+    "check_out_dir": "output", "render_html": "output", "report_dict": "output", "write_out_dir": "output",
+})

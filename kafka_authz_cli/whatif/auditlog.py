@@ -31,7 +31,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import BinaryIO, Iterable, Iterator
 
-from kafka_authz_cli.acl.model import AclOperation, ResourceType
+from kafka_authz_cli.acl import AclOperation, ResourceType
 
 LOGGER_SUFFIX = " (kafka.authorizer.logger)"
 

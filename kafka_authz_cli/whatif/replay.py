@@ -4,7 +4,7 @@ Work is done on distinct requests, not lines: logs repeat the same (principal, h
 resource) millions of times. Lines are folded into per-request aggregates (counts, first/last
 seen, per-hour counts, what was logged); each distinct request is decided once by the engine;
 the report joins the two. The same functions serve the in-process replay and the Spark job
-(`kafka_authz_cli.whatif.spark.job`), so both give identical results.
+(`kafka_authz_cli.whatif.spark`), so both give identical results.
 """
 
 from __future__ import annotations
@@ -12,8 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from kafka_authz_cli.acl.engine import Request, StandardAuthorizer
-from kafka_authz_cli.acl.model import AclBinding, AclError, AclOperation, ResourceType
+from kafka_authz_cli.acl import AclBinding, AclError, AclOperation, Request, ResourceType, StandardAuthorizer
 from kafka_authz_cli.whatif.auditlog import AuditDecision
 
 RequestKey = tuple[str, str, str, str, str]  # principal, host, operation, resource_type, resource_name

@@ -62,7 +62,7 @@ def cores(spark) -> int:
 
 
 def bench_set(spark, label: str, files: list[str], lines: int, extra: bool = False) -> dict:
-    from kafka_authz_cli.whatif.spark import job as spark_job
+    from kafka_authz_cli.whatif import spark as spark_job
 
     proposed = proposals(1)[0]
     t_floor, counted = timed(lambda: spark_job.count_lines(spark, files))
@@ -86,19 +86,19 @@ def bench_set(spark, label: str, files: list[str], lines: int, extra: bool = Fal
 
 
 def bench_in_process(files: list[str], lines: int, t_job: float) -> None:
-    from kafka_authz_cli.cli.whatif import _run_local
+    from kafka_authz_cli.services.whatif import replay_local
 
     class Set:
         bindings = proposals(1)[0]
-    t, _ = timed(lambda: _run_local(files, {}, Set.bindings, None, SETTINGS))
+    t, _ = timed(lambda: replay_local(files, {}, Set.bindings, None, SETTINGS))
     print(f"{'in-process replay':>22} {lines:>12,} {t:>7.1f} s ({lines / t:,.0f} lines/s): Spark job is "
           f"{t / t_job:.2f}x faster on this machine", flush=True)
 
 
 def bench_index(spark, files: list[str], lines: int, tmp: Path) -> None:
-    from kafka_authz_cli.cli.whatif import _index_local
+    from kafka_authz_cli.services.whatif import replay_index_local
+    from kafka_authz_cli.whatif import spark as spark_job
     from kafka_authz_cli.whatif.index import commit_run, new_run_id, open_index, staging_dir
-    from kafka_authz_cli.whatif.spark import job as spark_job
 
     root = tmp / "index"
     shutil.rmtree(root, ignore_errors=True)
@@ -113,7 +113,7 @@ def bench_index(spark, files: list[str], lines: int, tmp: Path) -> None:
     print(f"{'index of':>22} {lines:>12,} lines: {t_ix:.1f} s, {size / 1e6:.1f} MB of Parquet", flush=True)
     ix = open_index(root)
     for k, proposed in enumerate(proposals(3)):
-        t_local, (report, _) = timed(lambda: _index_local([ix], None, None, proposed, None, SETTINGS))
+        t_local, (report, _) = timed(lambda: replay_index_local([ix], None, None, proposed, None, SETTINGS))
         t_spark, (r2, _) = timed(lambda: spark_job.report_from_index(spark, [(str(root), [r["id"] for r in ix.runs])],
                                                                      None, None, (proposed, SETTINGS), None))
         assert r2 == report
@@ -129,7 +129,7 @@ def main() -> None:
     ap.add_argument("--data", type=Path, help="where generated logs go (kept; reused when present)")
     ap.add_argument("--only", choices=["single", "rotated", "big"], action="append")
     args = ap.parse_args()
-    from kafka_authz_cli.whatif.spark import job as spark_job
+    from kafka_authz_cli.whatif import spark as spark_job
 
     tmp = args.data or Path(tempfile.mkdtemp(prefix="authz-bench-"))
     tmp.mkdir(parents=True, exist_ok=True)

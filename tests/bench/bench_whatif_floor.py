@@ -48,20 +48,20 @@ def main() -> None:
 
     from pyspark.sql import functions as F
 
-    from kafka_authz_cli.whatif.spark import job as sj
+    from kafka_authz_cli.whatif.spark import scan, sources, spark_session
 
-    spark = sj.spark_session("local[*]")
+    spark = spark_session("local[*]")
     value = F.col("value")
 
     def text():
         return spark.read.option("lineSep", "\n").text(files)
 
     def minimal():
-        stock = value.endswith(sj.LOGGER_SUFFIX) & F.substring(value, 1, 26).rlike(sj._BRACKET_HEAD)
+        stock = value.endswith(scan.LOGGER_SUFFIX) & F.substring(value, 1, 26).rlike(scan._BRACKET_HEAD)
         df = text().select("value", stock.alias("stock"))
         s = F.col("stock")
         return df.select(F.when(s, F.substring(value, 2, 13)).alias("hour"),
-                         F.when(s, sj._ms_in_hour(value, 2)).alias("ms"),
+                         F.when(s, scan._ms_in_hour(value, 2)).alias("ms"),
                          F.when(s, F.substring(value.cast("binary"), 27, F.octet_length(value) - 52)).alias("rest"))
 
     steps = {
@@ -71,7 +71,8 @@ def main() -> None:
         "grouped": lambda: minimal().groupBy("hour", "rest").agg(F.count(F.lit(1)).alias("n"), F.min("ms").alias("a"),
                                                                  F.max("ms").alias("b"))
         .select(F.sum("n"), F.sum("a"), F.sum("b"), F.sum(F.octet_length("rest"))).collect(),
-        "job scan": lambda: sj._stage1(sj._shape(sj._sources(spark, files).lines)).select(F.sum("n")).collect(),
+        "job scan": lambda: scan.grouped_lines(scan.shape_lines(sources.read_sources(spark, files).lines))
+        .select(F.sum("n")).collect(),
     }
     lines = text().count()
     size = sum(os.path.getsize(f) for f in files)

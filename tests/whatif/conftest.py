@@ -11,7 +11,7 @@ def spark():
     if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
         pytest.fail("Java 17+ is required for the Spark tests (install openjdk-17-jre-headless)")
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
-    from kafka_authz_cli.whatif.spark.job import spark_session
+    from kafka_authz_cli.whatif.spark import spark_session
 
     session = spark_session("local[2]", "authz-tests", progress=False)
     yield session

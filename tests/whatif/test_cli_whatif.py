@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from kafka_authz_cli.cli.app import app
-from kafka_authz_cli.cli.whatif import read_logs_local
+from kafka_authz_cli.services.whatif import read_logs_local
 
 EXAMPLES = Path(__file__).parents[2] / "examples" / "whatif"
 LOGS = EXAMPLES / "logs"
@@ -207,14 +207,14 @@ def test_a_split_size_spark_would_misread_is_refused(tmp_path, size):
 
 
 def test_the_job_refuses_a_split_size_that_is_not_positive():
-    from kafka_authz_cli.whatif.spark import job as spark_job
+    from kafka_authz_cli.whatif import spark as spark_job
     with pytest.raises(ValueError, match="positive"):
         spark_job.read_logs(None, [str(LOGS)], progress=object(), partition_bytes=-5)
 
 @pytest.mark.spark
 def test_spark_index_equals_in_process_index(spark, tmp_path):
+    from kafka_authz_cli.whatif import spark as spark_job
     from kafka_authz_cli.whatif.auditlog import expand_paths
-    from kafka_authz_cli.whatif.spark import job as spark_job
 
     files = expand_paths([str(LOGS)])
     staged = tmp_path / "staged"
@@ -254,9 +254,9 @@ def test_spark_answers_from_an_index_as_the_in_process_path_does(spark, tmp_path
     from dataclasses import asdict
 
     from kafka_authz_cli.acl.formats import load_acls
-    from kafka_authz_cli.cli.whatif import _index_local
+    from kafka_authz_cli.services.whatif import replay_index_local
+    from kafka_authz_cli.whatif import spark as spark_job
     from kafka_authz_cli.whatif.index import open_index
-    from kafka_authz_cli.whatif.spark import job as spark_job
 
     a, b = tmp_path / "a", tmp_path / "b"
     a.mkdir(), b.mkdir()
@@ -281,7 +281,7 @@ def test_spark_answers_from_an_index_as_the_in_process_path_does(spark, tmp_path
                                 (single, None, None),
                                 (single, None, "2026-11-20 12")):
         ix = open_index(index)
-        local = _index_local([ix], since, until, acls, None, config)
+        local = replay_index_local([ix], since, until, acls, None, config)
         for decide_on in ("executors", "driver"):
             on_spark = spark_job.report_from_index(spark, [(str(ix.root), [r["id"] for r in ix.runs])], since, until,
                                                    (acls, config), None, decide_on=decide_on)

@@ -39,7 +39,7 @@ def in_process(paths, current=False):
 
 
 def check_same(spark, paths, partition_bytes, current=False):
-    from kafka_authz_cli.whatif.spark import job as spark_job
+    from kafka_authz_cli.whatif import spark as spark_job
 
     l_stats, l_quarantine, l_report = in_process(paths, current)
     s_stats, s_quarantine, s_report = spark_job.run(spark, paths, (PROPOSED, SETTINGS),
@@ -153,7 +153,7 @@ def test_gzip_files_whole_or_damaged_read_as_the_reader_reads_them(spark, tmp_pa
 def test_which_gzip_files_spark_decompresses_itself(tmp_path):
     import gzip
 
-    from kafka_authz_cli.whatif.spark.job import _gzip_whole
+    from kafka_authz_cli.whatif.spark.sources import _gzip_whole
 
     body = b"[2026-11-20 10:00:00,000] INFO x (kafka.authorizer.logger)\n" * 50_000
     z = gzip.compress(body)
@@ -192,7 +192,7 @@ def _carol_log(tmp_path):
 
 @pytest.mark.spark
 def test_latest_rule_and_times_merge_across_fast_groups_and_odd_lines(spark, tmp_path):
-    from kafka_authz_cli.whatif.spark import job as spark_job
+    from kafka_authz_cli.whatif import spark as spark_job
 
     log = _carol_log(tmp_path)
     stats, report = check_same(spark, [log], partition_bytes=300)
@@ -218,9 +218,10 @@ def test_colliding_message_hashes_fall_back_to_joining_on_the_message(spark, tmp
     # Every message gets the same two hashes: the one-to-one check must see it and join on the text.
     from pyspark.sql import functions as F
 
-    from kafka_authz_cli.whatif.spark import job as spark_job
+    from kafka_authz_cli.whatif import spark as spark_job
+    from kafka_authz_cli.whatif.spark import messages
 
-    monkeypatch.setattr(spark_job, "_msg_id", lambda msg: [F.lit(1).cast("long").alias("h1"),
+    monkeypatch.setattr(messages, "msg_id", lambda msg: [F.lit(1).cast("long").alias("h1"),
                                                            F.lit(2).cast("long").alias("h2")])
     log = _carol_log(tmp_path)
     check_same(spark, [log], partition_bytes=300)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from kafka_authz_cli.whatif.spark.job import explain_failure
+from kafka_authz_cli.whatif.spark import explain_failure
 
 EXAMPLES = Path(__file__).parents[2] / "examples" / "whatif"
 AUTHZ = str(Path(sys.executable).with_name("authz"))
@@ -171,16 +171,16 @@ def test_an_executor_memory_size_is_checked_too(tmp_path):
     ("", "exited before it was ready (killed"),
 ])
 def test_a_jvm_that_never_started_is_explained_from_what_it_said(tmp_path, monkeypatch, jvm_said, says):
-    from kafka_authz_cli.whatif.spark import job as spark_job
+    from kafka_authz_cli.whatif.spark import failures
     log = tmp_path / "spark.log"
     log.write_text("26/11/23 23:20:07 WARN Utils: Set SPARK_LOCAL_IP if you need to bind to another address\n"
                    + jvm_said)
-    monkeypatch.setattr(spark_job, "spark_log_file", lambda: str(log))
-    monkeypatch.setattr(spark_job, "java_problem", lambda: None)
+    monkeypatch.setattr(failures, "spark_log_file", lambda: str(log))
+    monkeypatch.setattr(failures, "java_problem", lambda: None)
     out = explain_failure(RuntimeError("[JAVA_GATEWAY_EXITED] Java gateway process exited before sending its port "
                                        "number."))
     assert says in out and str(log) in out and "\n" not in out
-    monkeypatch.setattr(spark_job, "java_problem", lambda: "no Java runtime (java is not on PATH)")
+    monkeypatch.setattr(failures, "java_problem", lambda: "no Java runtime (java is not on PATH)")
     assert "Java 17+" in explain_failure(RuntimeError("[JAVA_GATEWAY_EXITED] Java gateway process exited"))
 
 
@@ -198,12 +198,12 @@ def test_a_heap_the_jvm_refuses_is_one_line_and_leaves_no_crash_file(tmp_path):
 
 def test_only_what_the_latest_jvm_start_said_explains_it(tmp_path, monkeypatch):
     """Spark's log is one per process: an earlier session's lines are not why this start failed."""
-    from kafka_authz_cli.whatif.spark import job as spark_job
+    from kafka_authz_cli.whatif.spark import failures, jvm
     log = tmp_path / "spark.log"
     log.write_text("Error occurred during initialization of VM\nToo small maximum heap\n")
-    monkeypatch.setattr(spark_job, "spark_log_file", lambda: str(log))
-    monkeypatch.setattr(spark_job, "java_problem", lambda: None)
-    with spark_job._jvm_output_to(str(log)):
+    monkeypatch.setattr(failures, "spark_log_file", lambda: str(log))
+    monkeypatch.setattr(failures, "java_problem", lambda: None)
+    with jvm.jvm_output_to(str(log)):
         os.write(1, b"Invalid maximum heap size: -Xmx2gb\n")
     assert "Invalid maximum" in log.read_text()
     out = explain_failure(RuntimeError("[JAVA_GATEWAY_EXITED] Java gateway process exited"))

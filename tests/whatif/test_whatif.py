@@ -51,7 +51,7 @@ def test_current_acl_set_reproduces_the_logged_decisions():
 
 
 def test_spark_and_in_process_give_identical_results(spark):
-    from kafka_authz_cli.whatif.spark import job as spark_job
+    from kafka_authz_cli.whatif import spark as spark_job
 
     files = [str(Path(f).resolve()) for f in expand_paths([LOGS])]
     acls = (load_acls(EXAMPLES / "proposed.json"), SETTINGS)

@@ -1,0 +1,357 @@
+"""`authz whatif`: audit logs replayed against a proposed ACL set, in-process or as a Spark job, and
+logs read once into an index that later replays answer from.
+
+:func:`replay` loads the ACL sets and the broker settings, reads the logs (or the indexes) and returns
+the line accounting, the quarantine and the report; :func:`index` adds a run to an index. Stdin is a
+binary stream the caller hands over (read only when `-` is among the logs); long work is shown
+through the context managers of :class:`ProgressHooks`. Spark's failures arrive as one-line
+:class:`~kafka_authz_cli.whatif.spark.SparkFailure` errors.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from contextlib import contextmanager, nullcontext
+from dataclasses import dataclass
+from pathlib import Path
+from typing import BinaryIO, Callable, ContextManager, Iterator, Optional
+
+from kafka_authz_cli.errors import AuthzError, InputError
+from kafka_authz_cli.services.settings import broker_settings
+from kafka_authz_cli.services.sources import acl_set_from, load_source
+from kafka_authz_cli.whatif import (
+    Index,
+    Quarantined,
+    ReadStats,
+    WhatIfReport,
+    aggregate,
+    aggregate_hourly,
+    aggregates_from_table,
+    build_report,
+    check_not_indexed,
+    classify,
+    commit_run,
+    decide,
+    expand_paths,
+    fill_hours,
+    fingerprint,
+    new_run_id,
+    open_index,
+    read_hourly_local,
+    read_stream,
+    replay_aggregates,
+    staging_dir,
+    write_hourly_local,
+)
+
+
+@dataclass
+class SparkOptions:
+    """Where and how the Spark job runs (`--master`, `--driver-memory`, `--executor-memory`,
+    `--partition-bytes`)."""
+
+    master: str = "local[*]"
+    driver_memory: str = "2g"
+    executor_memory: Optional[str] = None
+    partition_bytes: int = 128 << 20
+
+
+def _no_progress(*_args) -> ContextManager[None]:
+    return nullcontext()
+
+
+@dataclass
+class ProgressHooks:
+    """How the caller shows long work. `reading(total_bytes)` is entered while logs are read in-process
+    and gives a function called with the size of each chunk read (or None); `spark()` is entered from
+    before Spark starts until it stops and gives a function called with (phase, tasks done, tasks of
+    the phase), or None."""
+
+    reading: Callable[[int], ContextManager[Optional[Callable[[int], None]]]] = _no_progress
+    spark: Callable[[], ContextManager[Optional[Callable[[str, int, int], None]]]] = _no_progress
+
+
+@dataclass
+class Replayed:
+    """What a replay gives: every line accounted for, what was quarantined, and the report."""
+
+    stats: ReadStats
+    quarantine: list[Quarantined]
+    report: WhatIfReport
+
+
+@dataclass
+class Indexed:
+    """The run an index gained, and the index with it."""
+
+    run_id: str
+    stats: ReadStats  # this run's lines
+    runs: int
+    total: ReadStats  # the whole index's lines
+
+
+# ----------------------------------------------------------------------------------------------
+# The two commands
+
+
+def replay(proposed: Path, current: Optional[Path | str] = None, *, logs: Optional[list[str]] = None,
+           indexes: Optional[list[Path]] = None, since: Optional[str] = None, until: Optional[str] = None,
+           acls_format: Optional[str] = None, super_users: Optional[str] = None,
+           allow_everyone: Optional[bool] = None, broker_config: Optional[Path] = None,
+           command_config: Optional[Path] = None, timeout: float = 10.0, spark: Optional[SparkOptions] = None,
+           stdin: Optional[BinaryIO] = None, progress: Optional[ProgressHooks] = None) -> Replayed:
+    """Replay `logs` (files, directories, globs, `-` for `stdin`) or answer from `indexes` (hours from
+    `since`, up to `until`, as :func:`kafka_authz_cli.whatif.hour_bound` gives them) against the
+    `proposed` ACL set; with `current` (a file, or cluster:HOST:PORT read live) as the baseline, else
+    the logged decisions. In-process, or on Spark with `spark`."""
+    progress = progress or ProgressHooks()
+    settings = broker_settings(super_users, allow_everyone, broker_config)
+    config = settings.as_config()
+    proposed_acls = load_source(proposed, acls_format).bindings
+    current_set = acl_set_from(current, acls_format, command_config, timeout) if current is not None else None
+    if indexes:
+        stats, quarantine, report = _replay_indexes(indexes, since, until, proposed_acls, current_set, config, spark,
+                                                    progress)
+    else:
+        with spooled_logs(logs or [], stdin) as (files, names):
+            if spark is not None:
+                stats, quarantine, report = replay_spark(files, names, proposed_acls, current_set, config, spark,
+                                                         progress)
+            else:
+                stats, quarantine, report = replay_local(files, names, proposed_acls, current_set, config, progress)
+    if not stats.balanced:  # pragma: no cover - the reader accounts for every line
+        raise AuthzError(f"internal error: {stats.lines} lines read but only "
+                         f"{stats.decision_lines + stats.non_decision_lines + stats.quarantined_lines} accounted for")
+    return Replayed(stats, quarantine, report)
+
+
+def _replay_indexes(paths: list[Path], since, until, proposed_acls, current_set, config,
+                    spark: Optional[SparkOptions], progress: ProgressHooks):
+    indexes = [open_index(i) for i in paths]
+    for ix in indexes:
+        ix.check()
+    stats, quarantine = ReadStats(), []
+    for ix in indexes:
+        stats.add(ix.stats())
+        quarantine += ix.quarantine()
+    if spark is not None:
+        report, untimed = replay_index_spark(indexes, since, until, proposed_acls, current_set, config, spark, progress)
+    else:
+        report, untimed = replay_index_local(indexes, since, until, proposed_acls, current_set, config)
+    if untimed:
+        report.warnings.append(f"{untimed} logged decision(s) without a timestamp are left out by --since/--until")
+    return stats, quarantine, report
+
+
+def index(logs: list[str], out: Path, *, spark: Optional[SparkOptions] = None, stdin: Optional[BinaryIO] = None,
+          progress: Optional[ProgressHooks] = None) -> Indexed:
+    """Read `logs` once into the index at `out` (created, or a run is added). A file already in the
+    index is refused; nothing is visible until the run is complete."""
+    progress = progress or ProgressHooks()
+    ix = open_index(out, create=True)
+    with spooled_logs(logs, stdin) as (files, names):
+        prints = [dict(fingerprint(f), path=names.get(f, f)) for f in files]
+        check_not_indexed(ix, prints)
+        run_id = new_run_id()
+        staged = staging_dir(ix, run_id)
+        try:
+            if spark is not None:
+                stats, quarantine = index_run_spark(files, names, staged, spark, progress)
+            else:
+                stats, quarantine = index_run_local(files, names, staged, progress)
+            commit_run(ix, run_id, staged, prints, stats, quarantine)
+        except BaseException:
+            shutil.rmtree(staged, ignore_errors=True)
+            raise
+    return Indexed(run_id, stats, len(ix.runs), ix.stats())
+
+
+# ----------------------------------------------------------------------------------------------
+# The logs
+
+
+class spooled_logs:
+    """The files `logs` name, each once, and the names authz reports them by. `-` among them: `stdin`
+    is copied to a private temp file (memory flat; Spark and fingerprints need a file), named <stdin>
+    in what authz reports, and removed on exit."""
+
+    def __init__(self, logs: list[str], stdin: Optional[BinaryIO]):
+        self.logs = logs
+        self.stdin = stdin
+        self.tmp = None
+
+    def __enter__(self) -> tuple[list[str], dict[str, str]]:
+        names: dict[str, str] = {}
+        files: list[str] = []
+        for entry in self.logs:
+            if entry != "-" and not expand_paths([entry]):
+                raise InputError("no log files matched " + entry)
+        if "-" in self.logs:
+            if self.stdin is None:
+                raise InputError("--logs - reads stdin, and there is none")
+            self.tmp = tempfile.mkdtemp(prefix="authz-stdin-")
+            path = os.path.join(self.tmp, "stdin.log")
+            with open(path, "wb") as fh:
+                shutil.copyfileobj(self.stdin, fh, 1 << 20)
+            names[path] = "<stdin>"
+            files.append(path)
+        files += expand_paths([e for e in self.logs if e != "-"])
+        for f in files:
+            if not os.path.isfile(f):
+                raise InputError("no such file", f)
+        seen, unique = set(), []
+        for f in files:  # the same file named twice is read once
+            real = os.path.realpath(f)
+            if real not in seen:
+                seen.add(real)
+                unique.append(f)
+        return unique, names
+
+    def __exit__(self, *exc):
+        if self.tmp is not None:
+            shutil.rmtree(self.tmp, ignore_errors=True)
+        return False
+
+
+def read_logs_local(files: list[str], names: dict[str, str], on_bytes=None):
+    """In-process reading, streamed: (stats, quarantine, decisions iterator). `on_bytes` gets every chunk size."""
+    stats = ReadStats()
+    quarantine: list[Quarantined] = []
+
+    def decisions():
+        for f in files:
+            with open(f, "rb") as fh:
+                yield from read_stream(fh, names.get(f, f), stats, quarantine, on_bytes)
+    return stats, quarantine, decisions()
+
+
+# ----------------------------------------------------------------------------------------------
+# In-process
+
+
+def replay_local(files: list[str], names: dict[str, str], proposed_acls, current_set, config: dict,
+                 progress: Optional[ProgressHooks] = None):
+    """(stats, quarantine, report) of the logs, read and decided in this process."""
+    from kafka_authz_cli.acl import StandardAuthorizer
+
+    progress = progress or ProgressHooks()
+    with progress.reading(_total_bytes(files)) as advance:
+        stats, quarantine, decisions = read_logs_local(files, names, advance)
+        aggs = aggregate(decisions)
+    proposed_authz = StandardAuthorizer(proposed_acls, **config)
+    current_authz = StandardAuthorizer(current_set.bindings, **config) if current_set is not None else None
+    return stats, quarantine, replay_aggregates(aggs, proposed_authz, current_authz)
+
+
+def index_run_local(files: list[str], names: dict[str, str], staged: Path, progress: Optional[ProgressHooks] = None):
+    """Read the logs in this process into a run's per (request, hour) files under `staged`: (stats, quarantine)."""
+    progress = progress or ProgressHooks()
+    with progress.reading(_total_bytes(files)) as advance:
+        stats, quarantine, decisions = read_logs_local(files, names, advance)
+        hourly = aggregate_hourly(decisions)
+    write_hourly_local(staged, hourly)
+    return stats, quarantine
+
+
+def replay_index_local(indexes: list[Index], since, until, proposed_acls, current_set, config: dict):
+    """(report, decisions without a time left out by since/until), answered from indexes in this process."""
+    from kafka_authz_cli.acl import StandardAuthorizer
+
+    table = read_hourly_local(indexes, None, None)
+    untimed = 0
+    if since is not None or until is not None:
+        import pyarrow.compute as pc
+
+        untimed = pc.sum(table.filter(pc.is_null(table["hour_text"]))["count"]).as_py() or 0
+        table = read_hourly_local(indexes, since, until)
+    aggs = aggregates_from_table(table)
+    after = decide(aggs, StandardAuthorizer(proposed_acls, **config))
+    before = decide(aggs, StandardAuthorizer(current_set.bindings, **config)) if current_set is not None else None
+    changed = [k for k, a in aggs.items() if classify(a, after[k], before[k] if before else None)[0] is not None]
+    fill_hours(table, aggs, changed)
+    return build_report(aggs, after, proposed_acls, before), untimed
+
+
+def _total_bytes(files: list[str]) -> int:
+    return sum(os.path.getsize(f) for f in files)
+
+
+# ----------------------------------------------------------------------------------------------
+# On Spark
+
+
+@contextmanager
+def _spark_job(opts: SparkOptions, progress: ProgressHooks) -> Iterator[tuple[object, object]]:
+    """A Spark session for one job, its progress shown from before it starts: (session, progress
+    callback). Stopped after; its log file is kept only when something failed (the error line names it)."""
+    from kafka_authz_cli.whatif import spark as spark_job
+
+    with progress.spark() as bar:
+        session = spark_job.spark_session(opts.master, driver_memory=opts.driver_memory,
+                                          executor_memory=opts.executor_memory)
+        ok = False
+        try:
+            yield session, bar
+            ok = True
+        finally:
+            _stop(session, ok)
+
+
+def _stop(session, ok: bool) -> None:
+    from kafka_authz_cli.whatif import spark as spark_job
+
+    try:
+        session.stop()
+    except Exception:  # the JVM is already gone (killed, out of memory): the error was said once
+        ok = False
+    if ok:
+        try:
+            os.remove(spark_job.spark_log_file())
+        except OSError:
+            pass
+
+
+def _spark_paths(files: list[str], names: dict[str, str]) -> tuple[list[str], dict[str, str]]:
+    """Absolute paths for Spark, and the names authz reports them by."""
+    return [os.path.abspath(f) for f in files], {os.path.abspath(f): names.get(f, f) for f in files}
+
+
+def replay_spark(files: list[str], names: dict[str, str], proposed_acls, current_set, config: dict,
+                 opts: SparkOptions, progress: Optional[ProgressHooks] = None):
+    """(stats, quarantine, report) of the logs, read and decided by a Spark job."""
+    from kafka_authz_cli.whatif import spark as spark_job
+
+    paths, shown = _spark_paths(files, names)
+    current = (current_set.bindings, config) if current_set is not None else None
+    with _spark_job(opts, progress or ProgressHooks()) as (session, bar):
+        return spark_job.run(session, paths, (proposed_acls, config), current, progress=bar,
+                             partition_bytes=opts.partition_bytes, names=shown)
+
+
+def index_run_spark(files: list[str], names: dict[str, str], staged: Path, opts: SparkOptions,
+                    progress: Optional[ProgressHooks] = None):
+    """Read the logs with a Spark job into a run's per (request, hour) files under `staged`: (stats, quarantine)."""
+    from kafka_authz_cli.whatif import spark as spark_job
+
+    paths, shown = _spark_paths(files, names)
+    tmp = os.path.join(staged, "spark")
+    with _spark_job(opts, progress or ProgressHooks()) as (session, bar):
+        stats, quarantine = spark_job.index_logs(session, paths, tmp, progress=bar,
+                                                 partition_bytes=opts.partition_bytes, names=shown)
+    for d in Path(tmp).glob("day=*"):
+        os.replace(d, Path(staged) / d.name)
+    return stats, quarantine
+
+
+def replay_index_spark(indexes: list[Index], since, until, proposed_acls, current_set, config: dict,
+                       opts: SparkOptions, progress: Optional[ProgressHooks] = None):
+    """(report, decisions without a time left out by since/until), answered from indexes by a Spark job."""
+    from kafka_authz_cli.whatif import spark as spark_job
+
+    current = (current_set.bindings, config) if current_set is not None else None
+    roots = [(str(ix.root), [r["id"] for r in ix.runs]) for ix in indexes]
+    with _spark_job(opts, progress or ProgressHooks()) as (session, bar):
+        return spark_job.report_from_index(session, roots, since, until, (proposed_acls, config), current,
+                                           progress=bar)
