@@ -64,7 +64,10 @@ def test_a_killed_jvm_is_one_line_not_a_traceback(tmp_path):
         end = time.time() + 120
         while jvm is None and time.time() < end and proc.poll() is None:
             time.sleep(0.5)
-            kids = subprocess.run(["pgrep", "-P", str(proc.pid), "java"], capture_output=True, text=True).stdout.split()
+            # Spark's JVM by its command line: authz also runs a short `java -version` first (java_problem),
+            # which a match on the process name alone could pick
+            kids = subprocess.run(["pgrep", "-f", "-P", str(proc.pid), "org.apache.spark"], capture_output=True,
+                                  text=True).stdout.split()
             jvm = int(kids[0]) if kids else None
         assert jvm is not None, "Spark's JVM never started"
         # Into the job, however slow the machine: the JVM starts its Python workers only for a job's tasks
