@@ -18,7 +18,7 @@ import typer
 
 from kafka_authz_cli.cli.common import warn
 from kafka_authz_cli.errors import AuthzError, InputError
-from kafka_authz_cli.formats import read_bytes
+from kafka_authz_cli.formats import next_stdin_line, read_bytes
 
 EMPTY_PASSWORD = "empty password: Kafka refuses it ('Empty key')"
 
@@ -29,17 +29,7 @@ class StdinLines:
     def next(self, label: str) -> Optional[str]:
         """The next line without its line ending, strictly UTF-8 (``label`` names the flag in an
         error); None when stdin has no line left."""
-        stream = sys.stdin
-        raw = stream.buffer.readline() if hasattr(stream, "buffer") else \
-            stream.readline().encode("utf-8", "surrogateescape")
-        if not raw:
-            return None
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise InputError(f"not UTF-8 text (byte 0x{raw[exc.start]:02x} at position {exc.start + 1}); "
-                             "Kafka hashes the UTF-8 bytes of the password", label) from None
-        return text.rstrip("\r\n")
+        return next_stdin_line(label)
 
 
 def first_line_secret(path: Path) -> str:

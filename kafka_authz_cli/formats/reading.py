@@ -90,13 +90,16 @@ def source_label(path: str | Path) -> str:
     return STDIN_LABEL if str(path) == STDIN else str(path)
 
 
-def read_stdin_line(label: str = "--password-stdin") -> str:
-    """The first line of standard input (without its line ending), strictly UTF-8.
+def next_stdin_line(label: str = "--password-stdin") -> str | None:
+    """The next line of standard input (without its line ending), strictly UTF-8; None at the end of
+    the input. ``label`` names the flag in an error.
 
     The line is never echoed in an error: it may be a secret.
     """
     stream = sys.stdin
     raw = stream.buffer.readline() if hasattr(stream, "buffer") else stream.readline().encode("utf-8", "surrogateescape")
+    if not raw:
+        return None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:

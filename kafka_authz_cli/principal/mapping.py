@@ -71,8 +71,19 @@ class MappingRulesError(Exception):
         return {"class": None, "message": str(self.error), "unsupported": True}
 
 
-def _cannot_run(index: int, rule, exc: JavaRegexUnsupported) -> AuthzError:
-    return AuthzError(f"rule {index + 1} ({rule}): {exc}")
+def _first_rule_that_applies(rules, argument, original: str) -> "Mapping | None":
+    """Both mappers' loop: the first rule whose ``apply`` gives a name, or the exception Kafka throws
+    in a rule (which ends the mapping: the rules after it are never tried); None when no rule applies."""
+    for i, rule in enumerate(rules):
+        try:
+            name = rule.apply(argument)
+        except JavaException as exc:
+            return Mapping(original, error=exc, rule_index=i, rule=str(rule))
+        except JavaRegexUnsupported as exc:
+            raise AuthzError(f"rule {i + 1} ({rule}): {exc}") from None
+        if name is not None:
+            return Mapping(original, name=name, rule_index=i, rule=str(rule))
+    return None
 
 
 @dataclass(frozen=True)
@@ -205,16 +216,7 @@ class SslPrincipalMapper:
 
     def map(self, dn: str) -> Mapping:
         """``getName(dn)`` as a value: the name, or the exception Kafka throws."""
-        for i, rule in enumerate(self.rules):
-            try:
-                name = rule.apply(dn)
-            except JavaException as exc:
-                return Mapping(dn, error=exc, rule_index=i, rule=str(rule))
-            except JavaRegexUnsupported as exc:
-                raise _cannot_run(i, rule, exc) from None
-            if name is not None:
-                return Mapping(dn, name=name, rule_index=i, rule=str(rule))
-        return Mapping(dn, error=NoMatchingRule(f"No rules apply to {dn}, rules {java_list_string(self.rules)}"))
+        return _first_rule_that_applies(self.rules, dn, dn) or Mapping(dn, error=NoMatchingRule(f"No rules apply to {dn}, rules {java_list_string(self.rules)}"))
 
 
 # -- Kerberos -------------------------------------------------------------------------------------
@@ -374,16 +376,7 @@ class KerberosShortNamer:
         else:
             # parse() never builds a host without a realm; Kafka would compare null with the realm.
             params = [name.realm or "", name.service_name, name.host_name]
-        for i, rule in enumerate(self.rules):
-            try:
-                result = rule.apply(params)
-            except JavaException as exc:
-                return Mapping(original, error=exc, rule_index=i, rule=str(rule))
-            except JavaRegexUnsupported as exc:
-                raise _cannot_run(i, rule, exc) from None
-            if result is not None:
-                return Mapping(original, name=result, rule_index=i, rule=str(rule))
-        return Mapping(original, error=KerberosNoMatchingRule(
+        return _first_rule_that_applies(self.rules, params, original) or Mapping(original, error=KerberosNoMatchingRule(
             f"No rules apply to {name}, rules {java_list_string(self.rules)}"))
 
     def map(self, principal: str) -> Mapping:
