@@ -1,1 +1,1 @@
-"""Thin Typer commands over the pure core."""
+"""The commands: each parses its options, calls one service function (services/) and renders the result."""
