@@ -35,6 +35,6 @@ __getattr__, __all__ = lazy_face(__name__, {
     "DiffResult": "compare", "describe_host": "compare", "describe_names": "compare", "diff": "compare",
     # files
     "ACL_FORMATS": "formats", "AclSet": "formats", "detect_format": "formats", "dump_acls": "formats",
-    "load_acls": "formats", "parse_acls": "formats",
+    "load_acls": "formats", "parse_acls": "formats", "ACL_SET_READS": "formats", "ACL_SET_EXPECTED": "formats",
     "RequestSpec": "requests", "parse_expect": "requests", "parse_requests": "requests",
 })

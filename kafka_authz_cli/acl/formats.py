@@ -10,7 +10,7 @@ import csv
 import io
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
@@ -33,7 +33,10 @@ from kafka_authz_cli.formats import (
     locate,
     read_text,
     source_label,
+    what_is,
+    wrong_kind,
 )
+from kafka_authz_cli.formats.sniff import HEAD
 
 JSON_VERSION = 1
 ACL_FORMATS = ("json", "kafka-acls", "csv")
@@ -49,6 +52,8 @@ class AclSet:
     origins: list[str]
     source: str
     format: str
+    #: what the reader noticed that the user should hear about (the caller logs them)
+    warnings: list[str] = field(default_factory=list)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -61,14 +66,27 @@ def detect_format(text: str) -> str | None:
         return None
     if stripped[0] in "{[":
         return "json"
-    if "ACLs for resource `ResourcePattern(" in text or stripped.startswith("ACLs for principal `"):
+    head = stripped[:HEAD]
+    if _ACLS_TEXT.search(head):
         return "kafka-acls"
     first_line = stripped.splitlines()[0]
     if "KafkaPrincipal" in first_line and "," in first_line:
         return "csv"
-    if re.match(r"(?:from|allow|deny|otherwise|//|/\*|#)", stripped):
+    if re.match(r"(?:from|allow|deny|otherwise|//|/\*)", stripped):
         return "rules"
-    return None
+    # Comments or blank lines first: ask the sniffer (a rules file may start with "#"-junk the proxy refuses)
+    kind = what_is(head)
+    return _FORMAT_OF_KIND.get(kind.key) if kind else None
+
+
+_ACLS_TEXT = re.compile(r"^(?:(?:Current|Adding) ACLs for resource `|ACLs for principal `)", re.M)
+#: what the ACL readers take, for errors
+ACL_SET_READS = "authz ACL JSON, kafka-acls --list/--add output (Kafka 1.0 to 4.x), Kafka Security Manager CSV, " \
+        "a Kroxylicious rules file"
+ACL_SET_EXPECTED = "an ACL set"
+#: kinds a reader of each format may fail on with its own (better) message
+_FORMAT_OF_KIND = {"rules": "rules", "kafka-acls": "kafka-acls", "ksm-csv": "csv", "acl-json": "json"}
+_OWN_KINDS = {"json": {"acl-json", "json"}, "kafka-acls": {"kafka-acls"}, "csv": {"ksm-csv", "csv"}}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -152,20 +170,72 @@ def write_json(bindings: Iterable[AclBinding]) -> str:
 # ---------------------------------------------------------------------------------------------
 # kafka-acls --list / --add text
 
+# What AclCommand prints, by version (core/src/main/scala/kafka/admin/AclCommand.scala; 4.x:
+# tools/src/main/java/org/apache/kafka/tools/AclCommand.java):
+# - 2.1+ with --bootstrap-server, 2.4+ with a new-API authorizer, and every 2.5+ and 4.x run:
+#   ``Current ACLs for resource `ResourcePattern(resourceType=TOPIC, name=foo, patternType=LITERAL)`: ``
+#   then `` \t(principal=User:alice, host=*, operation=READ, permissionType=ALLOW)`` lines
+#   (AccessControlEntry.toString; 4.x prints no space after the colon nor before the tab);
+# - 2.0 to 2.4 with --authorizer-properties (kafka.security.auth.Authorizer):
+#   ``Current ACLs for resource `Topic:LITERAL:foo`: `` (kafka.security.auth.Resource.toString) then
+#   `` \tUser:alice has Allow permission for operations: Read from hosts: *`` (kafka.security.auth.Acl);
+# - 1.0 and 1.1: the same without the pattern type (``Topic:foo``): every ACL was LITERAL.
+# ``--add`` prints ``Adding ACLs for resource ...`` blocks first, then the ``Current`` listing.
 _HEADER = re.compile(
     r"^(?P<verb>Current|Adding|Removing) ACLs for resource `ResourcePattern\(resourceType=(?P<type>[A-Z_]+), "
     r"name=(?P<name>.*), patternType=(?P<pattern>[A-Z_]+)\)`: ?$")
+_OLD_HEADER = re.compile(r"^(?P<verb>Current|Adding|Removing) ACLs for resource `(?P<type>[A-Za-z]+):(?P<rest>.*)`: ?$")
 # Principals are free text (a TLS DN has commas): the host is the last ", host=" field.
 _ENTRY = re.compile(
     r"^ ?\t?\(principal=(?P<principal>.*), host=(?P<host>[^,]*), operation=(?P<op>[A-Z_]+), "
     r"permissionType=(?P<perm>[A-Z_]+)\) ?$")
+_OLD_ENTRY = re.compile(r"^ ?\t?(?P<principal>.*) has (?P<perm>Allow|Deny) permission for operations: "
+                        r"(?P<op>[A-Za-z]+) from hosts: (?P<host>.*)$")
 _PRINCIPAL_SECTION = re.compile(r"^ACLs for principal `.*`$")
+# AclCommand.AuthorizerDeprecationMessage (3.x, on stderr: pasted with 2>&1).
+_NOISE = ("Warning: support for ACL configuration directly through the authorizer is deprecated",)
+_OLD_PATTERNS = ("LITERAL:", "PREFIXED:")
+
+
+def _old_resource(header, path: str, lineno: int) -> tuple[ResourceType, str, PatternType]:
+    rest = header["rest"]
+    pattern = "LITERAL"
+    if rest.startswith(_OLD_PATTERNS):  # 2.0-2.4: Type:PATTERN:name (1.x had no pattern: Type:name)
+        pattern, _, rest = rest.partition(":")
+    try:
+        return ResourceType.parse(header["type"]), rest, PatternType.parse(pattern)
+    except AclError as exc:
+        raise InputError(str(exc), path, lineno, header.start("type") + 1) from None
+
+
+def _entry(line: str, lines: list[str], index: int, path: str, lineno: int):
+    entry = _ENTRY.match(line)
+    old = entry is None
+    if old:
+        entry = _OLD_ENTRY.match(line)
+        if entry is None:
+            return None
+    try:
+        op = AclOperation.parse(entry["op"])
+        perm = AclPermissionType.parse(entry["perm"])
+    except AclError as exc:
+        raise InputError(str(exc), path, lineno, entry.start("op") + 1) from None
+    host = entry["host"]
+    if old and host.endswith(" ") and (index + 1 == len(lines) or not lines[index + 1].strip()):
+        host = host[:-1]  # the last entry of a block is followed by " " + Newline (AclCommand's template)
+    return entry["principal"], host, op, perm
 
 
 def read_kafka_acls(text: str, path: str) -> AclSet:
-    bindings, origins = [], []
-    current = None
-    for lineno, line in enumerate(text.splitlines(), 1):
+    """``kafka-acls --list`` (or ``--add``) output of any Kafka version from 1.0 to 4.x.
+
+    ``--add`` output holds each ACL twice (as added, then as listed): the ``Current`` blocks, what the
+    command leaves on the cluster, are read and the ``Adding`` blocks are ignored, with a warning."""
+    lines = re.split(r"\r\n|\r|\n", text.removeprefix("\ufeff"))
+    by_verb: dict[str, tuple[list[AclBinding], list[str]]] = {}
+    current = verb = None
+    for index, line in enumerate(lines):
+        lineno = index + 1
         if not line.strip():
             current = None
             continue
@@ -175,32 +245,53 @@ def read_kafka_acls(text: str, path: str) -> AclSet:
                 current = (ResourceType.parse(header["type"]), header["name"], PatternType.parse(header["pattern"]))
             except AclError as exc:
                 raise InputError(str(exc), path, lineno, header.start("type") + 1) from None
+            verb = header["verb"]
             continue
-        if _PRINCIPAL_SECTION.match(line):
+        old_header = _OLD_HEADER.match(line)
+        if old_header:
+            current, verb = _old_resource(old_header, path, lineno), old_header["verb"]
             continue
-        entry = _ENTRY.match(line)
+        if _PRINCIPAL_SECTION.match(line) or line.startswith(_NOISE):
+            continue
+        entry = _entry(line, lines, index, path, lineno)
         if entry is None:
-            raise InputError("not a kafka-acls line (expected a `Current ACLs for resource ...` header or a "
+            raise InputError("not a kafka-acls line (expected a `Current ACLs for resource ...` header or an "
                              "`(principal=..., host=..., operation=..., permissionType=...)` entry)", path, lineno, 1)
         if current is None:
             raise InputError("ACL entry outside a resource block", path, lineno, 1)
-        try:
-            op = AclOperation.parse(entry["op"])
-            perm = AclPermissionType.parse(entry["perm"])
-        except AclError as exc:
-            raise InputError(str(exc), path, lineno, entry.start("op") + 1) from None
-        bindings.append(AclBinding(current[0], current[1], current[2], entry["principal"], entry["host"], op, perm))
+        principal, host, op, perm = entry
+        bindings, origins = by_verb.setdefault(verb, ([], []))
+        bindings.append(AclBinding(current[0], current[1], current[2], principal, host, op, perm))
         origins.append(f"{path}:{lineno}")
-    return AclSet(bindings, origins, path, "kafka-acls")
+    return _choose_blocks(by_verb, path)
+
+
+def _choose_blocks(by_verb: dict[str, tuple[list[AclBinding], list[str]]], path: str) -> AclSet:
+    if "Current" not in by_verb:
+        bindings, origins = [], []
+        for b, o in by_verb.values():
+            bindings += b
+            origins += o
+        return AclSet(bindings, origins, path, "kafka-acls")
+    bindings, origins = by_verb["Current"]
+    acl_set = AclSet(bindings, origins, path, "kafka-acls")
+    ignored = {v: len(b) for v, (b, _) in by_verb.items() if v != "Current"}
+    if ignored:
+        what = " and ".join(f"{n} ACL(s) of the `{v} ACLs for resource` blocks" for v, n in ignored.items())
+        first = next(o for v, (_, os) in by_verb.items() if v != "Current" for o in os[:1])
+        acl_set.warnings.append(
+            f"{path}: kafka-acls --add output: read the `Current ACLs for resource` blocks ({len(bindings)} "
+            f"ACL(s), what the command left on the cluster); ignored {what} (first at {first}), which repeat them")
+    return acl_set
 
 
 def write_kafka_acls(bindings: Iterable[AclBinding], verb: str = "Current") -> str:
     """Exactly what ``kafka-acls --list`` prints (``verb="Adding"`` for ``--add``)."""
     blocks: dict[tuple, list[AclBinding]] = {}
     for b in bindings:
-        for field in (b.resource_name, b.principal, b.host):
-            if "\n" in field or "\r" in field:
-                raise InputError(f"a line break in {field!r} cannot be written in kafka-acls text; use json or csv")
+        for text in (b.resource_name, b.principal, b.host):
+            if "\n" in text or "\r" in text:
+                raise InputError(f"a line break in {text!r} cannot be written in kafka-acls text; use json or csv")
         blocks.setdefault((b.resource_type, b.resource_name, b.pattern_type), []).append(b)
     out = []
     for (rtype, name, pattern), acls in blocks.items():
@@ -243,19 +334,38 @@ WRITERS = {"json": write_json, "kafka-acls": write_kafka_acls, "csv": write_csv}
 
 
 def parse_acls(text: str, path: str = "<input>", fmt: str | None = None) -> AclSet:
+    """An ACL set in ``fmt`` (detected by content when None). A file that is no ACL set at all is
+    refused saying what it looks like; an empty one is zero ACLs, with a warning."""
     fmt = fmt or detect_format(text)
     if fmt is None:
-        if not text.strip():
-            return AclSet([], [], path, "json")
-        raise InputError("cannot tell the ACL format from the content; pass --acls-format json|kafka-acls|csv|rules",
-                         path, 1, 1)
+        if is_blank_acl_text(text):
+            return AclSet([], [], path, "json", [empty_warning(path)])
+        raise wrong_kind(text, path, ACL_SET_EXPECTED, ACL_SET_READS)
     if fmt == "rules":
         # Rules files are compiled by the rules package (services.sources.parse_acl_source reads both).
         raise InputError("this looks like a Kroxylicious rules file; expected an ACL set (json, kafka-acls "
                          "or csv)", path, 1, 1)
     if fmt not in READERS:
         raise InputError(f"unknown ACL format {fmt!r} (expected one of {', '.join(ACL_FORMATS)}, rules)")
-    return READERS[fmt](text, path)
+    try:
+        acl_set = READERS[fmt](text, path)
+    except InputError:
+        kind = what_is(text)
+        if kind is not None and kind.key not in _OWN_KINDS[fmt]:
+            raise wrong_kind(text, path, f"{ACL_SET_EXPECTED} ({fmt})", ACL_SET_READS) from None
+        raise
+    if not acl_set.bindings and fmt != "json":  # an explicit "acls": [] says what it means
+        acl_set.warnings.append(empty_warning(path, "no ACL entries"))
+    return acl_set
+
+
+def is_blank_acl_text(text: str) -> bool:
+    return not text.strip("\ufeff \t\r\n\f")
+
+
+def empty_warning(path: str, why: str = "the file is empty") -> str:
+    return (f"{path}: no ACLs ({why}): as a desired state it means no ACLs at all, so applying it "
+            "deletes every ACL in scope")
 
 
 def load_acls(path: str | Path, fmt: str | None = None) -> list[AclBinding]:

@@ -4,7 +4,8 @@ The bottom layer every reader builds on (no domain types): each domain package r
 formats through it. ``reading`` decodes files and stdin (UTF-8 only, a byte-order mark noted, a
 directory or a FIFO refused), parses JSON strictly (duplicate keys, ``NaN``, lone surrogates and
 excessive nesting refused, every error located) and CSV with a header, and locates a JSON path in
-the text it came from.
+the text it came from. ``sniff`` says what a text looks like (``what_is``), for the error a reader
+gives when a file is not what it expected (``wrong_kind``).
 """
 
 from kafka_authz_cli import lazy_face
@@ -13,4 +14,4 @@ __getattr__, __all__ = lazy_face(__name__, {name: "reading" for name in (
     "STDIN", "STDIN_LABEL", "LineIndex", "array_element_offsets", "brief", "csv_rows", "csv_table", "decode_utf8",
     "json_lines", "json_type", "line_col", "loads", "locate", "read_bytes", "next_stdin_line", "read_text",
     "source_label",
-)})
+)} | {name: "sniff" for name in ("Kind", "what_is", "wrong_kind")})

@@ -103,7 +103,19 @@ def _build_plan(desired_path: Path, acls_format: Optional[str], admin, scope: Sc
     plan.bootstrap_server = bootstrap
     plan.created = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     plan.effect = _effect(plan, settings)
+    if not desired:
+        _warn_empty_desired(desired_path, plan)
     return plan
+
+
+def _warn_empty_desired(desired_path: Path, plan: Plan) -> None:
+    # An empty file is most often a failed export or a wrong path, rarely "remove everything": say it loudly.
+    if plan.allow_delete:
+        log.warning(f"{desired_path}: THE DESIRED ACL SET IS EMPTY: this plan deletes all {len(plan.deletes)} "
+                    "ACL(s) in scope and creates none. Check the file before applying.")
+    else:
+        log.warning(f"{desired_path}: THE DESIRED ACL SET IS EMPTY: nothing is created; with --allow-delete "
+                    f"this plan would delete all {len(plan.kept)} ACL(s) in scope.")
 
 
 def plan(desired: Path, bootstrap_server: str, command_config: Optional[Path], timeout: float,

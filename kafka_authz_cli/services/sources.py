@@ -6,9 +6,17 @@ import logging
 from pathlib import Path
 from typing import Optional
 
-from kafka_authz_cli.acl import AclSet, detect_format, parse_acls, unmatchable_host_reason, validation_errors
+from kafka_authz_cli.acl import (
+    ACL_SET_EXPECTED,
+    ACL_SET_READS,
+    AclSet,
+    detect_format,
+    parse_acls,
+    unmatchable_host_reason,
+    validation_errors,
+)
 from kafka_authz_cli.errors import InputError
-from kafka_authz_cli.formats import read_text, source_label
+from kafka_authz_cli.formats import read_text, source_label, what_is, wrong_kind
 
 log = logging.getLogger(__name__)
 
@@ -16,8 +24,18 @@ log = logging.getLogger(__name__)
 def compile_rules_text(text: str, path: str) -> AclSet:
     from kafka_authz_cli.rules import compile_rules_text as compile_rules
 
-    bindings = compile_rules(text, path)
-    return AclSet(list(bindings), [path] * len(bindings), path, "rules")
+    try:
+        bindings = compile_rules(text, path)
+    except InputError:
+        kind = what_is(text)
+        if kind is not None and kind.key != "rules":
+            raise wrong_kind(text, path, ACL_SET_EXPECTED, ACL_SET_READS) from None
+        raise
+    acl_set = AclSet(list(bindings), [path] * len(bindings), path, "rules")
+    if not bindings:
+        acl_set.warnings.append(f"{path}: no ACLs (the rules file has no rules): as a desired state it means no "
+                                "ACLs at all, so applying it deletes every ACL in scope")
+    return acl_set
 
 
 def parse_acl_source(text: str, path: str = "<input>", fmt: str | None = None) -> AclSet:
@@ -41,6 +59,8 @@ def load_source(path: Path | str, fmt: Optional[str] = None, quiet: bool = False
 
 
 def _warn_about(acl_set: AclSet) -> None:
+    for warning in acl_set.warnings:
+        log.warning(warning)
     seen = set()
     odd_hosts: dict[str, list[str]] = {}
     for binding, origin in zip(acl_set.bindings, acl_set.origins):

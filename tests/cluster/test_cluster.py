@@ -389,3 +389,17 @@ def test_jaas_file_with_non_ascii_password_is_ascii_and_reads_back(tmp_path):
     props = parse_properties(res.stdout)
     props["security.protocol"] = "SASL_PLAINTEXT"
     assert client_config(props)["sasl_plain_password"] == "pässwörd 😀"
+
+
+@pytest.mark.parametrize("content", ["", "\ufeff\n  \n", "KafkaPrincipal,ResourceType,PatternType,ResourceName,"
+                                     "Operation,PermissionType,Host\n"])
+@pytest.mark.parametrize("command", ["plan", "apply"])
+def test_an_empty_desired_file_is_said_loudly(fake, tmp_path, content, command):
+    # issue 20: an empty file (or only comments) as the desired state means "no ACLs": say so before applying.
+    f = tmp_path / "empty.acl"
+    f.write_text(content, encoding="utf-8")
+    extra = ["--yes", "--dry-run"] if command == "apply" else []
+    res = cli("cluster", command, str(f), "--bootstrap-server", "x:1", "--allow-delete", *extra)
+    assert "THE DESIRED ACL SET IS EMPTY: this plan deletes all 1 ACL(s) in scope" in " ".join(res.output.split())
+    assert fake.deleted == []
+    assert "no ACLs" in res.output

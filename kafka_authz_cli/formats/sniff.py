@@ -1,0 +1,219 @@
+"""What a file is, from its content: one sniffer for every reader's failure path.
+
+A reader that cannot read a file should say what the file looks like instead of reporting the
+first token it choked on (a ``server.properties`` given as ACLs is not "a rules syntax error").
+
+The interface, kept small on purpose:
+
+- :func:`what_is` ``(text) -> Kind | None``: the kind a text looks like, or None when it looks like
+  nothing authz knows. Looks at the first few kilobytes only, never raises, never reads a file.
+- :class:`Kind`: ``key`` (stable, for code: ``"server-properties"``) and ``name`` (for people:
+  ``"a Kafka broker configuration (server.properties)"``).
+- :func:`wrong_kind` ``(text, path, expected, reads) -> InputError``: the one-line error
+  ``FILE: this looks like X, expected Y (formats authz reads here: ...)``.
+
+It is a heuristic for messages, never for deciding how to read a file that reads correctly.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+
+from kafka_authz_cli.errors import InputError
+
+#: How much of a text the sniffer looks at: enough for any header, cheap on a 1 GB file.
+HEAD = 16_384
+
+
+@dataclass(frozen=True)
+class Kind:
+    key: str
+    name: str
+
+    def __str__(self) -> str:
+        return self.name
+
+
+def _k(key: str, name: str) -> Kind:
+    return Kind(key, name)
+
+
+ACL_JSON = _k("acl-json", "an authz ACL JSON")
+ZK_ACL_JSON = _k("zk-acl-json", "a Kafka ACL JSON (ZooKeeper /kafka-acl node)")
+KAFKA_ACLS = _k("kafka-acls", "kafka-acls output")
+KAFKA_CONFIGS = _k("kafka-configs", "kafka-configs --describe output")
+KSM_CSV = _k("ksm-csv", "a Kafka Security Manager CSV")
+RULES = _k("rules", "a Kroxylicious rules file")
+SERVER_PROPERTIES = _k("server-properties", "a Kafka broker configuration (server.properties)")
+CONNECTOR_PROPERTIES = _k("connector-properties", "a Kafka Connect connector configuration (.properties)")
+WORKER_PROPERTIES = _k("worker-properties", "a Kafka Connect worker configuration (.properties)")
+CLIENT_PROPERTIES = _k("client-properties", "Kafka client properties")
+LOG4J_PROPERTIES = _k("log4j-properties", "a log4j configuration")
+PROPERTIES = _k("properties", "a Java .properties file")
+AUTHORIZER_LOG = _k("authorizer-log", "an authorizer log (log4j)")
+LOG = _k("log", "a log file")
+KAFKA_USER = _k("strimzi-kafkauser", "a Strimzi KafkaUser resource")
+KAFKA_CONNECTOR = _k("strimzi-kafkaconnector", "a Strimzi KafkaConnector resource")
+KROXYLICIOUS_CONFIG = _k("kroxylicious-config", "a Kroxylicious proxy configuration")
+CONNECTOR_JSON = _k("connector-json", "a Kafka Connect connector configuration (REST JSON)")
+DYNAMIC_JSON = _k("dynamic-config-json", "an authz dynamic broker config JSON")
+TYPES_JSON = _k("types-json", "a rules-language types file")
+SCRAM_JSON = _k("scram-json", "a SCRAM credential record")
+JSON = _k("json", "JSON")
+JSON_LINES = _k("json-lines", "JSON lines")
+YAML = _k("yaml", "YAML")
+PEM = _k("pem", "a PEM certificate")
+PEM_KEY = _k("pem-key", "a PEM private key")
+JAAS = _k("jaas", "a JAAS file")
+CSV = _k("csv", "CSV")
+HTML = _k("html", "HTML")
+XML = _k("xml", "XML")
+TERRAFORM = _k("terraform", "a Terraform file")
+
+_BROKER_KEYS = {"broker.id", "node.id", "process.roles", "log.dirs", "log.dir", "zookeeper.connect",
+                "controller.quorum.voters", "controller.quorum.bootstrap.servers", "controller.listener.names",
+                "inter.broker.listener.name", "num.network.threads", "num.io.threads", "log.retention.hours",
+                "num.partitions", "authorizer.class.name", "super.users", "advertised.listeners"}
+_WORKER_KEYS = {"group.id", "key.converter", "value.converter", "offset.storage.topic", "offset.storage.file.filename",
+                "config.storage.topic", "plugin.path", "connector.client.config.override.policy"}
+_PROP_LINE = re.compile(r"^[ \t\f]*[A-Za-z_][\w.\-\[\]]*[ \t\f]*[=:]")
+_YAML_KEY = re.compile(r"^(?:- )?[A-Za-z_][\w.\-]*:(?:[ \t]|$)")
+_K8S_KIND = re.compile(r"^kind:[ \t]*[\"']?(\w+)", re.M)
+_LOG_LINE = re.compile(r"^\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d")
+_AUTHZ_LOG = re.compile(r"Principal = \S.* is (?:Allowed|Denied) Operation")
+_RULES = re.compile(r"^(?:from\s+[\w.]+\s+import\b|(?:allow|deny)\s+\w+\s+with\b|otherwise\s+deny\s*;)", re.M)
+_JAAS = re.compile(r"^\s*[\w.\-]+\s*\{\s*$[\s\S]*?LoginModule\s+(?:required|requisite|sufficient|optional)", re.M)
+_ACLS_HEADER = re.compile(r"(?:Current|Adding) ACLs for resource `|^ACLs for principal `", re.M)
+_CONFIGS_HEADER = re.compile(r"^(?:(?:Dynamic|All) configs for broker |Default configs? for brokers in the cluster are:|"
+                             r"Configs for broker \S+ are:|Configs for (?:brokers '|default brokers are))", re.M)
+
+
+def _json_kind(head: str, text: str) -> Kind:
+    try:
+        doc = json.loads(text if len(text) <= 4 * HEAD else "")
+    except (ValueError, RecursionError):
+        doc = None
+    if doc is None:
+        lines = [ln for ln in head.splitlines() if ln.strip()]
+        if len(lines) > 1 and all(_is_json(ln) for ln in lines[:20] if ln is not lines[-1] or len(head) < HEAD):
+            return JSON_LINES
+        return ACL_JSON if re.search(r'"acls"\s*:', head) and '"resource_type"' in head else JSON
+    if isinstance(doc, dict):
+        keys = set(doc)
+        acls = doc.get("acls")
+        if isinstance(acls, list):
+            first = acls[0] if acls and isinstance(acls[0], dict) else {}
+            if "permissionType" in first or "operations" in first:
+                return ZK_ACL_JSON
+            return ACL_JSON
+        if doc.get("kind") == "KafkaUser":
+            return KAFKA_USER
+        if doc.get("kind") == "KafkaConnector":
+            return KAFKA_CONNECTOR
+        if "connector.class" in keys or isinstance(doc.get("config"), dict) and "connector.class" in doc["config"]:
+            return CONNECTOR_JSON
+        if keys & {"cluster_default", "brokers"} and keys <= {"cluster_default", "brokers"}:
+            return DYNAMIC_JSON
+        if keys & {"principal_types", "resource_types", "default_imports"}:
+            return TYPES_JSON
+        if keys & {"storedKey", "serverKey"}:
+            return SCRAM_JSON
+    return JSON
+
+
+def _is_json(line: str) -> bool:
+    try:
+        return isinstance(json.loads(line), dict)
+    except (ValueError, RecursionError):
+        return False
+
+
+def _properties_kind(lines: list[str]) -> Kind | None:
+    meaningful = [ln for ln in lines if ln.strip() and not ln.lstrip().startswith(("#", "!"))]
+    if not meaningful:
+        return None
+    props = [ln for ln in meaningful if _PROP_LINE.match(ln)]
+    if len(props) < max(1, (len(meaningful) * 3) // 4):
+        return None
+    keys = {re.split(r"[ \t\f]*[=:]", ln.strip(), maxsplit=1)[0] for ln in props}
+    if "connector.class" in keys:
+        return CONNECTOR_PROPERTIES
+    if any(k.startswith(("log4j.", "log4j2.", "appender.", "logger.", "rootLogger")) for k in keys):
+        return LOG4J_PROPERTIES
+    if keys & _BROKER_KEYS or "listeners" in keys and "bootstrap.servers" not in keys:
+        return SERVER_PROPERTIES
+    if len(keys & _WORKER_KEYS) >= 2:
+        return WORKER_PROPERTIES
+    if keys & {"bootstrap.servers", "security.protocol", "sasl.mechanism", "sasl.jaas.config"}:
+        return CLIENT_PROPERTIES
+    return PROPERTIES
+
+
+def _yaml_kind(head: str, lines: list[str]) -> Kind | None:
+    kinds = _K8S_KIND.findall(head)
+    if "KafkaUser" in kinds:
+        return KAFKA_USER
+    if "KafkaConnector" in kinds:
+        return KAFKA_CONNECTOR
+    if re.search(r"^(?:virtualClusters|filterDefinitions|filters|adminHttp|defaultFilters):", head, re.M):
+        return KROXYLICIOUS_CONFIG
+    if kinds and re.search(r"^apiVersion:", head, re.M):
+        return Kind(f"k8s-{kinds[0].lower()}", f"a Kubernetes {kinds[0]} resource")
+    keyed = [ln for ln in lines if _YAML_KEY.match(ln.lstrip()) or ln.strip() == "---"]
+    if keyed and len(keyed) * 2 >= len([ln for ln in lines if ln.strip() and not ln.lstrip().startswith("#")]):
+        return YAML
+    return None
+
+
+def _csv_kind(lines: list[str]) -> Kind | None:
+    rows = [ln for ln in lines if ln.strip()][:20]
+    if not rows or "," not in rows[0]:
+        return None
+    if "KafkaPrincipal" in rows[0]:
+        return KSM_CSV
+    widths = {ln.count(",") for ln in rows if '"' not in ln}
+    if len(widths) == 1 and next(iter(widths)) >= 1 and not _PROP_LINE.match(rows[0]):
+        return CSV
+    return None
+
+
+def what_is(text: str) -> Kind | None:
+    """The kind ``text`` looks like, or None. Never raises."""
+    head = text[:HEAD].lstrip("\ufeff")
+    stripped = head.strip()
+    if not stripped:
+        return None
+    lines = head.splitlines()
+    low = stripped[:200].lower()
+    if stripped[0] in "{[" and not stripped.startswith("[20"):
+        return _json_kind(head, text.lstrip("\ufeff"))
+    if low.startswith(("<!doctype html", "<html")) or "<html" in low:
+        return HTML
+    if low.startswith("<?xml") or low.startswith("<"):
+        return XML
+    if "-----BEGIN " in head:
+        return PEM_KEY if re.search(r"-----BEGIN [A-Z ]*PRIVATE KEY-----", head) else PEM
+    if _ACLS_HEADER.search(head):
+        return KAFKA_ACLS
+    if _CONFIGS_HEADER.search(head):
+        return KAFKA_CONFIGS
+    if _AUTHZ_LOG.search(head):
+        return AUTHORIZER_LOG
+    if sum(1 for ln in lines[:50] if _LOG_LINE.match(ln)) >= max(1, min(len(lines), 50) // 3):
+        return LOG
+    if _RULES.search(head):
+        return RULES
+    if _JAAS.search(head):
+        return JAAS
+    if re.search(r'^\s*(?:resource|provider|variable|module)\s+"[\w-]+"', head, re.M):
+        return TERRAFORM
+    return _csv_kind(lines) or _yaml_kind(head, lines) or _properties_kind(lines)
+
+
+def wrong_kind(text: str, path: str, expected: str, reads: str) -> InputError:
+    """``path: this looks like X, expected Y (formats authz reads here: ...)``: one line, exit 2."""
+    kind = what_is(text)
+    what = f"this looks like {kind.name}" if kind else "cannot tell what this is"
+    return InputError(f"{what}, expected {expected} (formats authz reads here: {reads})", path)
