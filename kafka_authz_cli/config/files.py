@@ -32,10 +32,20 @@ from kafka_authz_cli.config.password_encoder import (
     EncoderConfig,
 )
 from kafka_authz_cli.errors import InputError
-from kafka_authz_cli.formats import read_text
+from kafka_authz_cli.formats import read_text, what_is, wrong_kind
 
-_HEADER_BROKER = re.compile(r"Dynamic configs for broker (\S+) are:\s*$")
-_HEADER_DEFAULT = re.compile(r"Default configs for brokers in the cluster are:\s*$")
+# kafka.admin.ConfigCommand, by version: 2.5+ "Dynamic configs for broker N are:" / "Default configs for
+# brokers in the cluster are:"; 1.1-2.4 "Configs for broker N are:" / "Default config for brokers in the
+# cluster are:" (both followed by entry lines); with --zookeeper (to 3.x) one line per entity,
+# "Configs for brokers 'N' are k=v,k2=v2" / "Configs for default brokers are k=v" (Entity.toString).
+_HEADER_BROKER = re.compile(r"(?:Dynamic )?[Cc]onfigs for broker (\S+) are:\s*$")
+_HEADER_DEFAULT = re.compile(r"Default configs? for brokers in the cluster are:\s*$")
+_HEADER_ALL = re.compile(r"All configs for broker \S+ are:\s*$")
+_ZK_LINE = re.compile(r"Configs for (?:brokers '(?P<broker>[^']*)'|(?P<default>default brokers)) are ?(?P<configs>.*)$")
+# The --zookeeper form joins key=value with "," (values may hold commas: split before "key=" only).
+_ZK_SPLIT = re.compile(r",(?=[A-Za-z0-9_.\-]+=)")
+# ConfigCommand prints these to stdout before the output with --zookeeper (2.5+).
+_NOISE = ("Warning: --zookeeper is deprecated", "Use --bootstrap-server instead to specify a broker")
 _ENTRY = re.compile(r"^\s+(?P<key>[^=\s][^=]*)=(?P<value>.*) sensitive=(?P<sensitive>true|false) synonyms=\{.*\}\s*$")
 
 
@@ -56,7 +66,7 @@ def _text(value, path: str, where: str) -> str | None:
 
 def read_dynamic(path: Path | str, broker_id: str | None) -> tuple[dict[str, Located], dict[str, Located], list[str]]:
     """(cluster default, this broker, broker ids present) from a dynamic-config file."""
-    text = read_text(path)
+    text = read_text(path).removeprefix("\ufeff")
     if text.lstrip().startswith(("{", "[")):
         return _read_json(text, str(path), broker_id)
     return _read_describe(text, str(path), broker_id)
@@ -100,8 +110,14 @@ def _read_describe(text: str, path: str, broker_id: str | None):
     per_broker: dict[str, dict[str, Located]] = {}
     current: dict[str, Located] | None = None
     for lineno, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
+        if not line.strip() or line.startswith(_NOISE):
             continue
+        if _zk_line(line, path, lineno, default, per_broker):
+            current = None
+            continue
+        if _HEADER_ALL.match(line):
+            raise InputError("this is kafka-configs --describe --all output (every source mixed: defaults, static "
+                             "and dynamic); give the output without --all (the dynamic configs only)", path, lineno)
         m = _HEADER_BROKER.match(line)
         if m:
             current = per_broker.setdefault(m.group(1), {})
@@ -116,11 +132,29 @@ def _read_describe(text: str, path: str, broker_id: str | None):
                 value = "[hidden by kafka-configs]"
             current[m.group("key")] = Located(value, f"{path}:{lineno}")
             continue
+        kind = what_is(text)
+        if kind is not None and kind.key != "kafka-configs":
+            raise wrong_kind(text, path, "dynamic broker configs", "authz dynamic config JSON, kafka-configs "
+                             "--describe --entity-type brokers output (Kafka 1.1 to 4.x)")
         raise InputError("not a kafka-configs --describe line (expected 'Dynamic configs for broker N are:', "
                          "'Default configs for brokers in the cluster are:' or '  key=value sensitive=... "
                          "synonyms={...}')", path, lineno)
     mine = per_broker.get(broker_id, {}) if broker_id is not None else {}
     return default, mine, sorted(per_broker)
+
+
+def _zk_line(line: str, path: str, lineno: int, default: dict[str, Located],
+             per_broker: dict[str, dict[str, Located]]) -> bool:
+    m = _ZK_LINE.match(line)
+    if m is None:
+        return False
+    target = default if m["default"] else per_broker.setdefault(m["broker"], {})
+    for pair in _ZK_SPLIT.split(m["configs"]) if m["configs"].strip() else []:
+        key, sep, value = pair.partition("=")
+        if not sep:
+            raise InputError(f"not a key=value pair: {pair[:60]!r}", path, lineno)
+        target[key] = Located(value, f"{path}:{lineno}")
+    return True
 
 
 def load_sources(broker_config: Path | None, dynamic: Path | None, broker_id: str | None
