@@ -79,7 +79,7 @@ def detect_format(text: str) -> str | None:
     return _FORMAT_OF_KIND.get(kind.key) if kind else None
 
 
-_ACLS_TEXT = re.compile(r"^(?:(?:Current|Adding) ACLs for resource `|ACLs for principal `)", re.M)
+_ACLS_TEXT = re.compile(r"^[ \t]*(?:(?:Current|Adding) ACLs for resource `|ACLs for principal `)", re.M)
 #: what the ACL readers take, for errors
 ACL_SET_READS = "authz ACL JSON, kafka-acls --list/--add output (Kafka 1.0 to 4.x), Kafka Security Manager CSV, " \
         "a Kroxylicious rules file"
@@ -181,17 +181,18 @@ def write_json(bindings: Iterable[AclBinding]) -> str:
 #   `` \tUser:alice has Allow permission for operations: Read from hosts: *`` (kafka.security.auth.Acl);
 # - 1.0 and 1.1: the same without the pattern type (``Topic:foo``): every ACL was LITERAL.
 # ``--add`` prints ``Adding ACLs for resource ...`` blocks first, then the ``Current`` listing.
+# Output pasted into documents is often re-indented: any leading blanks and tabs are accepted.
 _HEADER = re.compile(
-    r"^(?P<verb>Current|Adding|Removing) ACLs for resource `ResourcePattern\(resourceType=(?P<type>[A-Z_]+), "
-    r"name=(?P<name>.*), patternType=(?P<pattern>[A-Z_]+)\)`: ?$")
-_OLD_HEADER = re.compile(r"^(?P<verb>Current|Adding|Removing) ACLs for resource `(?P<type>[A-Za-z]+):(?P<rest>.*)`: ?$")
+    r"^[ \t]*(?P<verb>Current|Adding|Removing) ACLs for resource `ResourcePattern\(resourceType=(?P<type>[A-Z_]+), "
+    r"name=(?P<name>.*), patternType=(?P<pattern>[A-Z_]+)\)`:[ \t]*$")
+_OLD_HEADER = re.compile(r"^[ \t]*(?P<verb>Current|Adding|Removing) ACLs for resource `(?P<type>[A-Za-z]+):(?P<rest>.*)`:[ \t]*$")
 # Principals are free text (a TLS DN has commas): the host is the last ", host=" field.
 _ENTRY = re.compile(
-    r"^ ?\t?\(principal=(?P<principal>.*), host=(?P<host>[^,]*), operation=(?P<op>[A-Z_]+), "
+    r"^[ \t]*\(principal=(?P<principal>.*), host=(?P<host>[^,]*), operation=(?P<op>[A-Z_]+), "
     r"permissionType=(?P<perm>[A-Z_]+)\) ?$")
-_OLD_ENTRY = re.compile(r"^ ?\t?(?P<principal>.*) has (?P<perm>Allow|Deny) permission for operations: "
+_OLD_ENTRY = re.compile(r"^[ \t]*(?P<principal>.*) has (?P<perm>Allow|Deny) permission for operations: "
                         r"(?P<op>[A-Za-z]+) from hosts: (?P<host>.*)$")
-_PRINCIPAL_SECTION = re.compile(r"^ACLs for principal `.*`$")
+_PRINCIPAL_SECTION = re.compile(r"^[ \t]*ACLs for principal `.*`$")
 # AclCommand.AuthorizerDeprecationMessage (3.x, on stderr: pasted with 2>&1).
 _NOISE = ("Warning: support for ACL configuration directly through the authorizer is deprecated",)
 _OLD_PATTERNS = ("LITERAL:", "PREFIXED:")
@@ -222,7 +223,7 @@ def _entry(line: str, lines: list[str], index: int, path: str, lineno: int):
         raise InputError(str(exc), path, lineno, entry.start("op") + 1) from None
     host = entry["host"]
     if old and host.endswith(" ") and (index + 1 == len(lines) or not lines[index + 1].strip()):
-        host = host[:-1]  # the last entry of a block is followed by " " + Newline (AclCommand's template)
+        host = host.rstrip(" ")  # the last entry of a block is followed by " " + Newline (AclCommand's template)
     return entry["principal"], host, op, perm
 
 

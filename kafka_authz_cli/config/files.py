@@ -40,13 +40,15 @@ from kafka_authz_cli.formats import read_text, what_is, wrong_kind
 # "Configs for brokers 'N' are k=v,k2=v2" / "Configs for default brokers are k=v" (Entity.toString).
 _HEADER_BROKER = re.compile(r"(?:Dynamic )?[Cc]onfigs for broker (\S+) are:\s*$")
 _HEADER_DEFAULT = re.compile(r"Default configs? for brokers in the cluster are:\s*$")
-_HEADER_ALL = re.compile(r"All configs for broker \S+ are:\s*$")
-_ZK_LINE = re.compile(r"Configs for (?:brokers '(?P<broker>[^']*)'|(?P<default>default brokers)) are ?(?P<configs>.*)$")
+_HEADER_ALL = re.compile(r"All configs for broker (\S+) are:\s*$")
+_ZK_LINE = re.compile(r"[ \t]*Configs for (?:brokers '(?P<broker>[^']*)'|(?P<default>default brokers)) are ?(?P<configs>.*)$")
 # The --zookeeper form joins key=value with "," (values may hold commas: split before "key=" only).
 _ZK_SPLIT = re.compile(r",(?=[A-Za-z0-9_.\-]+=)")
 # ConfigCommand prints these to stdout before the output with --zookeeper (2.5+).
 _NOISE = ("Warning: --zookeeper is deprecated", "Use --bootstrap-server instead to specify a broker")
-_ENTRY = re.compile(r"^\s+(?P<key>[^=\s][^=]*)=(?P<value>.*) sensitive=(?P<sensitive>true|false) synonyms=\{.*\}\s*$")
+_ENTRY = re.compile(r"^\s+(?P<key>[^=\s][^=]*)=(?P<value>.*) sensitive=(?P<sensitive>true|false) synonyms=\{(?P<synonyms>.*)\}\s*$")
+# One synonym of an entry: "SOURCE:name=value" (ConfigEntry.ConfigSource names), joined with ", ".
+_SYNONYM = re.compile(r"(?:^|, )(?P<source>[A-Z_]+):(?P<name>[^=]+)=(?P<value>.*?)(?=, [A-Z_]+:[^=]+=|$)")
 
 
 def read_static(path: Path | str) -> dict[str, Located]:
@@ -109,28 +111,23 @@ def _read_describe(text: str, path: str, broker_id: str | None):
     default: dict[str, Located] = {}
     per_broker: dict[str, dict[str, Located]] = {}
     current: dict[str, Located] | None = None
+    everything = False  # --all: each entry's synonyms name its dynamic layers
     for lineno, line in enumerate(text.splitlines(), 1):
         if not line.strip() or line.startswith(_NOISE):
             continue
         if _zk_line(line, path, lineno, default, per_broker):
             current = None
             continue
-        if _HEADER_ALL.match(line):
-            raise InputError("this is kafka-configs --describe --all output (every source mixed: defaults, static "
-                             "and dynamic); give the output without --all (the dynamic configs only)", path, lineno)
-        m = _HEADER_BROKER.match(line)
+        m = _HEADER_BROKER.match(line) or _HEADER_ALL.match(line)
         if m:
-            current = per_broker.setdefault(m.group(1), {})
+            current, everything = per_broker.setdefault(m.group(1), {}), bool(_HEADER_ALL.match(line))
             continue
         if _HEADER_DEFAULT.match(line):
-            current = default
+            current, everything = default, False
             continue
         m = _ENTRY.match(line)
         if m and current is not None:
-            value = m.group("value")
-            if m.group("sensitive") == "true" and value == "null":
-                value = "[hidden by kafka-configs]"
-            current[m.group("key")] = Located(value, f"{path}:{lineno}")
+            _entry(m, current, default, everything, f"{path}:{lineno}")
             continue
         kind = what_is(text)
         if kind is not None and kind.key != "kafka-configs":
@@ -141,6 +138,21 @@ def _read_describe(text: str, path: str, broker_id: str | None):
                          "synonyms={...}')", path, lineno)
     mine = per_broker.get(broker_id, {}) if broker_id is not None else {}
     return default, mine, sorted(per_broker)
+
+
+def _hidden(value: str, sensitive: str) -> str:
+    return "[hidden by kafka-configs]" if sensitive == "true" and value == "null" else value
+
+
+def _entry(m, current: dict[str, Located], default: dict[str, Located], everything: bool, where: str) -> None:
+    if not everything:
+        current[m.group("key")] = Located(_hidden(m.group("value"), m.group("sensitive")), where)
+        return
+    # --all prints every config with its effective value; only its DYNAMIC_* synonyms are dynamic configs.
+    for syn in _SYNONYM.finditer(m.group("synonyms")):
+        target = {"DYNAMIC_BROKER_CONFIG": current, "DYNAMIC_DEFAULT_BROKER_CONFIG": default}.get(syn["source"])
+        if target is not None:
+            target[syn["name"]] = Located(_hidden(syn["value"], m.group("sensitive")), where)
 
 
 def _zk_line(line: str, path: str, lineno: int, default: dict[str, Located],

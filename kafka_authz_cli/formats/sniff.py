@@ -50,6 +50,7 @@ SERVER_PROPERTIES = _k("server-properties", "a Kafka broker configuration (serve
 CONNECTOR_PROPERTIES = _k("connector-properties", "a Kafka Connect connector configuration (.properties)")
 WORKER_PROPERTIES = _k("worker-properties", "a Kafka Connect worker configuration (.properties)")
 CLIENT_PROPERTIES = _k("client-properties", "Kafka client properties")
+ZOOKEEPER_PROPERTIES = _k("zookeeper-properties", "a ZooKeeper configuration (zookeeper.properties)")
 LOG4J_PROPERTIES = _k("log4j-properties", "a log4j configuration")
 PROPERTIES = _k("properties", "a Java .properties file")
 AUTHORIZER_LOG = _k("authorizer-log", "an authorizer log (log4j)")
@@ -85,8 +86,8 @@ _LOG_LINE = re.compile(r"^\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d")
 _AUTHZ_LOG = re.compile(r"Principal = \S.* is (?:Allowed|Denied) Operation")
 _RULES = re.compile(r"^(?:from\s+[\w.]+\s+import\b|(?:allow|deny)\s+\w+\s+with\b|otherwise\s+deny\s*;)", re.M)
 _JAAS = re.compile(r"^\s*[\w.\-]+\s*\{\s*$[\s\S]*?LoginModule\s+(?:required|requisite|sufficient|optional)", re.M)
-_ACLS_HEADER = re.compile(r"(?:Current|Adding) ACLs for resource `|^ACLs for principal `", re.M)
-_CONFIGS_HEADER = re.compile(r"^(?:(?:Dynamic|All) configs for broker |Default configs? for brokers in the cluster are:|"
+_ACLS_HEADER = re.compile(r"(?:Current|Adding) ACLs for resource `|^[ \t]*ACLs for principal `", re.M)
+_CONFIGS_HEADER = re.compile(r"^[ \t]*(?:(?:Dynamic|All) configs for broker |Default configs? for brokers in the cluster are:|"
                              r"Configs for broker \S+ are:|Configs for (?:brokers '|default brokers are))", re.M)
 
 
@@ -142,6 +143,8 @@ def _properties_kind(lines: list[str]) -> Kind | None:
         return CONNECTOR_PROPERTIES
     if any(k.startswith(("log4j.", "log4j2.", "appender.", "logger.", "rootLogger")) for k in keys):
         return LOG4J_PROPERTIES
+    if {"dataDir", "clientPort"} <= keys:
+        return ZOOKEEPER_PROPERTIES
     if keys & _BROKER_KEYS or "listeners" in keys and "bootstrap.servers" not in keys:
         return SERVER_PROPERTIES
     if len(keys & _WORKER_KEYS) >= 2:
@@ -159,6 +162,9 @@ def _yaml_kind(head: str, lines: list[str]) -> Kind | None:
         return KAFKA_CONNECTOR
     if re.search(r"^(?:virtualClusters|filterDefinitions|filters|adminHttp|defaultFilters):", head, re.M):
         return KROXYLICIOUS_CONFIG
+    if kinds and re.search(r"^apiVersion:\s*[\"']?kafka\.strimzi\.io/", head, re.M):
+        names = "/".join(dict.fromkeys(kinds))
+        return Kind(f"strimzi-{kinds[0].lower()}", f"a Strimzi {names} resource")
     if kinds and re.search(r"^apiVersion:", head, re.M):
         return Kind(f"k8s-{kinds[0].lower()}", f"a Kubernetes {kinds[0]} resource")
     keyed = [ln for ln in lines if _YAML_KEY.match(ln.lstrip()) or ln.strip() == "---"]

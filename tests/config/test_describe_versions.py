@@ -46,11 +46,21 @@ def test_zookeeper_values_with_commas_stay_whole(tmp_path):
     assert ids == ["1", "2"]
 
 
-def test_all_output_is_refused_saying_why(tmp_path):
+def test_all_output_gives_the_dynamic_layers_of_each_entry(tmp_path):
     f = tmp_path / "all.txt"
-    f.write_text("All configs for broker 0 are:\n" + ENTRY)
-    with pytest.raises(InputError, match="this is kafka-configs --describe --all output"):
-        read_dynamic(f, "0")
+    f.write_text("All configs for broker 0 are:\n"
+                 "  advertised.listeners=null sensitive=false synonyms={}\n"
+                 "  log.cleaner.threads=2 sensitive=false synonyms={DYNAMIC_BROKER_CONFIG:log.cleaner.threads=2, "
+                 "DYNAMIC_DEFAULT_BROKER_CONFIG:log.cleaner.threads=3, DEFAULT_CONFIG:log.cleaner.threads=1}\n"
+                 "  log.retention.ms=100 sensitive=false synonyms={DYNAMIC_DEFAULT_BROKER_CONFIG:log.retention.ms=100, "
+                 "STATIC_BROKER_CONFIG:log.retention.hours=168, DEFAULT_CONFIG:log.retention.hours=168}\n"
+                 "  ssl.key.password=null sensitive=true synonyms={DYNAMIC_BROKER_CONFIG:ssl.key.password=null}\n"
+                 "  num.io.threads=8 sensitive=false synonyms={STATIC_BROKER_CONFIG:num.io.threads=8, "
+                 "DEFAULT_CONFIG:num.io.threads=8}\n")
+    default, mine, ids = read_dynamic(f, "0")
+    assert {k: v.value for k, v in mine.items()} == {"log.cleaner.threads": "2",
+                                                      "ssl.key.password": "[hidden by kafka-configs]"}
+    assert {k: v.value for k, v in default.items()} == {"log.cleaner.threads": "3", "log.retention.ms": "100"}
 
 
 def test_a_server_properties_given_as_dynamic_configs_says_what_it_is(tmp_path):
