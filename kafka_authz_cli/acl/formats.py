@@ -227,62 +227,87 @@ def _entry(line: str, lines: list[str], index: int, path: str, lineno: int):
     return entry["principal"], host, op, perm
 
 
+class _Blocks:
+    """The resource blocks of kafka-acls text, by (verb, principal section, resource pattern)."""
+
+    def __init__(self) -> None:
+        self.entries: dict[tuple, list[tuple[tuple, int]]] = {}  # key -> [((principal, host, op, perm), line)]
+        self.relisted: list[int] = []  # lines of Current blocks that list a resource again
+
+    def open(self, verb: str, section: str | None, resource: tuple, lineno: int) -> list:
+        key = (verb, section, resource)
+        if verb == "Current" and key in self.entries:
+            # Several runs pasted together: a later listing is the later state of that resource.
+            self.relisted.append(lineno)
+            self.entries[key] = []
+        return self.entries.setdefault(key, [])
+
+
 def read_kafka_acls(text: str, path: str) -> AclSet:
     """``kafka-acls --list`` (or ``--add``) output of any Kafka version from 1.0 to 4.x.
 
     ``--add`` output holds each ACL twice (as added, then as listed): the ``Current`` blocks, what the
-    command leaves on the cluster, are read and the ``Adding`` blocks are ignored, with a warning."""
+    command leaves on the cluster, are read and the ``Adding`` blocks are ignored, with a warning. A
+    resource listed again (the output of several runs) is read from its last listing."""
     lines = re.split(r"\r\n|\r|\n", text.removeprefix("\ufeff"))
-    by_verb: dict[str, tuple[list[AclBinding], list[str]]] = {}
-    current = verb = None
+    blocks = _Blocks()
+    block: list | None = None
+    section = None
     for index, line in enumerate(lines):
         lineno = index + 1
         if not line.strip():
-            current = None
+            block = None
             continue
         header = _HEADER.match(line)
         if header:
             try:
-                current = (ResourceType.parse(header["type"]), header["name"], PatternType.parse(header["pattern"]))
+                resource = (ResourceType.parse(header["type"]), header["name"], PatternType.parse(header["pattern"]))
             except AclError as exc:
                 raise InputError(str(exc), path, lineno, header.start("type") + 1) from None
-            verb = header["verb"]
+            block = blocks.open(header["verb"], section, resource, lineno)
             continue
         old_header = _OLD_HEADER.match(line)
         if old_header:
-            current, verb = _old_resource(old_header, path, lineno), old_header["verb"]
+            block = blocks.open(old_header["verb"], section, _old_resource(old_header, path, lineno), lineno)
             continue
-        if _PRINCIPAL_SECTION.match(line) or line.startswith(_NOISE):
+        if _PRINCIPAL_SECTION.match(line):
+            section = line.strip()
+            continue
+        if line.startswith(_NOISE):
             continue
         entry = _entry(line, lines, index, path, lineno)
         if entry is None:
             raise InputError("not a kafka-acls line (expected a `Current ACLs for resource ...` header or an "
                              "`(principal=..., host=..., operation=..., permissionType=...)` entry)", path, lineno, 1)
-        if current is None:
+        if block is None:
             raise InputError("ACL entry outside a resource block", path, lineno, 1)
-        principal, host, op, perm = entry
-        bindings, origins = by_verb.setdefault(verb, ([], []))
-        bindings.append(AclBinding(current[0], current[1], current[2], principal, host, op, perm))
-        origins.append(f"{path}:{lineno}")
-    return _choose_blocks(by_verb, path)
+        block.append((entry, lineno))
+    return _choose_blocks(blocks, path)
 
 
-def _choose_blocks(by_verb: dict[str, tuple[list[AclBinding], list[str]]], path: str) -> AclSet:
-    if "Current" not in by_verb:
-        bindings, origins = [], []
-        for b, o in by_verb.values():
-            bindings += b
-            origins += o
-        return AclSet(bindings, origins, path, "kafka-acls")
-    bindings, origins = by_verb["Current"]
-    acl_set = AclSet(bindings, origins, path, "kafka-acls")
-    ignored = {v: len(b) for v, (b, _) in by_verb.items() if v != "Current"}
+def _choose_blocks(blocks: _Blocks, path: str) -> AclSet:
+    has_current = any(verb == "Current" for verb, _, _ in blocks.entries)
+    acl_set = AclSet([], [], path, "kafka-acls")
+    ignored: dict[str, list[int]] = {}
+    for (verb, _, resource), entries in blocks.entries.items():
+        if has_current and verb != "Current":
+            ignored.setdefault(verb, []).extend(line for _, line in entries)
+            continue
+        for (principal, host, op, perm), line in entries:
+            acl_set.bindings.append(AclBinding(resource[0], resource[1], resource[2], principal, host, op, perm))
+            acl_set.origins.append(f"{path}:{line}")
+    ignored = {verb: lines for verb, lines in ignored.items() if lines}
     if ignored:
-        what = " and ".join(f"{n} ACL(s) of the `{v} ACLs for resource` blocks" for v, n in ignored.items())
-        first = next(o for v, (_, os) in by_verb.items() if v != "Current" for o in os[:1])
+        what = " and ".join(f"{len(n)} ACL(s) of the `{v} ACLs for resource` blocks" for v, n in ignored.items())
+        first = min(line for lines in ignored.values() for line in lines[:1])
         acl_set.warnings.append(
-            f"{path}: kafka-acls --add output: read the `Current ACLs for resource` blocks ({len(bindings)} "
-            f"ACL(s), what the command left on the cluster); ignored {what} (first at {first}), which repeat them")
+            f"{path}: kafka-acls --add output: read the `Current ACLs for resource` blocks ({len(acl_set.bindings)} "
+            f"ACL(s), what the command left on the cluster); ignored {what} (first at {path}:{first}), which "
+            "repeat them")
+    if blocks.relisted:
+        acl_set.warnings.append(
+            f"{path}: {len(blocks.relisted)} resource block(s) list a resource again (the output of several runs, "
+            f"first at {path}:{blocks.relisted[0]}): the last listing of each is read, the state after the last run")
     return acl_set
 
 

@@ -152,3 +152,30 @@ def test_an_unknown_old_resource_type_is_located():
     with pytest.raises(InputError, match=r"^l.txt:1:\d+: unknown resource type 'Topics'"):
         parse_acls("Current ACLs for resource `Topics:LITERAL:x`: \n \tUser:a has Allow permission for "
                    "operations: Read from hosts: * \n", "l.txt")
+
+
+def test_several_runs_pasted_together_read_each_resource_from_its_last_listing():
+    a, b, c = (AclBinding.of("TOPIC", "t", "LITERAL", f"User:{n}", "*", "READ", "ALLOW") for n in "abc")
+    g = AclBinding.of("GROUP", "g", "LITERAL", "User:a", "*", "READ", "ALLOW")
+    # run 1 lists t with a and b; run 2 removed b and added c; g is listed once
+    text = render([a, b, g], "2.1+") + render([c], "2.1+", "Adding") + render([a, c], "2.1+")
+    got = parse_acls(text, "runs.txt")
+    assert sorted(map(str, got.bindings)) == sorted(map(str, [a, c, g]))
+    assert any("1 resource block(s) list a resource again" in w and "the last listing of each is read" in w
+               for w in got.warnings)
+
+
+def test_principal_sections_keep_every_principals_acls():
+    a = AclBinding.of("TOPIC", "t", "LITERAL", "User:a", "*", "READ", "ALLOW")
+    b = AclBinding.of("TOPIC", "t", "LITERAL", "User:b", "*", "READ", "ALLOW")
+    text = "ACLs for principal `User:a`\n" + render([a], "2.1+") + "ACLs for principal `User:b`\n" + render([b], "2.1+")
+    got = parse_acls(text, "p.txt")
+    assert got.bindings == [a, b] and not got.warnings
+
+
+def test_an_empty_adding_block_is_not_a_warning():
+    a = AclBinding.of("TOPIC", "t", "LITERAL", "User:a", "*", "READ", "ALLOW")
+    text = "Adding ACLs for resource `ResourcePattern(resourceType=TOPIC, name=t, patternType=LITERAL)`: \n  \n\n" \
+           + render([a], "2.1+")
+    got = parse_acls(text, "e.txt")
+    assert got.bindings == [a] and not got.warnings
