@@ -158,6 +158,7 @@ def _parse(text: str, path: str) -> tuple[tuple[tuple[str, tuple[str, int]], ...
     props: dict[str, tuple[str, int]] = {}
     junk: list[tuple[int, str]] = []
     non_ascii: list[int] = []
+    template: list[int] = []  # Jinja markup (`{% if %}`, `{{ var }}`): a template, not yet a file Kafka reads
     previous_had_value = False
     previous_end = 0
     for lineno, end, line, indented in _logical_lines(latin1):
@@ -169,11 +170,13 @@ def _parse(text: str, path: str) -> tuple[tuple[tuple[str, tuple[str, int]], ...
         # backslash: its next lines become keys of their own. Only lines right after a value count.
         follows_value = previous_had_value and previous_end == lineno - 1
         is_junk = follows_value and (indented or not has_sep and "=" not in line and ":" not in line)
-        if is_junk:
+        if line.startswith(("{%", "{{")):
+            template.append(lineno)
+        elif is_junk:
             junk.append((lineno, key))
         props[key] = (_unescape(raw_value, path, lineno), lineno)
         previous_had_value, previous_end = bool(raw_value) or is_junk, end
-    return tuple(props.items()), tuple(_warnings(text, path, props, junk, non_ascii))
+    return tuple(props.items()), tuple(_warnings(text, path, props, junk, non_ascii, template))
 
 
 def _examples(items: list[str]) -> str:
@@ -182,7 +185,7 @@ def _examples(items: list[str]) -> str:
 
 
 def _warnings(text: str, path: str, props: dict[str, tuple[str, int]], junk: list[tuple[int, str]],
-              non_ascii: list[int]) -> list[str]:
+              non_ascii: list[int], template: list[int]) -> list[str]:
     out = []
     if text.startswith("\ufeff"):
         first = min(props.items(), key=lambda kv: kv[1][1])[0] if props else ""
@@ -195,6 +198,10 @@ def _warnings(text: str, path: str, props: dict[str, tuple[str, int]], junk: lis
     if mojibake:
         out.append(f"{path}: {len(mojibake)} line(s) with non-ASCII text, which Kafka reads byte by byte as ISO-8859-1 "
                    f"(Properties.load): 'é' is 'Ã©' on the broker; write \\uXXXX escapes ({_examples(mojibake)})")
+    if template:
+        shown = [f"line {line}" for line in template]
+        out.append(f"{path}: {len(template)} line(s) of template markup ({{% ... %}}, {{{{ ... }}}}), which "
+                   f"java.util.Properties reads as keys: render the template first ({_examples(shown)})")
     if junk:
         shown = [f"line {line} {key[:40]!r}" for line, key in junk]
         out.append(f"{path}: {len(junk)} line(s) after a value became keys of their own, surely the rest of a "

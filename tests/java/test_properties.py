@@ -128,3 +128,10 @@ def test_malformed_unicode_escapes_are_refused_as_java_does(text):
 def test_only_cr_lf_and_crlf_end_lines():
     assert parse_properties("a=1\u2028b=2\x0bc\x85d\fe\rf=3\r\ng=4", "s") == {
         "a": "1\u2028b=2\x0bc\x85d\fe".encode().decode("latin-1"), "f": "3", "g": "4"}
+
+
+def test_template_markup_is_named_as_such(caplog):
+    text = "broker.id={{ broker_id }}\n{% if sasl %}\nsasl.enabled.mechanisms=PLAIN\n{% endif %}\n"
+    (warning,) = _warnings(caplog, text)
+    assert warning == ("server.properties: 2 line(s) of template markup ({% ... %}, {{ ... }}), which "
+                       "java.util.Properties reads as keys: render the template first (line 2, line 4)")
