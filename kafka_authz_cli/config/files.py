@@ -44,6 +44,9 @@ _HEADER_ALL = re.compile(r"All configs for broker (\S+) are:\s*$")
 _ZK_LINE = re.compile(r"[ \t]*Configs for (?:brokers '(?P<broker>[^']*)'|(?P<default>default brokers)) are ?(?P<configs>.*)$")
 # The --zookeeper form joins key=value with "," (values may hold commas: split before "key=" only).
 _ZK_SPLIT = re.compile(r",(?=[A-Za-z0-9_.\-]+=)")
+# The same command for other entity types (2.5+: "<source> configs for <type without s> <name> are:").
+_OTHER_ENTITY = re.compile(r"[ \t]*(?:Dynamic |All )?[Cc]onfigs for (?P<what>topic|broker-logger|client-metric|group|"
+                           r"user-principal|client-id|ip)\b")
 # ConfigCommand prints these to stdout before the output with --zookeeper (2.5+).
 _NOISE = ("Warning: --zookeeper is deprecated", "Use --bootstrap-server instead to specify a broker")
 _ENTRY = re.compile(r"^\s+(?P<key>[^=\s][^=]*)=(?P<value>.*) sensitive=(?P<sensitive>true|false) synonyms=\{(?P<synonyms>.*)\}\s*$")
@@ -118,6 +121,10 @@ def _read_describe(text: str, path: str, broker_id: str | None):
         if _zk_line(line, path, lineno, default, per_broker):
             current = None
             continue
+        other = _OTHER_ENTITY.match(line)
+        if other:
+            raise InputError(f"these are the configs of a {other['what']}, not of brokers: --dynamic takes "
+                             "kafka-configs --describe --entity-type brokers output", path, lineno)
         m = _HEADER_BROKER.match(line) or _HEADER_ALL.match(line)
         if m:
             current, everything = per_broker.setdefault(m.group(1), {}), bool(_HEADER_ALL.match(line))

@@ -69,3 +69,11 @@ def test_a_server_properties_given_as_dynamic_configs_says_what_it_is(tmp_path):
     with pytest.raises(InputError, match=r"this looks like a Kafka broker configuration \(server.properties\), "
                                          "expected dynamic broker configs"):
         read_dynamic(f, "0")
+
+
+def test_topic_configs_are_refused_saying_so(tmp_path):
+    f = tmp_path / "topic.txt"
+    f.write_text("Dynamic configs for topic orders are:\n  retention.ms=1000 sensitive=false "
+                 "synonyms={DYNAMIC_TOPIC_CONFIG:retention.ms=1000}\n")
+    with pytest.raises(InputError, match=r"topic.txt:1: these are the configs of a topic, not of brokers"):
+        read_dynamic(f, "0")
