@@ -362,6 +362,7 @@ WRITERS = {"json": write_json, "kafka-acls": write_kafka_acls, "csv": write_csv}
 def parse_acls(text: str, path: str = "<input>", fmt: str | None = None) -> AclSet:
     """An ACL set in ``fmt`` (detected by content when None). A file that is no ACL set at all is
     refused saying what it looks like; an empty one is zero ACLs, with a warning."""
+    forced = fmt is not None
     fmt = fmt or detect_format(text)
     if fmt is None:
         if is_blank_acl_text(text):
@@ -378,7 +379,8 @@ def parse_acls(text: str, path: str = "<input>", fmt: str | None = None) -> AclS
     except InputError:
         kind = what_is(text)
         if kind is not None and kind.key not in _OWN_KINDS[fmt]:
-            raise wrong_kind(text, path, f"{ACL_SET_EXPECTED} ({fmt})", ACL_SET_READS) from None
+            expected = f"{ACL_SET_EXPECTED} ({fmt}, as --acls-format says)" if forced else ACL_SET_EXPECTED
+            raise wrong_kind(text, path, expected, ACL_SET_READS) from None
         raise
     if not acl_set.bindings and fmt != "json":  # an explicit "acls": [] says what it means
         acl_set.warnings.append(empty_warning(path, "no ACL entries"))

@@ -179,3 +179,25 @@ def test_an_empty_adding_block_is_not_a_warning():
            + render([a], "2.1+")
     got = parse_acls(text, "e.txt")
     assert got.bindings == [a] and not got.warnings
+
+
+@pytest.mark.parametrize("text,kind", [
+    ("[2024-05-01 10:00:00,123] INFO Principal = User:alice is Allowed Operation = Read from host = 10.0.0.1 on "
+     "resource = Topic:LITERAL:orders for request = Fetch with resourceRefCount = 1 (kafka.authorizer.logger)\n",
+     "an authorizer log (log4j)"),
+    ('{"name": "c", "config": {"connector.class": "FileStreamSink"}}', "a Kafka Connect connector configuration"),
+    ("# Licensed to the ASF\nbroker.id=0\nlog.dirs=/tmp/kafka-logs\n", "a Kafka broker configuration"),
+    ("apiVersion: kafka.strimzi.io/v1\nkind: KafkaUser\nmetadata:\n  name: u\n", "a Strimzi KafkaUser resource"),
+])
+def test_a_file_that_is_no_acl_set_is_named(text, kind):
+    with pytest.raises(InputError) as info:
+        parse_acls(text, "f")
+    assert str(info.value).startswith(f"f: this looks like {kind}")
+    assert "expected an ACL set (formats authz reads here: authz ACL JSON, kafka-acls --list/--add output" in str(info.value)
+
+
+def test_a_forced_format_is_named_in_the_error():
+    with pytest.raises(InputError, match=r"^f: this looks like an authz ACL JSON, expected an ACL set \(kafka-acls, as "
+                                         r"--acls-format says\)"):
+        parse_acls(dump_acls([AclBinding.of("TOPIC", "t", "LITERAL", "User:a", "*", "READ", "ALLOW")], "json"), "f",
+                   "kafka-acls")
