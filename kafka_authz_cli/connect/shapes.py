@@ -174,11 +174,25 @@ def looks_like_yaml(text: str) -> bool:
     return bool(_YAML_QUOTED.search(text)) and not any("=" in ln for ln in content)
 
 
+def _loader():
+    """PyYAML's safe loader without the timestamp type: ``kubectl`` (sigs.k8s.io/yaml) keeps a date-like
+    scalar a JSON string, so Strimzi gets the text."""
+    import yaml
+
+    class Loader(yaml.SafeLoader):
+        pass
+
+    Loader.yaml_implicit_resolvers = {
+        first: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+        for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()}
+    return Loader
+
+
 def _from_yaml(text: str, label: str) -> list[ConnectorFile]:
     import yaml
 
     try:
-        docs = [d for d in yaml.safe_load_all(text) if d is not None]
+        docs = [d for d in yaml.load_all(text, Loader=_loader()) if d is not None]
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         problem = getattr(exc, "problem", None) or str(exc)
@@ -344,7 +358,10 @@ def _complete(c: ConnectorFile, label: str, name: str | None) -> ConnectorFile:
     if not config.get(NAME):
         if c.shape == PUT:
             raise InputError(f"{PUT} without \"name\": the name is the URL's; give it with --name", label)
-        raise InputError(f"{c.shape} without a connector name: Connect requires {NAME!r} (ConnectorConfig)", label)
+        bom = " (the file starts with a UTF-8 byte-order mark, which java.util.Properties reads as part of the " \
+              "first key)" if any(k.startswith("\ufeff") for k in config) else ""
+        raise InputError(f"{c.shape} without a connector name: Connect requires {NAME!r} (ConnectorConfig){bom}",
+                         label)
     if CLASS not in config or config[CLASS] is None:
         raise InputError(f"connector {config[NAME]!r} has no {CLASS!r}: Connect refuses it (AbstractHerder."
                          "validateConnectorConfig: \"contains no connector type\")", label)
