@@ -362,7 +362,21 @@ def _complete(c: ConnectorFile, label: str, name: str | None) -> ConnectorFile:
               "first key)" if any(k.startswith("\ufeff") for k in config) else ""
         raise InputError(f"{c.shape} without a connector name: Connect requires {NAME!r} (ConnectorConfig){bom}",
                          label)
+    _check_name_value(config[NAME], label)
     if CLASS not in config or config[CLASS] is None:
         raise InputError(f"connector {config[NAME]!r} has no {CLASS!r}: Connect refuses it (AbstractHerder."
                          "validateConnectorConfig: \"contains no connector type\")", label)
     return ConnectorFile(config[NAME], config, c.shape, c.declared_type, c.notes)
+
+
+def _check_name_value(name: str, label: str) -> None:
+    """ConnectorConfig's ``name``: a STRING (so trimmed) checked by ConfigDef.NonEmptyStringWithoutControlChars."""
+    trimmed = java_trim(name)
+    if not trimmed:
+        raise InputError(f"Invalid value {name} for configuration name: String may not be empty (Connect refuses "
+                         "the connector)", label)
+    control = [ord(ch) for ch in trimmed if ord(ch) < 0x20 or 0x7F <= ord(ch) <= 0x9F]
+    if control:
+        raise InputError(f"Invalid value {name!r} for configuration name: String may not contain control sequences "
+                         f"but had the following ASCII control sequences: {control} (Connect refuses the connector)",
+                         label)

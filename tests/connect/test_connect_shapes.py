@@ -136,6 +136,12 @@ def test_files_that_are_no_connector_are_refused_saying_what_they_are(text, what
     assert what in refused(text)
 
 
+def test_names_connect_refuses():
+    assert "String may not be empty" in refused(json.dumps({"name": "  ", "connector.class": "b"}))
+    assert "without a connector name" in refused("name=  \nconnector.class=b\n")
+    assert "control sequences" in refused(json.dumps({"name": "a\u0007b", "config": {"connector.class": "b"}}))
+
+
 def test_a_bom_before_properties_is_part_of_the_first_key_as_in_java():
     assert "byte-order mark" in refused("\ufeffname=a\nconnector.class=b\n")
 
