@@ -26,6 +26,7 @@ __getattr__, __all__ = lazy_face(__name__, {
     "from_java_chars": "lang", "is_blank": "lang", "split_at_commas": "lang", "java_split": "lang",
     "kafka_list": "lang", "java_list_string": "lang", "NullPointerException": "lang",
     "java_base64_decode": "lang", "java_base64_encode": "lang", "java_utf8": "lang", "java_new_string_utf8": "lang",
+    "java_double_string": "lang",
     # jaas (quote: a JAAS option value, double-quoted so that it reads back unchanged)
     "JaasEntry": "jaas", "JaasError": "jaas", "client_login": "jaas", "parse_jaas_config": "jaas", "quote": "jaas",
     # properties

@@ -25,10 +25,11 @@ Pure: text in, connectors out (or :class:`InputError`).
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 
-from kafka_authz_cli._java import java_trim, parse_properties
+from kafka_authz_cli._java import java_double_string, java_trim, parse_properties
 from kafka_authz_cli.errors import InputError
 from kafka_authz_cli.formats import loads
 
@@ -60,7 +61,8 @@ def read_connectors(text: str, label: str, name: str | None = None) -> list[Conn
     body = text[1:] if text.startswith("\ufeff") else text
     stripped = body.lstrip(" \t\r\n")
     if stripped.startswith(("{", "[")):
-        found = _from_json(loads(text, label), label)
+        loads(text, label)  # strictly, every error located; then again keeping each number's text
+        found = _from_json(json.loads(body, parse_float=JsonFloat), label)
     elif looks_like_yaml(body):
         found = _from_yaml(body, label)
     else:
@@ -96,6 +98,11 @@ def _from_json(doc, label: str) -> list[ConnectorFile]:
         raise InputError(f"this is a connector's status (GET /connectors/{doc.get('name', '<name>')}/status), with no "
                          f"configuration: expected {CREATE} or {PUT} (GET /connectors/<name>/config)", label)
     return [_from_flat(doc, label, PUT)]
+
+
+class JsonFloat(str):
+    """A JSON number with a fraction or exponent, as written: Jackson binds it to a String value by its
+    text (``1.50`` stays ``1.50``), while Strimzi's Kubernetes client reads a Double."""
 
 
 def _json_kind(value) -> str:
@@ -253,7 +260,12 @@ def describe_resource(doc: dict) -> str:
 
 
 def _strimzi_string(value, key: str, label: str) -> str:
-    """A spec.config value as Strimzi's ``OrderedProperties.addIterablePairs`` makes it a string."""
+    """A spec.config value as Strimzi's ``OrderedProperties.addIterablePairs`` makes it a string
+    (``String.valueOf``: a Double as ``Double.toString`` writes it)."""
+    if isinstance(value, JsonFloat):
+        value = float(value)
+    if isinstance(value, float):
+        return java_double_string(value)
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, (int, float, str)):

@@ -57,8 +57,9 @@ def test_create_body_name_is_trimmed_and_must_match_the_configs():
 
 
 def test_json_values_bind_as_jackson_binds_them_and_null_is_refused():
-    [c] = read(json.dumps({"name": "n", "config": {"connector.class": SINK, "tasks.max": 2, "x": False, "y": 1.5}}))
-    assert (c.config["tasks.max"], c.config["x"], c.config["y"]) == ("2", "false", "1.5")
+    # Jackson binds a number to a String by its text (checked with jackson-databind 2.16: 1.50 stays 1.50).
+    [c] = read('{"name": "n", "config": {"connector.class": "S", "tasks.max": 2, "x": false, "y": 1.50, "z": 1E3}}')
+    assert (c.config["tasks.max"], c.config["x"], c.config["y"], c.config["z"]) == ("2", "false", "1.50", "1E3")
     assert "Null value can not be supplied" in refused(json.dumps({"name": "n", "config": {"connector.class": None}}))
     assert "is a JSON array" in refused(json.dumps({"name": "n", "config": {"connector.class": SINK, "x": [1]}}))
 
@@ -79,6 +80,8 @@ spec:
     batch: 100
     enabled: true
     since: 2024-01-31
+    ratio: 1.50
+    huge: 1.0e+20
 """
 
 
@@ -86,12 +89,19 @@ def test_kafka_connector_yaml_is_what_strimzi_puts_to_connect():
     [c] = read(KAFKA_CONNECTOR)
     assert c.name == "my-sink" and c.shape.startswith("a Strimzi KafkaConnector resource")
     assert c.config == {"file": "/tmp/out", "topics": "a, b", "batch": "100", "enabled": "true", "since": "2024-01-31",
-                        "tasks.max": "3",
+                        "ratio": "1.5", "huge": "1.0E20", "tasks.max": "3",
                         "connector.class": "FileStreamSink", "name": "my-sink"}
     assert any("'tasks.max'" in n for n in c.notes) and any("'Name'" in n for n in c.notes)
     assert infer_type(c.config)[0] == "sink"
     assert "A null value is not allowed" in refused(KAFKA_CONNECTOR.replace("batch: 100", "batch: null"))
     assert "has no 'connector.class'" in refused(KAFKA_CONNECTOR.replace("  class: FileStreamSink\n", ""))
+
+
+def test_a_json_kafka_connector_gets_strimzis_doubles():
+    doc = {"apiVersion": "kafka.strimzi.io/v1", "kind": "KafkaConnector", "metadata": {"name": "k"},
+           "spec": {"class": SINK, "tasksMax": 1, "config": {"r": 1.50}}}
+    [c] = read(json.dumps(doc).replace("1.5", "1.50"))
+    assert c.config["r"] == "1.5"  # Strimzi's Double, String.valueOf
 
 
 def test_a_yaml_stream_holds_several_connectors_and_name_picks_one():
@@ -247,3 +257,15 @@ def test_real_corpus_shapes_are_recognised():
     corpus = Path(__file__).parents[1] / "realworld" / "connect"
     [c] = read_connectors((corpus / "strimzi-docs-sink-connector.yaml").read_text(), "f")
     assert c.config["file"] == "/tmp/my-file" and infer_type(c.config)[0] == "sink"
+
+
+@pytest.mark.parametrize("x,java", [  # Double.toString, printed by OpenJDK 17
+    (1.5, "1.5"), (1e20, "1.0E20"), (1.5e-5, "1.5E-5"), (12345678.0, "1.2345678E7"), (1234567.0, "1234567.0"),
+    (0.001, "0.001"), (0.0001, "1.0E-4"), (100.0, "100.0"), (-2.25, "-2.25"), (0.0, "0.0"), (-0.0, "-0.0"),
+    (1e7, "1.0E7"), (9999999.999, "9999999.999"), (0.1 + 0.2, "0.30000000000000004"), (2e-3, "0.002"),
+    (1.7976931348623157e308, "1.7976931348623157E308"), (123456.789e3, "1.23456789E8"),
+])
+def test_java_double_string(x, java):
+    from kafka_authz_cli._java import java_double_string
+
+    assert java_double_string(x) == java
