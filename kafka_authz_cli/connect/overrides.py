@@ -321,7 +321,8 @@ def check_connector(config: dict[str, str], worker: dict[str, str], policy: str 
     elif POLICY_CONFIG in worker:
         chosen, source = policy_name(java_trim(worker[POLICY_CONFIG])), f"worker {POLICY_CONFIG}"
     else:
-        chosen, source = DEFAULT_POLICY, f"default ({POLICY_CONFIG} unset)"
+        # WorkerConfig.CONNECTOR_CLIENT_POLICY_CLASS_DEFAULT: "None" in Kafka 2.3-2.8, "All" since 3.0 (KIP-722).
+        chosen, source = DEFAULT_POLICY, f"default: {POLICY_CONFIG} unset (All since Kafka 3.0; None in 2.3-2.8)"
     if connector_type is None:
         ctype, reason = infer_type(config, declared_type)
     else:
