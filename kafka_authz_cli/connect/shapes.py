@@ -206,6 +206,8 @@ def _from_yaml(text: str, label: str) -> list[ConnectorFile]:
         if mark is not None:
             raise InputError(f"invalid YAML: {problem}", label, mark.line + 1, mark.column + 1) from None
         raise InputError(f"invalid YAML: {problem}", label) from None
+    except RecursionError:
+        raise InputError("YAML nested too deeply (authz reads YAML nested up to a few hundred levels)", label) from None
     if not docs:
         raise InputError("an empty YAML document: no connector", label)
     if all(isinstance(d, dict) and ("kind" in d or "apiVersion" in d) for d in docs):

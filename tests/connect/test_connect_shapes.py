@@ -140,6 +140,7 @@ def test_rest_listings():
     ("services:\n  web:\n    image: x\n", "YAML that is no Kubernetes resource"),
     ("name=orphan\n", "has no 'connector.class'"),
     ('{"a": {"b": 1}}', "a JSON object that is no connector configuration"),
+    ("kind: x\nspec: " + "[" * 5000 + "]" * 5000 + "\n", "YAML nested too deeply"),
     ("[1, 2]", "element 0 is a JSON number"),
 ])
 def test_files_that_are_no_connector_are_refused_saying_what_they_are(text, what):
