@@ -45,6 +45,9 @@ prefixes and cross-type principal prefixes where the proxy decides differently f
 an example), deny rules that also deny implied operations, duplicates, shadowed rules, and what
 Kafka ACLs cannot express. Directories are walked for {', '.join(RULES_SUFFIXES)} files.
 
+Positions are the proxy's own `line:col` (the column 0-based, as the proxy's error says) in text,
+json and junit; sarif and github count columns from 1, as their specs demand.
+
 Codes: {', '.join(CODES)}; `authz lint --explain CODE` tells more.
 
 Exit codes: 0 no finding at or above --fail-level; 1 findings at or above it; 2 usage or input error.""")
@@ -79,7 +82,7 @@ def lint(
 
 def _print_text(run: service.LintRun, out: Optional[Path]) -> None:
     results = run.results
-    lines = [f"{r.path}:{f.line}:{f.col + 1}: {f.severity} {f.code} {f.message} [{f.name}]"
+    lines = [f"{r.path}:{f.line}:{f.col}: {f.severity} {f.code} {f.message} [{f.name}]"
              for r in results for f in r.findings]
     counts = run.counts()
     summary = (f"{len(results)} file(s): {counts['error']} error(s), {counts['warning']} warning(s), "
@@ -96,7 +99,7 @@ def _print_text(run: service.LintRun, out: Optional[Path]) -> None:
     style = {"error": "red", "warning": "yellow", "info": "cyan"}
     for r in results:
         for f in r.findings:
-            console.print(f"{escape(r.path)}:{f.line}:{f.col + 1}: [{style[f.severity]}]{f.severity}[/] {f.code} "
+            console.print(f"{escape(r.path)}:{f.line}:{f.col}: [{style[f.severity]}]{f.severity}[/] {f.code} "
                           f"{escape(f.message)} [dim]\\[{f.name}][/]", highlight=False, soft_wrap=True)
     console.print(summary, highlight=False)
 
