@@ -66,6 +66,8 @@ def lint(
     types: Optional[Path] = typer.Option(None, "--types", help="Extra principal/resource classes (JSON)."),
     explain_code: Optional[str] = typer.Option(None, "--explain", help="Explain a finding code and exit."),
     out: Optional[Path] = typer.Option(None, "-o", "--output", help="Write the report to a file."),
+    by_content: bool = typer.Option(False, "--by-content", help="Pick the files given by name as a directory's "
+                                    "are: lint those holding rules, skip the rest (the pre-commit hook)."),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="List the files skipped (and why) and the "
                                  "aclFiles followed, on standard error."),
 ) -> None:
@@ -74,7 +76,7 @@ def lint(
         return
     if not paths:
         raise typer.BadParameter("give rules files or directories to lint", param_hint="PATHS")
-    run = service.lint_paths(paths, types)
+    run = service.lint_paths(paths, types, by_content)
     keep_until_exit(run)  # big files: let the process exit free them
     if verbose:
         for s in run.skipped:

@@ -147,28 +147,31 @@ def _not_rules(text: str) -> str:
     return f"looks like {what}" if what else "its first statement is no rules statement"
 
 
-def _inputs(paths: list[Path]) -> _Inputs:
+def _inputs(paths: list[Path], by_content: bool) -> _Inputs:
     inputs = _Inputs()
     for p in paths:
         if p.is_dir():
             before = len(inputs.rules) + len(inputs.yamls)
             for f in _walk(p):
                 _classify(f, False, inputs)
-            if len(inputs.rules) + len(inputs.yamls) == before:
+            if len(inputs.rules) + len(inputs.yamls) == before and not by_content:
                 skipped = sum(1 for s in inputs.skipped if Path(s.path).is_relative_to(p))
                 raise InputError(f"no Kroxylicious rules file and no YAML holding rules under this directory "
                                  f"({skipped} file(s) skipped: none reads as rules by content)", str(p))
         elif p.exists():
-            _classify(p, True, inputs)
+            _classify(p, not by_content, inputs)
         else:
             raise InputError("no such file", str(p))
     return inputs
 
 
-def lint_paths(paths: list[Path], types: Optional[Path]) -> LintRun:
-    """Lint rules files, YAMLs holding or naming them, and directories of both (files by content)."""
+def lint_paths(paths: list[Path], types: Optional[Path], by_content: bool = False) -> LintRun:
+    """Lint rules files, YAMLs holding or naming them, and directories of both (files by content).
+
+    ``by_content``: files given by name are picked as a directory's are (the pre-commit hook passes
+    every text file), and finding nothing to lint is no error."""
     registry = load_registry(types)
-    inputs = _inputs(paths)
+    inputs = _inputs(paths, by_content)
     run = LintRun([], inputs.skipped)
     yaml_results = _lint_yamls(inputs, registry, run)
     done = set()
