@@ -68,5 +68,7 @@ def looks_like(text: str) -> str | None:
     for pattern, what in _SHAPES:
         if pattern.search(head):
             kinds = list(dict.fromkeys(_KIND.findall(head))) if what == "a Kubernetes resource" else []
-            return f"Kubernetes {', '.join(kinds)} resource{'s' if len(kinds) > 1 else ''}" if kinds else what
+            if len(kinds) == 1:
+                return f"a Kubernetes {kinds[0]} resource"
+            return f"Kubernetes {', '.join(kinds)} resources" if kinds else what
     return None

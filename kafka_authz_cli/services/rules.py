@@ -135,7 +135,7 @@ def _classify(path: Path, explicit: bool, inputs: _Inputs) -> None:
         if found:
             inputs.yamls[path] = found
             return
-        why_not = "" if explicit else f"{looks_like(text)}, without rules or an Authorization filter"
+        why_not = "" if explicit else f"looks like {looks_like(text)}, without rules or an Authorization filter"
     if explicit:
         inputs.explicit_other[path] = (text if text is not None else "", why_not or _not_rules(text or ""))
         return

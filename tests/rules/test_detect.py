@@ -74,7 +74,7 @@ def test_a_yaml_or_json_document_is_never_rules(doc):
 def test_a_configmap_holding_rules_is_yaml_not_rules():
     text = ("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: acl-rules\ndata:\n  acl-rules.txt: |\n"
             '    allow User with name = "a" to READ Topic with name *;\n    otherwise deny;\n')
-    assert not is_rules(text) and looks_like(text) == "Kubernetes ConfigMap resource"
+    assert not is_rules(text) and looks_like(text) == "a Kubernetes ConfigMap resource"
 
 
 def test_what_other_files_look_like():
