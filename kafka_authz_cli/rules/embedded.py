@@ -146,12 +146,18 @@ def _document(doc, raw_lines: list[str], out: KroxyliciousYaml) -> None:
     meta = _get(doc, "metadata")
     name, namespace = _str(_get(meta, "name")), _str(_get(meta, "namespace"))
     if kind in ("ConfigMap", "Secret") and name:
-        section = "data" if kind == "ConfigMap" else "stringData"
-        values = _get(doc, section)
-        if isinstance(values, yaml.MappingNode):
-            out.maps[(kind, namespace, name)] = {
-                k.value: _embedded(v, raw_lines, f"{kind} {name}, key {k.value}")
-                for k, v in values.value if isinstance(k, yaml.ScalarNode) and _str(v) is not None}
+        held: dict[str, Embedded] = {}
+        for section in (("data",) if kind == "ConfigMap" else ("data", "stringData")):
+            values = _get(doc, section)
+            if isinstance(values, yaml.MappingNode):
+                for k, v in values.value:
+                    if isinstance(k, yaml.ScalarNode) and _str(v) is not None:
+                        where = f"{kind} {name}, key {k.value}"
+                        # A Secret's data is base64 (the kubelet mounts it decoded); stringData is
+                        # written over data by the API server, as here.
+                        held[k.value] = (_decoded(v, where) if kind == "Secret" and section == "data"
+                                         else _embedded(v, raw_lines, where))
+        out.maps[(kind, namespace, name)] = held
     elif kind == "KafkaProtocolFilter":
         spec = _get(doc, "spec")
         if _str(_get(spec, "type")) in AUTHORIZATION_FILTERS:
@@ -197,6 +203,19 @@ def _authorization(config, type_node, filter_name: str, operator: bool, namespac
         return
     out.refs.append(AclFileRef(acl_file.value, acl_file.start_mark.line + 1, acl_file.start_mark.column,
                                filter_name, operator, namespace))
+
+
+def _decoded(node, where: str) -> Embedded:
+    """A Secret's ``data`` value: base64, placed at the scalar (the proxy's position in the message)."""
+    import base64
+    import binascii
+
+    anchor = (node.start_mark.line + 1, node.start_mark.column)
+    try:
+        text = base64.b64decode("".join(node.value.split()), validate=True).decode("utf-8")
+    except (binascii.Error, UnicodeDecodeError):
+        text = ""  # not base64 UTF-8: the API server refuses it; nothing the proxy would read as rules
+    return Embedded(text, f"{where} (base64)", anchor)
 
 
 def _embedded(node, raw_lines: list[str], where: str) -> Embedded:

@@ -153,3 +153,16 @@ def test_lint_cli_verbose_lists_skipped_files_and_followed_references(tmp_path):
     assert res.exit_code == 0
     assert f"skipped {tmp_path / 'notes.md'}: looks like a file with # comments" in res.stderr
     assert "1 file(s): 0 error(s), 0 warning(s), 0 info; 1 file(s) skipped" in res.stdout
+
+
+def test_a_secret_s_base64_data_is_decoded_as_the_kubelet_mounts_it(tmp_path):
+    import base64
+
+    encoded = base64.b64encode(BROKEN.encode()).decode()
+    (tmp_path / "secret.yaml").write_text(f"kind: Secret\nmetadata:\n  name: acl\ndata:\n  rules: {encoded}\n")
+    (tmp_path / "filter.yaml").write_text((FILTER % "rules").replace("configmap:acl-rules", "secret:acl")
+                                          .replace("  namespace: my-proxy\n", ""))
+    run = service.lint_paths([tmp_path], None)
+    [filt, secret] = run.results
+    assert codes(secret) == [("AZ001", 5, 9)] and "(base64): 1:31 as the proxy reports it" in secret.findings[0].message
+    assert codes(filt) == [] and "-> Secret acl, key rules" in run.followed[0]
