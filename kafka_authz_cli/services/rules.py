@@ -106,9 +106,11 @@ def _walk(directory: Path) -> list[Path]:
 
 def _read(path: Path) -> tuple[str | None, str]:
     """The text, or None and why it is no text (binary, not UTF-8)."""
-    data = path.read_bytes()
-    if b"\x00" in data[:SNIFF_CHARS]:
-        return None, "looks like a binary file"
+    with open(path, "rb") as fh:
+        data = fh.read(SNIFF_CHARS)
+        if b"\x00" in data:
+            return None, "looks like a binary file"  # and the rest of it is never read
+        data += fh.read()
     try:
         return data.decode("utf-8"), ""
     except UnicodeDecodeError:

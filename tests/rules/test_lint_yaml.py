@@ -4,11 +4,14 @@ operator (${configmap:NAME:KEY}) follow them."""
 
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.errors import InputError
 from kafka_authz_cli.rules.embedded import read_kroxylicious_yaml
+from kafka_authz_cli.rules.lint import lint_text
 from kafka_authz_cli.services import rules as service
 
 BROKEN = 'allow User with name = "alice" READ Topic with name *;\notherwise deny;\n'  # proxy: 1:31 missing 'to'
@@ -166,3 +169,28 @@ def test_a_secret_s_base64_data_is_decoded_as_the_kubelet_mounts_it(tmp_path):
     [filt, secret] = run.results
     assert codes(secret) == [("AZ001", 5, 9)] and "(base64): 1:31 as the proxy reports it" in secret.findings[0].message
     assert codes(filt) == [] and "-> Secret acl, key rules" in run.followed[0]
+
+
+statement = st.sampled_from([
+    "from io.kroxylicious.filter.authorization import TopicResource as Topic;",
+    'allow User with name = "alice" to READ Topic with name like "pay*";',
+    'allow User with name = "bob" READ Topic with name *;',  # missing 'to'
+    'deny User with name in {"a", "b"} to * Topic with name matching /x+/;',
+    "otherwise deny;", "// a comment", "", "allow ALLOW;", 'allow User with name = "caf\u00e9" to @ Topic;'])
+
+
+@settings(max_examples=40)
+@given(st.lists(statement, min_size=1, max_size=8).filter(lambda ls: ls[-1] != ""), st.integers(3, 10))
+def test_every_finding_in_a_configmap_points_at_the_same_text_as_the_proxy_s_position(lines, indent):
+    rules = "\n".join(lines) + "\n"  # under `  k: |` (content indented past the key; `|` clips to one \n)
+    pad = " " * indent
+    text = "kind: ConfigMap\nmetadata:\n  name: r\ndata:\n  k: |\n" + "".join(
+        (pad + line if line else "") + "\n" for line in rules.splitlines())
+    found = read_kroxylicious_yaml(text)
+    [embedded] = found.maps[("ConfigMap", None, "r")].values()
+    assert embedded.text == rules
+    yaml_lines, rules_lines = text.splitlines(), rules.splitlines()
+    for f in lint_text(rules, "k").findings:
+        line, col = embedded.place(f.line, f.col)
+        if f.line <= len(rules_lines):
+            assert yaml_lines[line - 1][col:] == rules_lines[f.line - 1][f.col:]
