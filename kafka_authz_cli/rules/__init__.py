@@ -22,7 +22,7 @@ __getattr__, __all__ = lazy_face(__name__, {
     # which files are rules, by content; rules inside a proxy configuration, ConfigMap, KafkaProtocolFilter
     "is_rules": "detect", "looks_like": "detect", "SNIFF_CHARS": "detect",
     "read_kroxylicious_yaml": "embedded", "may_hold_rules": "embedded", "KroxyliciousYaml": "embedded",
-    "YamlSyntaxError": "embedded", "PLACEHOLDER": "embedded",
+    "YamlSyntaxError": "embedded", "PLACEHOLDER": "embedded", "MOUNTED": "embedded",
     # parse, check, decide
     "RulesSyntaxError": "parser", "parse_rules": "parser",
     "CheckedRules": "check", "check_rules": "check",

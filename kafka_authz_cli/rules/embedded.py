@@ -32,6 +32,10 @@ AUTHORIZATION_FILTERS = ("Authorization", "io.kroxylicious.filter.authorization.
 ACL_AUTHORIZERS = ("AclAuthorizerService", "io.kroxylicious.authorizer.provider.acl.AclAuthorizerService")
 #: Kroxylicious operator: SecureConfigInterpolator.PATTERN (without the ``^`` quoting, which escapes it).
 PLACEHOLDER = re.compile(r"\$\{(?P<provider>[a-z]{1,63}):(?P<name>[a-zA-Z0-9_.-]{1,63}):(?P<key>[a-zA-Z0-9_.-]+)\}")
+#: Where the operator mounts a ${provider:NAME:KEY} in the proxy pod (SecureConfigInterpolator's
+#: DEFAULT_INTERPOLATOR base, MountedResourceConfigProvider's provider/NAME/KEY).
+MOUNTED = re.compile(r"/opt/kroxylicious/secure/(?P<provider>[a-z]{1,63})/(?P<name>[a-zA-Z0-9_.-]{1,63})"
+                     r"/(?P<key>[a-zA-Z0-9_.-]+)")
 #: What makes a YAML text worth parsing: one of the shapes above, decided by content.
 _CANDIDATE = re.compile(r"^\s*(?:kind:\s*[\"']?(?:ConfigMap|Secret|KafkaProtocolFilter)\b|-?\s*filterDefinitions\s*:"
                         r"|-?\s*aclFile\s*:)", re.M)
@@ -158,6 +162,8 @@ def _document(doc, raw_lines: list[str], out: KroxyliciousYaml) -> None:
                         held[k.value] = (_decoded(v, where) if kind == "Secret" and section == "data"
                                          else _embedded(v, raw_lines, where))
         out.maps[(kind, namespace, name)] = held
+        for embedded in held.values():
+            _nested(embedded, namespace, out)
     elif kind == "KafkaProtocolFilter":
         spec = _get(doc, "spec")
         if _str(_get(spec, "type")) in AUTHORIZATION_FILTERS:
@@ -169,6 +175,24 @@ def _document(doc, raw_lines: list[str], out: KroxyliciousYaml) -> None:
             if _str(_get(entry, "type")) in AUTHORIZATION_FILTERS:
                 _authorization(_get(entry, "config"), _get(entry, "type"), _str(_get(entry, "name")) or "?",
                                False, None, raw_lines, out)
+
+
+def _nested(embedded: Embedded, namespace: str | None, out: KroxyliciousYaml) -> None:
+    """A proxy configuration held in a ConfigMap (the operator writes one, key proxy-config.yaml; so
+    do hand-made Deployments): its Authorization filters, placed at the outer YAML's lines."""
+    if is_rules(embedded.text) or not may_hold_rules(embedded.text):
+        return
+    try:
+        inner = read_kroxylicious_yaml(embedded.text)
+    except YamlSyntaxError:
+        return  # a value that is no YAML: nothing the proxy would read as its configuration
+    for ref in inner.refs:
+        line, col = embedded.place(ref.line, ref.col)
+        out.refs.append(AclFileRef(ref.value, line, col, f"{ref.filter_name} (in {embedded.where})", ref.operator,
+                                   ref.namespace or namespace))
+    for p in inner.problems:
+        line, col = embedded.place(p.line, p.col)
+        out.problems.append(YamlProblem(line, col, f"{p.message} (in {embedded.where})"))
 
 
 def _authorization(config, type_node, filter_name: str, operator: bool, namespace: str | None,

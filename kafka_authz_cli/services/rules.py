@@ -19,6 +19,7 @@ from kafka_authz_cli.errors import InputError, OptionError
 from kafka_authz_cli.formats import read_text
 from kafka_authz_cli.rules import (
     CODES,
+    MOUNTED,
     PLACEHOLDER,
     RELATIVE_ACL_FILE,
     RULES_NOT_HERE,
@@ -249,9 +250,9 @@ def _follow(ref, path: Path, maps: dict, referenced: set, inputs: _Inputs, res: 
         res.findings.append(Finding(code, str(path), ref.line, ref.col, f"{label}: {message}"))
 
     label = f"{'KafkaProtocolFilter' if ref.operator else 'filter'} {ref.filter_name}"
-    placeholder = PLACEHOLDER.search(ref.value)
-    if ref.operator and placeholder:
-        if placeholder.start() != 0 or placeholder.end() != len(ref.value):
+    placeholder = PLACEHOLDER.search(ref.value) if ref.operator else MOUNTED.fullmatch(ref.value)
+    if placeholder:
+        if ref.operator and (placeholder.start() != 0 or placeholder.end() != len(ref.value)):
             at(RULES_UNREADABLE.code, "the operator refuses `aclFile: " + ref.value + "`: Config provider placeholders "
                "cannot be preceded or followed by other characters (SecureConfigInterpolator)")
             return

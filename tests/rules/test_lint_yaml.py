@@ -194,3 +194,36 @@ def test_every_finding_in_a_configmap_points_at_the_same_text_as_the_proxy_s_pos
         line, col = embedded.place(f.line, f.col)
         if f.line <= len(rules_lines):
             assert yaml_lines[line - 1][col:] == rules_lines[f.line - 1][f.col:]
+
+
+OPERATOR_OUTPUT = """\
+apiVersion: "v1"
+kind: "ConfigMap"
+metadata:
+  name: "example-proxy-config"
+  namespace: "my-proxy"
+data:
+  proxy-config.yaml: |-
+    ---
+    filterDefinitions:
+    - name: "authorization.KafkaProtocolFilter.kroxylicious.io"
+      type: "Authorization"
+      config:
+        authorizer: "AclAuthorizerService"
+        authorizerConfig:
+          aclFile: "/opt/kroxylicious/secure/configmap/acl-rules/%s"
+"""
+
+
+def test_a_proxy_configuration_inside_a_configmap_follows_the_operator_s_mount_path(tmp_path):
+    # The operator's own output: the proxy configuration as a ConfigMap key, aclFile the mount path of
+    # ${configmap:acl-rules:KEY}. Given the rules ConfigMap too, the path leads back to it.
+    (tmp_path / "proxy-config.yaml").write_text(OPERATOR_OUTPUT % "acl-rules.txt")
+    (tmp_path / "rules.yaml").write_text(CONFIGMAP)
+    run = service.lint_paths([tmp_path], None)
+    assert [codes(r) for r in run.results] == [[], [("AZ001", 10, 35)]]
+    assert "-> ConfigMap acl-rules, key acl-rules.txt" in run.followed[0]
+    assert run.followed[0].startswith(f"{tmp_path / 'proxy-config.yaml'}:15:19: filter authorization.")
+    (tmp_path / "proxy-config.yaml").write_text(OPERATOR_OUTPUT % "missing")
+    [conf, _] = service.lint_paths([tmp_path], None).results
+    assert codes(conf) == [("AZ004", 15, 19)] and "has no key 'missing'" in conf.findings[0].message
