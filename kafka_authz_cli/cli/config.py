@@ -38,8 +38,8 @@ value (sensitive ones are never shown, only where they are set), its source and 
 synonym chain (what DescribeConfigs with include_synonyms returns) and whether the key can be updated
 dynamically (per-broker, cluster-wide, per-listener only, read-only; custom: a key the Kafka version does
 not define, with the versions that do). Keys are interpreted with Kafka's own config definitions
-(ConfigDefs and DynamicBrokerConfig, read from Kafka's classes) of --kafka-version, the newest read by
-default. A time key supplied by a synonym in another unit (log.retention.ms from log.retention.hours)
+(ConfigDefs and DynamicBrokerConfig, read from Kafka's classes) of --kafka-version, by default the
+newest read (live: the version whose broker configs match the keys the broker reports). A time key supplied by a synonym in another unit (log.retention.ms from log.retention.hours)
 has its value in milliseconds, as KafkaConfig computes it, and names the synonym and its text.
 
 Offline: --broker-config and/or --dynamic, which takes {"cluster_default": {...}, "brokers": {"0": {...}}}
@@ -82,7 +82,7 @@ def resolve(
     timeout: float = TIMEOUT,
     kafka_version: Optional[str] = typer.Option(None, "--kafka-version", help="Interpret keys as this Kafka "
                                                 "version does (e.g. 3.9 or 4.1.1; default: the newest authz has "
-                                                "read)."),
+                                                "read; live: the version whose keys the broker reports)."),
 ) -> None:
     result = service.resolve(broker_config, dynamic, broker_id, listener, keys, all_defaults, bootstrap_server,
                              command_config, timeout, kafka_version)

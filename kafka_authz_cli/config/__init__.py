@@ -23,7 +23,7 @@ __getattr__, __all__ = lazy_face(__name__, {
     "scoped_key": "dynamic", "validate_dynamic": "dynamic",
     # registry: Kafka's own config definitions, per Kafka version
     "ConfigDefinition": "registry", "KafkaConfigs": "registry", "kafka_configs": "registry",
-    "kafka_versions": "registry", "pick_version": "registry", "span": "registry", "versions_defining": "registry",
+    "kafka_versions": "registry", "match_version": "registry", "pick_version": "registry", "span": "registry", "versions_defining": "registry",
     # files
     "EncoderSettings": "files", "load_sources": "files", "read_dynamic": "files", "read_encoder_settings": "files",
     "read_static": "files",

@@ -149,3 +149,18 @@ def kafka_configs(version: str | None = None) -> KafkaConfigs:
 def versions_defining(name: str, section: str = "broker") -> list[str]:
     """The read versions whose ``section`` (broker or topic) defines ``name``."""
     return [v for variant in _data()[section].get(name, ()) for v in variant["in"]]
+
+
+def match_version(names) -> str:
+    """The read version whose broker ConfigDef is closest to the keys a broker reports (DescribeConfigs
+    lists every key its KafkaConfig defines): the fewest keys in one and not the other, the newest on
+    a tie. Names no version defines (custom keys, listener-prefixed ones) do not count."""
+    reported = set(names)
+    known = {n for n in reported if versions_defining(n)}
+    best, best_score = kafka_versions()[-1], None
+    for v in reversed(kafka_versions()):
+        defined = {n for n, d in kafka_configs(v).broker.items() if not d.dynamic_only}
+        score = len(defined ^ known)
+        if best_score is None or score < best_score:
+            best, best_score = v, score
+    return best

@@ -31,6 +31,7 @@ from kafka_authz_cli.config import (
     kafka_configs,
     keys_to_resolve,
     load_sources,
+    match_version,
     read_encoder_settings,
     read_static,
     resolve_key,
@@ -94,7 +95,7 @@ def resolve(broker_config: Optional[Path], dynamic: Optional[Path], broker_id: O
             kafka_version: Optional[str] = None) -> Resolution | LiveResolution:
     """`config resolve`: from files (--broker-config and/or --dynamic), or from a live broker; keys
     interpreted with Kafka ``kafka_version``'s config definitions."""
-    kafka = registry(kafka_version)
+    kafka = registry(kafka_version) if kafka_version is not None or bootstrap_server is None else None
     if bootstrap_server is not None:
         if dynamic is not None:
             raise OptionError("give --dynamic or --bootstrap-server, not both (a live broker reports its own dynamic "
@@ -139,7 +140,12 @@ def resolve_live(bootstrap: str, command_config: Optional[Path], timeout: float,
     finally:
         close_admin(admin)
     sources = sources_from_describe(configs, LiveOrigin(bootstrap, str(chosen)))
-    kafka = kafka if kafka is not None else registry(None)
+    version_note = []
+    if kafka is None:
+        # Without --kafka-version: the version read whose broker ConfigDef the broker's keys match.
+        kafka = kafka_configs(match_version(c.name for c in configs))
+        version_note = [f"keys as Kafka {kafka.version} defines them: the version read whose broker configs match "
+                        f"the keys broker {chosen} reports (--kafka-version to choose)"]
     check = check_against_broker(configs, sources, kafka)
     hidden = broker_sensitive(configs)
     reported = {c.name: c for c in configs}
@@ -158,7 +164,7 @@ def resolve_live(bootstrap: str, command_config: Optional[Path], timeout: float,
         row["agrees"] = checked.get(r.key)
         rows.append(row)
     result = LiveResolution(bootstrap, chosen, listener, resolved, rows, check, checked,
-                            [f"{how}; {len(configs)} configs reported"] + check.notes, kafka.version)
+                            [f"{how}; {len(configs)} configs reported"] + version_note + check.notes, kafka.version)
     if file_static is not None:
         result.drift = static_drift(file_static, sources.static, hidden)
         result.drift_compared_as_set_only = compared_as_set_only(file_static, sources.static, hidden)

@@ -126,3 +126,11 @@ def test_cli_log_retention_ms_json_and_ignored_cluster_default(tmp_path):
                                                 "Set(offsets.retention.minutes)"}]
     res = runner.invoke(app, ["config", "resolve", "--broker-config", str(props), "--kafka-version", "2.7"])
     assert res.exit_code == 2 and "--kafka-version" in res.output and "2.8.2" in res.output
+
+
+def test_a_live_brokers_version_is_the_one_its_keys_match():
+    from kafka_authz_cli.config.registry import match_version
+
+    for v in kafka_versions():
+        reported = list(kafka_configs(v).broker) + ["listener.name.ext.ssl.keystore.location", "my.plugin.key"]
+        assert match_version(reported) == v
