@@ -117,3 +117,29 @@ def test_local_retention_inherits_or_is_bounded(local, total, high):
                bounds={"local.retention.ms": {"max": high}})
     effective = kafka_order(total) if local == -2 else math.inf if local == -1 else local
     assert v.allowed == (effective <= high), (local, total, high, v.violations)
+
+
+def test_cli_policy_check_refuses_infinite_retention_under_a_max(tmp_path):
+    import json
+
+    from typer.testing import CliRunner
+
+    from kafka_authz_cli.cli.app import app
+
+    pol = tmp_path / "policy.json"
+    pol.write_text(json.dumps({"rules": [{"configs": {"retention.ms": {"max": WEEK}}}]}))
+    reqs = tmp_path / "r.jsonl"
+    reqs.write_text("\n".join(json.dumps({"request": "create", "principal": "User:a", "topic": t, "partitions": 1,
+                                          "configs": c}) for t, c in [("a", {"retention.ms": "-1"}),
+                                                                      ("b", {"retention.ms": "x"}),
+                                                                      ("c", {"retention.ms": "86400000"})]) + "\n")
+    res = CliRunner().invoke(app, ["policy", "check", str(reqs), "--policy", str(pol), "-f", "json",
+                                   "--kafka-version", "3.9"])
+    assert res.exit_code == 0, res.output
+    rows = json.loads(res.stdout)
+    assert [r["verdict"] for r in rows] == ["DENIED", "DENIED", "ALLOWED"]
+    assert rows[0]["refused_by"] == "policy" and "-1: no time limit" in rows[0]["error"]
+    assert rows[1]["error"] == ("INVALID_CONFIG: Invalid value x for configuration retention.ms: Not a number of "
+                                "type LONG")
+    res = CliRunner().invoke(app, ["policy", "check", str(reqs), "--policy", str(pol), "--kafka-version", "1.0"])
+    assert res.exit_code == 2 and "--kafka-version" in res.output
