@@ -75,13 +75,21 @@ def java_parse_double(text: str | None) -> float:
         raise NumberFormatException("empty String")
     m = _DOUBLE.fullmatch(s)
     if m is None:
+        # FloatingDecimal's digit scan stops at a second point with its own message
+        body = s[1:] if s[:1] in "+-" else s
+        if not body.lower().startswith("0x"):
+            scanned = body[:len(body) - len(body.lstrip("0123456789."))]
+            if scanned.count(".") > 1:
+                raise NumberFormatException("multiple points")
         raise NumberFormatException(f'For input string: "{s}"')
     negative = s.startswith("-")
     if m.group(1):
         value = math.nan if m.group(1) == "NaN" else math.inf
     elif m.group(4):
-        body = m.group(4)
-        value = float.fromhex(body)
+        try:
+            value = float.fromhex(m.group(4))
+        except OverflowError:
+            value = math.inf  # Java rounds an overflowing literal to Infinity
     else:
         value = float(m.group(2) + (m.group(3) or ""))
     return -value if negative else value
@@ -147,7 +155,8 @@ def check_range(name: str, value: int | float, validator: str | None) -> None:
 
 
 def java_number_string(value: int | float) -> str:
-    """``Long.toString`` / ``Double.toString``: ``1.0E10``, ``0.001``, ``1.0E-4``, ``Infinity``."""
+    """``Long.toString`` / ``Double.toString``: ``1.0E10``, ``0.001``, ``1.0E-4``, ``Infinity``, with the
+    shortest digits that read back (JDK 19+; JDK 17 prints an extra digit for some doubles)."""
     if isinstance(value, bool) or not isinstance(value, float):
         return str(value)
     if math.isnan(value):
