@@ -57,8 +57,9 @@ With --broker-config as well, the file is compared with what the broker loaded (
 differs, keys in only one; sensitive values only as set or unset).
 
 Exit codes: 0 resolved (live: authz agrees with the broker, no drift); 1 some dynamic config is ignored
-by the broker (a non-dynamic key set dynamically, at the cluster default or per broker), or (live) authz
-disagrees with the broker; 2 usage, input or connection error (live: also
+by the broker (a non-dynamic key set dynamically, at the cluster default or per broker), a
+server.properties value Kafka refuses (a number that does not parse as the key's type or is outside
+its range: the broker does not start), or (live) authz disagrees with the broker; 2 usage, input or connection error (live: also
 a principal without DESCRIBE_CONFIGS on the cluster); 3 (live, with --broker-config) the file differs from
 what the broker loaded.""",
                     short_help="Effective broker config values and their sources (KIP-226 precedence), "
@@ -94,6 +95,8 @@ def resolve(
                                "kafka_version": result.kafka_version, "configs": result.rows(),
                                "ignored": [{"level": i.level, "keys": list(i.keys), "broker_log": i.message,
                                             "alter_configs": i.alter_message} for i in result.ignored],
+                               "refused": [{"key": r.key, "where": r.where, "error": r.message}
+                                           for r in result.refused],
                                "notes": result.notes}, indent=2, ensure_ascii=False))
     elif fmt is not TableFormat.table:
         emit_rows(result.rows(), fmt)
@@ -104,7 +107,9 @@ def resolve(
         for i in result.ignored:
             console.print(f"[red]ignored[/] ({i.level} level): {escape(i.message)}\n  "
                           f"[dim]kafka-configs --alter would answer: {escape(i.alter_message)}[/]", soft_wrap=True)
-    if result.ignored:
+    for r in result.refused:
+        warn(f"{r.where}: the broker does not start: {r.message}")
+    if result.ignored or result.refused:
         raise typer.Exit(1)
 
 

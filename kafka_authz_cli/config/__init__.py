@@ -19,7 +19,8 @@ from kafka_authz_cli import lazy_face
 __getattr__, __all__ = lazy_face(__name__, {
     # dynamic
     "ALL_DYNAMIC_CONFIGS": "dynamic", "BrokerConfigSources": "dynamic", "DEFAULTS": "dynamic", "Ignored": "dynamic",
-    "Located": "dynamic", "Resolved": "dynamic", "keys_to_resolve": "dynamic", "resolve_key": "dynamic",
+    "Located": "dynamic", "Refused": "dynamic", "Resolved": "dynamic", "keys_to_resolve": "dynamic",
+    "refused_static": "dynamic", "resolve_key": "dynamic",
     "scoped_key": "dynamic", "validate_dynamic": "dynamic",
     # registry: Kafka's own config definitions, per Kafka version
     "ConfigDefinition": "registry", "KafkaConfigs": "registry", "kafka_configs": "registry",

@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass, field
 from functools import cache
 
-from kafka_authz_cli._java import NumberFormatException, parse_number
+from kafka_authz_cli._java import ConfigException, NumberFormatException, check_range, parse_config_value, parse_number
 from kafka_authz_cli.config.registry import KafkaConfigs, kafka_configs, span, versions_defining
 
 # Read by the authorizer once at start-up: accepted dynamically as custom configs, then never used.
@@ -177,6 +177,35 @@ def validate_dynamic(props: dict[str, Located], per_broker: bool,
              "Per-broker configs defined at default cluster level will be ignored",
              "Cannot update these configs at default cluster level, broker id must be specified")
     return kept, out
+
+
+@dataclass(frozen=True)
+class Refused:
+    """A server.properties value Kafka refuses: KafkaConfig's constructor throws, the broker does not start."""
+
+    key: str
+    where: str
+    message: str  # ConfigException's toString
+
+
+def refused_static(static: dict[str, Located], kafka: KafkaConfigs | None = None) -> list[Refused]:
+    """The static values ``ConfigDef.parse`` refuses (every key KafkaConfig defines is parsed at start-up,
+    shadowed or not): a number, short or boolean that does not parse as its type, a number outside the
+    key's Range. Values with a config provider reference (``${...}``) are resolved first by Kafka: not checked."""
+    k = _kafka(kafka)
+    out = []
+    for key, loc in static.items():
+        d = k.broker.get(key)
+        if d is None or d.dynamic_only or d.type not in ("INT", "SHORT", "LONG", "DOUBLE", "BOOLEAN") \
+                or "${" in loc.value:
+            continue
+        try:
+            value = parse_config_value(key, loc.value, d.type)
+            if d.type != "BOOLEAN":
+                check_range(key, value, d.validator)
+        except ConfigException as exc:
+            out.append(Refused(key, loc.where, exc.to_string()))
+    return out
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from kafka_authz_cli.config import (
     Drift,
     Ignored,
     LiveOrigin,
+    Refused,
     Resolved,
     UnsupportedByAuthz,
     broker_sensitive,
@@ -34,6 +35,7 @@ from kafka_authz_cli.config import (
     match_version,
     read_encoder_settings,
     read_static,
+    refused_static,
     resolve_key,
     scoped_key,
     sources_from_describe,
@@ -57,6 +59,8 @@ class Resolution:
     ignored: list[Ignored]
     notes: list[str]
     kafka_version: str = ""
+    #: server.properties values Kafka refuses (the broker does not start).
+    refused: list[Refused] = field(default_factory=list)
 
     def rows(self) -> list[dict]:
         return [r.as_dict() for r in self.resolved]
@@ -116,7 +120,7 @@ def resolve(broker_config: Optional[Path], dynamic: Optional[Path], broker_id: O
     names = [scoped_key(k, listener, kafka) for k in keys] if keys else \
         keys_to_resolve(sources, all_defaults, listener, kafka=kafka)
     return Resolution(sources.broker_id, listener, [resolve_key(k, sources, kafka) for k in names], ignored, notes,
-                      kafka.version)
+                      kafka.version, refused_static(sources.static, kafka))
 
 
 def resolve_live(bootstrap: str, command_config: Optional[Path], timeout: float, broker_config: Optional[Path],

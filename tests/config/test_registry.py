@@ -134,3 +134,21 @@ def test_a_live_brokers_version_is_the_one_its_keys_match():
     for v in kafka_versions():
         reported = list(kafka_configs(v).broker) + ["listener.name.ext.ssl.keystore.location", "my.plugin.key"]
         assert match_version(reported) == v
+
+
+def test_values_kafka_refuses_at_start_up(tmp_path):
+    props = tmp_path / "server.properties"
+    props.write_text("num.io.threads=eight\nlog.segment.bytes=10\nlog.retention.hours= 24 \n"
+                     "auto.create.topics.enable=yes\nmy.plugin.count=x\nnum.network.threads=${env:THREADS}\n")
+    res = runner.invoke(app, ["config", "resolve", "--broker-config", str(props), "--kafka-version", "4.1", "-f",
+                              "json"])
+    assert res.exit_code == 1, res.output
+    refused = {r["key"]: r for r in json.loads(res.stdout)["refused"]}
+    assert refused["num.io.threads"] == {
+        "key": "num.io.threads", "where": f"{props}:1",
+        "error": "org.apache.kafka.common.config.ConfigException: Invalid value eight for configuration "
+                 "num.io.threads: Not a number of type INT"}
+    assert refused["log.segment.bytes"]["error"].endswith("log.segment.bytes: Value must be at least 1048576")
+    assert refused["auto.create.topics.enable"]["error"].endswith("Expected value to be either true or false")
+    assert set(refused) == {"num.io.threads", "log.segment.bytes", "auto.create.topics.enable"}
+    assert "the broker does not start" in res.stderr
