@@ -387,6 +387,8 @@ def _check_config(key: str, bound: Bound, req: PolicyRequest, current: TopicStat
     if bound.forbidden and key in state.requested_configs:
         violations_out.append(f"Topic '{req.topic}': {key} may not be set")
         return
+    if key not in kafka.topic:
+        notes.append(f"{key}: not a topic config of Kafka {kafka.version} (LogConfig): no topic can set it")
     value = state.configs.get(key)
     source = "request" if key in state.requested_configs else "current topic config"
     checks_value = bound.min is not None or bound.max is not None or bound.allowed is not None

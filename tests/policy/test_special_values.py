@@ -143,3 +143,8 @@ def test_cli_policy_check_refuses_infinite_retention_under_a_max(tmp_path):
                                 "type LONG")
     res = CliRunner().invoke(app, ["policy", "check", str(reqs), "--policy", str(pol), "--kafka-version", "1.0"])
     assert res.exit_code == 2 and "--kafka-version" in res.output
+
+
+def test_a_bound_on_a_name_kafka_does_not_define_is_noted():
+    v = create({}, bounds={"retention.minutes": {"max": 10}})
+    assert v.allowed and any("retention.minutes: not a topic config of Kafka" in n for n in v.notes)
