@@ -90,6 +90,10 @@ def resolve(
     if isinstance(result, service.LiveResolution):
         _show_live(result, fmt, broker_config)
         return
+    _show_offline(result, fmt, listener)
+
+
+def _show_offline(result: service.Resolution, fmt: TableFormat, listener: Optional[str]) -> None:
     if fmt is TableFormat.json:
         typer.echo(json.dumps({"broker_id": result.broker_id, "listener": listener,
                                "kafka_version": result.kafka_version, "configs": result.rows(),
