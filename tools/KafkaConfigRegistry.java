@@ -20,6 +20,7 @@
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -76,6 +77,15 @@ public class KafkaConfigRegistry {
             topic.put(e.getKey(), key(e.getValue(), syn.append("]").toString()));
         }
         join(out, topic);
+        if (Arrays.asList(args).contains("--topic-docs")) {  // the tests check the special values against these
+            TreeMap<String, String> docs = new TreeMap<>();
+            for (Map.Entry<String, Object> e : configKeys(topicConfigDef()).entrySet()) {
+                Object doc = e.getValue().getClass().getField("documentation").get(e.getValue());
+                docs.put(e.getKey(), q(String.valueOf(doc)));
+            }
+            out.append("},\n\"topic_docs\":{");
+            join(out, docs);
+        }
         // The sets in DynamicBrokerConfig's messages print as Scala's Set(a, b) or, once the class is Java, [a, b].
         out.append("},\n\"rules\":{\"java_sets\":").append(!dbc.getName().startsWith("kafka."))
             .append(",\"dynamic_security\":").append(list(security))

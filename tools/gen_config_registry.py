@@ -71,11 +71,12 @@ def compiled() -> Path:
     return classes
 
 
-def read_version(version: str, cp: str | None = None) -> dict:
-    """One version's definitions, as KafkaConfigRegistry.java prints them."""
+def read_version(version: str, cp: str | None = None, topic_docs: bool = False) -> dict:
+    """One version's definitions, as KafkaConfigRegistry.java prints them (``topic_docs``: with the
+    documentation of each topic config, which the registry does not keep)."""
     cp = cp or classpath(version)
     cmd = ["java", "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto",
-           "-cp", f"{compiled()}{os.pathsep}{cp}", "KafkaConfigRegistry", version]
+           "-cp", f"{compiled()}{os.pathsep}{cp}", "KafkaConfigRegistry", version] + ["--topic-docs"] * topic_docs
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
         sys.exit(f"reading Kafka {version} failed:\n{proc.stderr[-2000:]}")

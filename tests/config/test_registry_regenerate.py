@@ -31,7 +31,8 @@ def test_the_checked_in_registry_is_what_kafka_4_1_1_says():
         cp = broker.classpath()
     except broker.BrokerError as exc:
         pytest.fail(str(exc), pytrace=False)
-    fresh = gen.read_version(version, cp)
+    fresh = gen.read_version(version, cp, topic_docs=True)
+    docs = fresh.pop("topic_docs")
     data = json.loads(gen.OUTPUT.read_text())
     assert version in data["versions"], f"the live tests' Kafka {version} is not in the registry: regenerate it"
     stored = gen.slice_of(data, version)
@@ -43,3 +44,15 @@ def test_the_checked_in_registry_is_what_kafka_4_1_1_says():
         assert not (missing or extra or changed), (section, missing, extra, changed[:5])
     assert fresh["rules"] == stored["rules"]
     assert len(fresh["broker"]) > 300 and len(fresh["topic"]) > 30
+    _special_values_are_what_kafkas_docs_say(docs)
+
+
+def _special_values_are_what_kafkas_docs_say(docs: dict[str, str]) -> None:
+    """policy/values.py's table of special values, against TopicConfig's documentation of the version."""
+    from kafka_authz_cli.policy.values import INHERITS, NEGATIVE_IS_UNBOUNDED
+
+    assert "If set to -1, no time limit is applied" in docs["retention.ms"]
+    assert "By default there is no size limit" in docs["retention.bytes"]
+    assert set(NEGATIVE_IS_UNBOUNDED) == {"retention.ms", "retention.bytes"}
+    for local, total in INHERITS.items():
+        assert f"Default value is -2, it represents `{total}` value" in docs[local], docs[local]
