@@ -34,7 +34,7 @@ from kafka_authz_cli.config.dynamic import (
     update_mode,
     validate_dynamic,
 )
-from kafka_authz_cli.config.registry import KafkaConfigs
+from kafka_authz_cli.config.registry import KafkaConfigs, kafka_configs
 
 #: ``ConfigEntry.ConfigSource`` ids as the protocol sends them.
 CONFIG_SOURCES = {0: "UNKNOWN", 1: "DYNAMIC_TOPIC_CONFIG", 2: "DYNAMIC_BROKER_CONFIG",
@@ -172,9 +172,12 @@ def _show(value: str | None, sensitive: bool) -> str:
 
 def compare_mode(c: DescribedConfig, kafka: KafkaConfigs | None = None) -> list[Disagreement]:
     """authz's dynamic update mode of ``c.name`` against the broker's ``read_only`` (which is
-    ``!AllDynamicConfigs.contains(name)``, so listener-prefixed names always read as read-only)."""
+    ``!AllDynamicConfigs.contains(name)``, so listener-prefixed names always read as read-only, and so
+    do the replication throttles of DynamicConfig.Broker until AllDynamicConfigs lists them in 4.3)."""
     mode = update_mode(c.name, kafka)
-    if is_listener_key(c.name) or mode == "custom" or (mode in _DYNAMIC_MODES) != c.read_only:
+    d = (kafka or kafka_configs()).broker.get(c.name)
+    if is_listener_key(c.name) or mode == "custom" or (d is not None and d.dynamic_only) \
+            or (mode in _DYNAMIC_MODES) != c.read_only:
         return []
     return [Disagreement(c.name, "update mode", mode, "read-only" if c.read_only else "dynamically updatable")]
 

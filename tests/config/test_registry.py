@@ -152,3 +152,12 @@ def test_values_kafka_refuses_at_start_up(tmp_path):
     assert refused["auto.create.topics.enable"]["error"].endswith("Expected value to be either true or false")
     assert set(refused) == {"num.io.threads", "log.segment.bytes", "auto.create.topics.enable"}
     assert "the broker does not start" in res.stderr
+
+
+def test_the_throttles_read_only_flag_is_no_disagreement():
+    from kafka_authz_cli.config.live import DescribedConfig, compare_mode
+
+    throttle = DescribedConfig("leader.replication.throttled.rate", "100", "DYNAMIC_BROKER_CONFIG", False, True)
+    assert compare_mode(throttle, kafka_configs("4.1")) == []
+    wrong = DescribedConfig("num.io.threads", "8", "DEFAULT_CONFIG", False, True)
+    assert compare_mode(wrong, kafka_configs("4.1"))[0].what == "update mode"
