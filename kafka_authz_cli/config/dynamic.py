@@ -117,6 +117,10 @@ def other_versions(key: str, kafka: KafkaConfigs | None = None) -> str | None:
         return None
     found = versions_defining(key)
     if not found:
+        topic = k.topic.get(key)
+        if topic is not None:  # retention.ms given where a broker key is meant
+            fallback = f": its broker default is {topic.synonyms[0][0]}" if topic.synonyms else ""
+            return f"a topic config of Kafka {k.version} (LogConfig), not a broker config{fallback}"
         return None
     return f"not a broker config of Kafka {k.version}: defined in Kafka {span(found)}"
 

@@ -161,3 +161,9 @@ def test_the_throttles_read_only_flag_is_no_disagreement():
     assert compare_mode(throttle, kafka_configs("4.1")) == []
     wrong = DescribedConfig("num.io.threads", "8", "DEFAULT_CONFIG", False, True)
     assert compare_mode(wrong, kafka_configs("4.1"))[0].what == "update mode"
+
+
+def test_a_topic_config_asked_of_the_broker_says_so():
+    r = resolve_key("retention.ms", BrokerConfigSources(), kafka_configs("4.1"))
+    assert r.mode == "custom" and "a topic config of Kafka 4.1.1 (LogConfig), not a broker config: its broker " \
+                                  "default is log.retention.ms" in r.notes
