@@ -29,7 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from kafka_authz_cli.config import BrokerConfigSources, KafkaConfigs, kafka_configs, resolve_key
-from kafka_authz_cli.policy.values import Effective, cleanup_items, effective, invalid_config
+from kafka_authz_cli.policy.values import Effective, cleanup_items, compact_only_note, effective, invalid_config
 from kafka_authz_cli.policy.values import violations as bound_violations
 
 OPERATIONS = ("create", "alter", "delete", "delete_records")
@@ -416,6 +416,9 @@ def _check_config(key: str, bound: Bound, req: PolicyRequest, current: TopicStat
             violations_out.append(f"{what} {value!r} is not a number")
         else:
             violations_out += bound_violations(what, number, bound.min, bound.max)
+        note = compact_only_note(key, lookup)
+        if note:
+            notes.append(note)
     if bound.allowed is not None and any(item not in bound.allowed for item in _config_items(key, value, kafka)):
         shown = "empty (no cleanup: retained indefinitely)" if key == "cleanup.policy" and not value.strip() \
             else repr(value)

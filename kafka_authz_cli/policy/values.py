@@ -163,3 +163,16 @@ def cleanup_items(text: str) -> list[str]:
     """cleanup.policy's items as the broker reads them (``ConfigDef`` LIST); an empty list is shown as
     the empty value (no cleanup: infinite retention)."""
     return kafka_list(text) or [""]
+
+
+def compact_only_note(name: str, lookup: Callable[[str], str | None]) -> str | None:
+    """A retention bound on a topic that only compacts: ``UnifiedLog.deleteOldSegments`` deletes by time
+    and size only when ``cleanup.policy`` holds ``delete``, so the latest record of each key stays."""
+    if name not in ("retention.ms", "retention.bytes"):
+        return None
+    policy = lookup("cleanup.policy")
+    items = kafka_list(policy) if policy is not None else []
+    if items and "delete" not in items:
+        return (f"{name}: cleanup.policy={policy.strip()} does not delete by time or size (UnifiedLog."
+                "deleteOldSegments): the latest record of each key is kept whatever this bound says")
+    return None

@@ -148,3 +148,10 @@ def test_cli_policy_check_refuses_infinite_retention_under_a_max(tmp_path):
 def test_a_bound_on_a_name_kafka_does_not_define_is_noted():
     v = create({}, bounds={"retention.minutes": {"max": 10}})
     assert v.allowed and any("retention.minutes: not a topic config of Kafka" in n for n in v.notes)
+
+
+def test_a_compacted_only_topic_notes_that_retention_does_not_apply():
+    v = create({"cleanup.policy": "compact", "retention.ms": "1000"})
+    assert v.allowed and any("cleanup.policy=compact does not delete by time or size" in n for n in v.notes)
+    v = create({"cleanup.policy": "compact,delete", "retention.ms": "1000"})
+    assert not any("does not delete" in n for n in v.notes)
