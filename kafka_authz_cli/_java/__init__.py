@@ -7,6 +7,8 @@ tested against what Kafka itself did (tests/conformance/kafka-security):
 ``lang``        Java's exceptions, ``Integer.parseInt``, ``String.trim``, case mapping, ``String.length``,
                 ``Base64.getDecoder()``, ``getBytes(UTF_8)``,
                 ``ConfigDef``'s LIST type (``kafka_list``), ``split("\\s*,\\s*")``, ``List.toString``;
+``configdef``   a config value as ``ConfigDef.parseType`` reads it (``Long.parseLong``,
+                ``Double.parseDouble``, ...) and ``Range`` validators, with ``ConfigException``'s messages;
 ``jaas``        ``sasl.jaas.config`` as ``JaasConfig`` reads it (a port of ``java.io.StreamTokenizer``);
 ``properties``  ``.properties`` files as ``java.util.Properties`` reads them;
 ``regex``       ``java.util.regex`` translated onto Python's ``re`` (a package: the translator and
@@ -26,10 +28,16 @@ __getattr__, __all__ = lazy_face(__name__, {
     "from_java_chars": "lang", "is_blank": "lang", "split_at_commas": "lang", "java_split": "lang",
     "kafka_list": "lang", "java_list_string": "lang", "NullPointerException": "lang",
     "java_base64_decode": "lang", "java_base64_encode": "lang", "java_utf8": "lang", "java_new_string_utf8": "lang",
+    "java_double_string": "lang",
     # jaas (quote: a JAAS option value, double-quoted so that it reads back unchanged)
     "JaasEntry": "jaas", "JaasError": "jaas", "client_login": "jaas", "parse_jaas_config": "jaas", "quote": "jaas",
+    # configdef: a value as ConfigDef.parseType reads it, Range validators
+    "ConfigException": "configdef", "check_range": "configdef", "java_number_string": "configdef",
+    "java_parse_double": "configdef", "java_parse_long": "configdef", "java_parse_short": "configdef",
+    "parse_config_value": "configdef", "parse_number": "configdef", "range_bounds": "configdef",
     # properties
     "parse_properties": "properties", "parse_properties_with_lines": "properties",
+    "UTF8_BOM_READ_AS_LATIN1": "properties",
     # regex
     "compile_java": "regex", "JavaPattern": "regex", "JavaRegexUnsupported": "regex",
     "PatternSyntaxException": "regex",

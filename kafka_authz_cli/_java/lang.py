@@ -14,8 +14,10 @@ Pure: no I/O.
 from __future__ import annotations
 
 import base64
+import math
 import re
 import unicodedata
+from decimal import Decimal
 
 # -- Java's exceptions -----------------------------------------------------------------------------
 
@@ -248,3 +250,26 @@ def java_utf8(text: str) -> bytes:
 def java_new_string_utf8(data: bytes) -> str:
     """``new String(bytes, UTF_8)``: malformed input becomes U+FFFD."""
     return data.decode("utf-8", errors="replace")
+
+
+def java_double_string(x: float) -> str:
+    """``Double.toString(double)`` (``String.valueOf``): the shortest digits that read back (JDK 19+),
+    plain for 10^-3 <= |x| < 10^7, else computerized scientific notation (``1.0E20``, ``1.5E-5``)."""
+    if x != x:
+        return "NaN"
+    if x in (float("inf"), float("-inf")):
+        return "Infinity" if x > 0 else "-Infinity"
+    if x == 0:
+        return "-0.0" if math.copysign(1.0, x) < 0 else "0.0"
+    d = Decimal(repr(x))
+    sign, digit_tuple, _ = d.as_tuple()
+    digits = "".join(map(str, digit_tuple)).rstrip("0") or "0"
+    exponent = d.adjusted()
+    minus = "-" if sign else ""
+    if 1e-3 <= abs(x) < 1e7:
+        if exponent >= 0:
+            whole, frac = digits[:exponent + 1].ljust(exponent + 1, "0"), digits[exponent + 1:]
+        else:
+            whole, frac = "0", "0" * (-exponent - 1) + digits
+        return f"{minus}{whole}.{frac or '0'}"
+    return f"{minus}{digits[0]}.{digits[1:] or '0'}E{exponent}"

@@ -33,6 +33,8 @@ _ESCAPES = {"t": "\t", "n": "\n", "r": "\r", "f": "\f"}
 _WHITE = " \t\f"
 _HEX4 = re.compile(r"[0-9a-fA-F]{4}")
 _NEWLINE = re.compile(r"\r\n|\r|\n")
+#: A UTF-8 byte-order mark as Properties.load(InputStream) reads it: three ISO-8859-1 characters.
+UTF8_BOM_READ_AS_LATIN1 = "\ufeff".encode("utf-8").decode("latin-1")
 #: How many example lines a warning names.
 EXAMPLES = 3
 
@@ -189,7 +191,7 @@ def _warnings(text: str, path: str, props: dict[str, tuple[str, int]], junk: lis
     out = []
     if text.startswith("\ufeff"):
         first = min(props.items(), key=lambda kv: kv[1][1])[0] if props else ""
-        if first.startswith("ï»¿"):
+        if first.startswith(UTF8_BOM_READ_AS_LATIN1):
             meant = first[3:]
             out.append(f"{path}:1: the file starts with a UTF-8 byte-order mark, which Kafka reads as part of the "
                        f"first key (Properties.load reads ISO-8859-1): the broker sees {first!r}, not {meant!r}, "

@@ -36,11 +36,17 @@ a static log.retention.hours); listener.name.<listener>.<key> beats <key> for th
 (--listener shows the listener-scoped keys as that listener sees them). For every key: the effective
 value (sensitive ones are never shown, only where they are set), its source and property, the full
 synonym chain (what DescribeConfigs with include_synonyms returns) and whether the key can be updated
-dynamically (per-broker, cluster-wide, per-listener only, read-only).
+dynamically (per-broker, cluster-wide, per-listener only, read-only; custom: a key the Kafka version does
+not define, with the versions that do). Keys are interpreted with Kafka's own config definitions
+(ConfigDefs and DynamicBrokerConfig, read from Kafka's classes) of --kafka-version, by default the
+newest read (live: the version whose broker configs match the keys the broker reports). A time key supplied by a synonym in another unit (log.retention.ms from log.retention.hours)
+has its value in milliseconds, as KafkaConfig computes it, and names the synonym and its text.
 
 Offline: --broker-config and/or --dynamic, which takes {"cluster_default": {...}, "brokers": {"0": {...}}}
 JSON or the text of `kafka-configs.sh --describe --entity-type brokers`. Dynamic entries the broker
-ignores are listed with the broker's own log message (and what kafka-configs --alter would have answered).
+ignores (keys it does not let you change dynamically, SSL store keys without a listener prefix,
+per-broker keys at the cluster-default level) are listed with the broker's own log message (and what
+kafka-configs --alter would have answered), exit 1.
 
 Live: --bootstrap-server (with --command-config as for kafka-configs) asks the broker (DescribeConfigs
 with synonyms: the caller needs DESCRIBE_CONFIGS on the CLUSTER resource) for its static, cluster-default
@@ -51,7 +57,9 @@ With --broker-config as well, the file is compared with what the broker loaded (
 differs, keys in only one; sensitive values only as set or unset).
 
 Exit codes: 0 resolved (live: authz agrees with the broker, no drift); 1 some dynamic config is ignored
-by the broker, or (live) authz disagrees with the broker; 2 usage, input or connection error (live: also
+by the broker (a non-dynamic key set dynamically, at the cluster default or per broker), a
+server.properties value Kafka refuses (a number that does not parse as the key's type or is outside
+its range: the broker does not start), or (live) authz disagrees with the broker; 2 usage, input or connection error (live: also
 a principal without DESCRIBE_CONFIGS on the cluster); 3 (live, with --broker-config) the file differs from
 what the broker loaded.""",
                     short_help="Effective broker config values and their sources (KIP-226 precedence), "
@@ -66,34 +74,46 @@ def resolve(
     listener: Optional[str] = typer.Option(None, "--listener", help="Resolve listener-scoped keys for this "
                                            "listener."),
     keys: Optional[list[str]] = typer.Option(None, "--key", help="Only these keys (repeatable)."),
-    all_defaults: bool = typer.Option(False, "--all", help="Also every key authz knows Kafka's default of "
+    all_defaults: bool = typer.Option(False, "--all", help="Also every key with a default in the Kafka version "
                                       "(live: and every key the broker reports)."),
     fmt: TableFormat = typer.Option(TableFormat.table, "--format", "-f", help="Output format."),
     bootstrap_server: Optional[str] = typer.Option(None, "--bootstrap-server", help="Resolve from a live broker "
                                                    "(DescribeConfigs with synonyms): host:port[,host:port...]."),
     command_config: Optional[Path] = COMMAND_CONFIG,
     timeout: float = TIMEOUT,
+    kafka_version: Optional[str] = typer.Option(None, "--kafka-version", help="Interpret keys as this Kafka "
+                                                "version does (e.g. 3.9 or 4.1.1; default: the newest authz has "
+                                                "read; live: the version whose keys the broker reports)."),
 ) -> None:
     result = service.resolve(broker_config, dynamic, broker_id, listener, keys, all_defaults, bootstrap_server,
-                             command_config, timeout)
+                             command_config, timeout, kafka_version)
     if isinstance(result, service.LiveResolution):
         _show_live(result, fmt, broker_config)
         return
+    _show_offline(result, fmt, listener)
+
+
+def _show_offline(result: service.Resolution, fmt: TableFormat, listener: Optional[str]) -> None:
     if fmt is TableFormat.json:
-        typer.echo(json.dumps({"broker_id": result.broker_id, "listener": listener, "configs": result.rows(),
+        typer.echo(json.dumps({"broker_id": result.broker_id, "listener": listener,
+                               "kafka_version": result.kafka_version, "configs": result.rows(),
                                "ignored": [{"level": i.level, "keys": list(i.keys), "broker_log": i.message,
                                             "alter_configs": i.alter_message} for i in result.ignored],
+                               "refused": [{"key": r.key, "where": r.where, "error": r.message}
+                                           for r in result.refused],
                                "notes": result.notes}, indent=2, ensure_ascii=False))
     elif fmt is not TableFormat.table:
         emit_rows(result.rows(), fmt)
     else:
-        for n in result.notes:
+        for n in [f"keys as Kafka {result.kafka_version} defines them"] + result.notes:
             console.print(f"[dim]{escape(n)}[/]", soft_wrap=True)
         console.print(_resolved_table(result.resolved))
         for i in result.ignored:
             console.print(f"[red]ignored[/] ({i.level} level): {escape(i.message)}\n  "
                           f"[dim]kafka-configs --alter would answer: {escape(i.alter_message)}[/]", soft_wrap=True)
-    if result.ignored:
+    for r in result.refused:
+        warn(f"{r.where}: the broker does not start: {r.message}")
+    if result.ignored or result.refused:
         raise typer.Exit(1)
 
 
@@ -113,7 +133,7 @@ def _resolved_table(resolved, checked: Optional[dict] = None):
         else:
             value = escape(r.value or "")
             if r.millis is not None and r.name != r.key:
-                value += f" [dim]({r.millis} ms)[/]"
+                value += f" [dim]({escape(r.name or '')}={escape(r.from_value or '')})[/]"
         origin = ""
         if r.name is not None:
             origin = escape(r.name if r.name != r.key else "") + (f"\n[dim]{escape(r.where)}[/]" if r.where else "")
@@ -135,7 +155,7 @@ def _show_live(result: service.LiveResolution, fmt: TableFormat, broker_config: 
     check, chosen, drift = result.check, result.broker_id, result.drift
     if fmt is TableFormat.json:
         typer.echo(json.dumps({"bootstrap_server": result.bootstrap_server, "broker_id": str(chosen),
-                               "listener": result.listener, "configs": result.rows, "check": check.as_dict(),
+                               "listener": result.listener, "kafka_version": result.kafka_version, "configs": result.rows, "check": check.as_dict(),
                                "drift": None if drift is None else [d.as_dict() for d in drift],
                                "drift_compared_as_set_only": result.drift_compared_as_set_only,
                                "notes": result.notes}, indent=2, ensure_ascii=False))

@@ -36,26 +36,44 @@ class OutFormat(str, Enum):
 @connect_app.command("check-overrides", help="""Which producer.override.*, consumer.override.* and admin.override.*
 keys of a connector the worker's policy allows, with Kafka's messages, and who the connector connects as.
 
+The file is read by its content, whatever its name: a REST create body ({"name": ..., "config": {...}},
+POST /connectors; a ConnectorInfo too), a REST config body (the flat config of PUT
+/connectors/NAME/config: its name is the URL's, give it with --name; a "name" inside must equal it, as
+Connect requires), a Strimzi KafkaConnector resource (YAML or JSON: metadata.name, spec.class,
+spec.tasksMax, spec.config as Strimzi sends it), or a .properties connector file (connect-standalone). A
+UTF-8 byte-order mark before JSON is skipped, as Connect's JSON reader skips it. Several connectors (a YAML
+stream, a JSON list, GET /connectors?expand=info) are each checked; --name picks one. A file that is no
+connector configuration (a broker's server.properties, a worker config, a KafkaUser, ...) is refused
+saying what it is: Connect requires name and connector.class.
+
 The policy is --policy (None, Principal, All, or a class name), else the worker's
 connector.client.config.override.policy (--worker worker.properties), else the default All. Principal
 allows exactly sasl.jaas.config, sasl.mechanism and security.protocol. Keys are matched exactly (case,
 spaces). Only the clients the connector uses are checked: source -> producer (+ admin with
 topic.creation.*), sink -> consumer (+ producer and admin with a dead letter queue); overrides for other
-clients are never applied. The connector is JSON ({"name": ..., "config": {...}} or the flat config) or a
-.properties file; source or sink is inferred (--type to say).
+clients are never applied. Source or sink: the file's "type" (a ConnectorInfo), else the class name
+(*SinkConnector/*Sink, *SourceConnector/*Source, MirrorMaker 2, Debezium), else a sink if it sets topics
+or topics.regex; --type to say.
 
 For each client: the effective config (worker defaults, the worker's producer./consumer./admin. settings,
-then the allowed overrides; secrets hidden) and the principal it connects as (SASL username, Kerberos
-name mapped with --kerberos-rules/--broker-config, a certificate given with --client-cert, ANONYMOUS for
-PLAINTEXT). With --acls, the ACLs that principal needs (write/read its topics, read its group, the dead
-letter queue) are decided exactly as the broker would; --emit-requests writes them as an `authz simulate
---requests` test suite.
+then the allowed overrides; secrets hidden) and the principal it connects as (SASL username from
+sasl.jaas.config read as Kafka's JaasConfig reads it, Kerberos name mapped with
+--kerberos-rules/--broker-config, a certificate given with --client-cert, ANONYMOUS for PLAINTEXT). With
+--acls, the ACLs that principal needs (write/read its topics, read its group, the dead letter queue) are
+decided exactly as the broker would; --emit-requests writes them as an `authz simulate --requests` test
+suite.
 
-Exit codes: 0 every override allowed (and every needed ACL allows); 1 an override the policy rejects (the
-task would fail to start) or a needed ACL that denies; 2 usage or input error.""",
+Exit codes: 0 Connect accepts every connector and its tasks start (and, with --acls, every needed ACL
+allows); 1 Connect refuses a connector or its task fails to start: an override the policy rejects, or a
+client that cannot be built (a sasl.jaas.config Kafka's JaasConfig refuses or with more than one login
+module, an invalid security.protocol), or, with --acls, a needed ACL denies; 2 usage or input error,
+including a file that is no connector configuration.""",
                      short_help="KIP-458: which connector client overrides the worker's policy allows.")
 def check_overrides(
-    connector: Path = typer.Argument(..., help="Connector config: JSON or .properties."),
+    connector: Path = typer.Argument(..., help="Connector file: REST JSON, KafkaConnector YAML or .properties "
+                                               "(by content)."),
+    name: Optional[str] = typer.Option(None, "--name", help="The connector's name: the URL's for a PUT "
+                                       "/connectors/NAME/config body; in a file of several, the one to check."),
     policy: Optional[str] = typer.Option(None, "--policy", help="None, Principal, All or a policy class name."),
     worker: Optional[Path] = typer.Option(None, "--worker", help="worker.properties."),
     connector_type: Optional[ConnectorType] = typer.Option(None, "--type", help="source or sink (default: inferred)."),
@@ -75,18 +93,23 @@ def check_overrides(
     kerberos_realm: Optional[str] = typer.Option(None, "--kerberos-realm", help="The brokers' default Kerberos realm."),
     emit_requests: Optional[Path] = typer.Option(None, "--emit-requests", help="Write the needed ACL checks as "
                                                  "an authz simulate requests CSV (expect ALLOWED)."),
-    fmt: OutFormat = typer.Option(OutFormat.table, "--format", "-f", help="Output format."),
+    fmt: OutFormat = typer.Option(OutFormat.table, "--format", "-f", help="Output format (json: one object, or "
+                                  "a list of them for a file of several connectors)."),
 ) -> None:
     mapping = MappingOptions(broker_config, ssl_mapping_rules, client_cert, kerberos_rules, kerberos_realm)
-    report = check_connector_overrides(connector, policy, worker, connector_type.value if connector_type else None,
-                                       topics, mapping, acls, host, super_users)
+    reports = check_connector_overrides(connector, policy, worker, connector_type.value if connector_type else None,
+                                        topics, mapping, acls, host, super_users, name)
     if emit_requests is not None:
-        _write_requests(report.actions, host, emit_requests)
+        _write_requests([a for r in reports for a in r.actions], host, emit_requests)
     if fmt is OutFormat.json:
-        typer.echo(json.dumps(_as_json(report), indent=2, ensure_ascii=False))
+        docs = [_as_json(r) for r in reports]
+        typer.echo(json.dumps(docs[0] if len(docs) == 1 else docs, indent=2, ensure_ascii=False))
     else:
-        _print(report)
-    if report.rejected or report.denied:
+        for i, r in enumerate(reports):
+            if i:
+                console.print()
+            _print(r)
+    if any(r.rejected or r.denied for r in reports):
         raise typer.Exit(1)
 
 
@@ -118,12 +141,13 @@ def _client_json(c) -> dict:
         "principal": c.identity.principal if c.identity else None,
         "principal_how": c.identity.how if c.identity else None,
         "worker_exception": c.shown_worker_exception(),
+        "start_error": c.start_error,
     }
 
 
 def _as_json(report: OverridesReport) -> dict:
     result, decisions = report.check, report.decisions
-    out = {"connector": result.name, "type": result.connector_type, "type_reason": result.type_reason,
+    out = {"connector": result.name, "file_shape": report.shape, "type": result.connector_type, "type_reason": result.type_reason,
            "policy": result.policy, "policy_source": result.policy_source, "error_count": result.rest_error_count,
            "clients": [_client_json(c) for c in result.clients], "notes": report.notes}
     out["needed_acls"] = [{"client": a.client, "principal": a.principal, "operation": a.operation,
@@ -136,8 +160,9 @@ def _as_json(report: OverridesReport) -> dict:
 
 def _print(report: OverridesReport) -> None:
     result = report.check
-    console.print(f"Connector [bold]{escape(result.name)}[/]: {result.connector_type} ({escape(result.type_reason)}); "
-                  f"policy [bold]{result.policy}[/] ({escape(result.policy_source)})", soft_wrap=True)
+    console.print(f"Connector [bold]{escape(result.name)}[/] ({escape(report.shape)}): {result.connector_type} "
+                  f"({escape(result.type_reason)}); policy [bold]{result.policy}[/] ({escape(result.policy_source)})",
+                  soft_wrap=True)
     _print_overrides(result)
     for c in result.clients:
         if not c.used:
@@ -148,6 +173,9 @@ def _print(report: OverridesReport) -> None:
         exc = c.shown_worker_exception()
         if exc:
             console.print(f"[red]task start fails:[/] {escape(exc)}", soft_wrap=True)
+        if c.start_error:
+            console.print(f"[red]task start fails:[/] the {c.client.lower()} cannot be built: {escape(c.start_error)}",
+                          soft_wrap=True)
     if result.rest_error_count:
         console.print(f"REST validation reports {result.rest_error_count} error(s)")
     for n in report.notes:

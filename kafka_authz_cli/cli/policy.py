@@ -70,9 +70,14 @@ receives it: the requested state (partitions, replication factor from the assign
 will be: current ones plus the request's; AlterConfigs replaces them all) and the cluster state
 (--cluster-state {{"brokers": 3, "topics": {{"orders": {{"partitions": 12, "replication_factor": 3,
 "configs": {{...}}}}}}}}). Config bounds apply to the value the topic will have, falling back to the broker
-default (--broker-config resolves log.retention.hours for retention.ms, ...). What the broker refuses before
-any policy (an existing topic, fewer partitions, a replication factor above the broker count) is reported
-as the broker's error.
+default (--broker-config resolves log.retention.hours for retention.ms, ...). Values are read as their
+ConfigDef type reads them (Kafka --kafka-version's topic configs, default the newest authz has read), and
+the special values are compared as what they mean: retention.ms and retention.bytes below 0 (no limit),
+local.retention.*=-2 (the total's value) and -1, Long.MAX_VALUE (never) and an empty cleanup.policy (no
+cleanup: retention unbounded) are infinite, so they pass every min and violate every max. What the broker
+refuses before any policy (an existing topic, an invalid config value or name as INVALID_CONFIG with
+Kafka's message, fewer partitions, a replication factor above the broker count) is reported as the
+broker's error.
 
 With --acls the verdict is the request's, as a broker gives it: authorized by the ACLs first (CreateTopics:
 CREATE on the cluster, else on the topic; CreatePartitions: ALTER; AlterConfigs: ALTER_CONFIGS; DeleteTopics
@@ -98,9 +103,11 @@ def check(
             "false)."),
     fail_on_deny: bool = typer.Option(False, "--fail-on-deny", help="Exit 1 when any request is refused."),
     fmt: TableFormat = typer.Option(TableFormat.table, "--format", "-f", help="Output format."),
+    kafka_version: Optional[str] = typer.Option(None, "--kafka-version", help="Read topic configs as this Kafka "
+                                                "version does (e.g. 3.9; default: the newest authz has read)."),
 ) -> None:
     rows = check_policy(requests, policy, cluster_state, broker_config, acls, option_value(acls_format), super_users,
-                        allow_everyone)
+                        allow_everyone, kafka_version)
     if fmt is TableFormat.table:
         print_rows(rows, acls is not None)
         refused = sum(1 for r in rows if r["verdict"] != "ALLOWED")

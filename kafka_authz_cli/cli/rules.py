@@ -23,7 +23,6 @@ from kafka_authz_cli.codes import SEVERITIES
 from kafka_authz_cli.errors import AuthzError
 from kafka_authz_cli.rules import CODES
 from kafka_authz_cli.services import rules as service
-from kafka_authz_cli.services.rules import RULES_SUFFIXES
 
 
 class LintFormat(str, Enum):
@@ -43,7 +42,18 @@ they say? Errors are exactly the files the proxy refuses, at the line it reports
 cover rules ignored after `otherwise deny;`, backslashes the proxy strips, overlapping `like`
 prefixes and cross-type principal prefixes where the proxy decides differently from the docs (with
 an example), deny rules that also deny implied operations, duplicates, shadowed rules, and what
-Kafka ACLs cannot express. Directories are walked for {', '.join(RULES_SUFFIXES)} files.
+Kafka ACLs cannot express.
+
+Files are told apart by content, not name (Kroxylicious's docs call the file acl-rules.txt):
+directories are walked and every file whose first statement is a rules statement is linted, the
+others are skipped (--verbose lists them and why). A YAML is read for the rules it holds or names:
+a proxy configuration's Authorization filter (its aclFile is followed; a relative one as the proxy
+opens it, from its working directory), a ConfigMap or Secret holding a rules file, a
+KafkaProtocolFilter's ${{configmap:NAME:KEY}} (found among the files given); findings point at the
+YAML's own lines. A file given by name is always linted.
+
+Positions are the proxy's own `line:col` (the column 0-based, as the proxy's error says) in text,
+json and junit; sarif and github count columns from 1, as their specs demand.
 
 Codes: {', '.join(CODES)}; `authz lint --explain CODE` tells more.
 
@@ -56,14 +66,23 @@ def lint(
     types: Optional[Path] = typer.Option(None, "--types", help="Extra principal/resource classes (JSON)."),
     explain_code: Optional[str] = typer.Option(None, "--explain", help="Explain a finding code and exit."),
     out: Optional[Path] = typer.Option(None, "-o", "--output", help="Write the report to a file."),
+    by_content: bool = typer.Option(False, "--by-content", help="Pick the files given by name as a directory's "
+                                    "are: lint those holding rules, skip the rest (the pre-commit hook)."),
+    verbose: bool = typer.Option(False, "--verbose", "-v", help="List the files skipped (and why) and the "
+                                 "aclFiles followed, on standard error."),
 ) -> None:
     if explain_code:
         typer.echo(service.explain_code(explain_code), nl=False)
         return
     if not paths:
         raise typer.BadParameter("give rules files or directories to lint", param_hint="PATHS")
-    run = service.lint_paths(paths, types)
+    run = service.lint_paths(paths, types, by_content)
     keep_until_exit(run)  # big files: let the process exit free them
+    if verbose:
+        for s in run.skipped:
+            err_console.print(f"skipped {s.path}: {s.reason}", markup=False, highlight=False, soft_wrap=True)
+        for line in run.followed:
+            err_console.print(f"followed {line}", markup=False, highlight=False, soft_wrap=True)
     if fmt is LintFormat.text:
         _print_text(run, out)
     else:
@@ -79,11 +98,13 @@ def lint(
 
 def _print_text(run: service.LintRun, out: Optional[Path]) -> None:
     results = run.results
-    lines = [f"{r.path}:{f.line}:{f.col + 1}: {f.severity} {f.code} {f.message} [{f.name}]"
+    lines = [f"{r.path}:{f.line}:{f.col}: {f.severity} {f.code} {f.message} [{f.name}]"
              for r in results for f in r.findings]
     counts = run.counts()
     summary = (f"{len(results)} file(s): {counts['error']} error(s), {counts['warning']} warning(s), "
                f"{counts['info']} info")
+    if run.skipped:
+        summary += f"; {len(run.skipped)} file(s) skipped, not rules by content (--verbose lists them)"
     if out is not None:
         write_output("\n".join(lines + [summary]) + "\n", out)
         return
@@ -96,7 +117,7 @@ def _print_text(run: service.LintRun, out: Optional[Path]) -> None:
     style = {"error": "red", "warning": "yellow", "info": "cyan"}
     for r in results:
         for f in r.findings:
-            console.print(f"{escape(r.path)}:{f.line}:{f.col + 1}: [{style[f.severity]}]{f.severity}[/] {f.code} "
+            console.print(f"{escape(r.path)}:{f.line}:{f.col}: [{style[f.severity]}]{f.severity}[/] {f.code} "
                           f"{escape(f.message)} [dim]\\[{f.name}][/]", highlight=False, soft_wrap=True)
     console.print(summary, highlight=False)
 

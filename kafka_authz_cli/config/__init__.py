@@ -1,6 +1,8 @@
 """A broker's configuration as KIP-226 resolves it, and the password encoder of dynamic passwords.
 
-``dynamic`` is the resolution (which value a broker really uses for a key, from which level and
+``registry`` is Kafka's own config definitions (type, default, importance, validator, dynamic
+update mode, topic-to-broker synonyms), per Kafka version, generated from Kafka's classes by
+tools/gen_config_registry.py into ``kafka_configs.json``; ``dynamic`` is the resolution (which value a broker really uses for a key, from which level and
 property: dynamic per-broker, dynamic cluster-wide default, static server.properties, Kafka's
 default, synonyms and listener prefixes counted) with the tables of what can be updated
 dynamically; ``files`` reads the sources (server.properties, dynamic configs as JSON or
@@ -17,8 +19,12 @@ from kafka_authz_cli import lazy_face
 __getattr__, __all__ = lazy_face(__name__, {
     # dynamic
     "ALL_DYNAMIC_CONFIGS": "dynamic", "BrokerConfigSources": "dynamic", "DEFAULTS": "dynamic", "Ignored": "dynamic",
-    "Located": "dynamic", "Resolved": "dynamic", "TOPIC_CONFIG_SYNONYMS": "dynamic", "keys_to_resolve": "dynamic",
-    "resolve_key": "dynamic", "scoped_key": "dynamic", "validate_dynamic": "dynamic",
+    "Located": "dynamic", "Refused": "dynamic", "Resolved": "dynamic", "keys_to_resolve": "dynamic",
+    "refused_static": "dynamic", "resolve_key": "dynamic",
+    "scoped_key": "dynamic", "validate_dynamic": "dynamic",
+    # registry: Kafka's own config definitions, per Kafka version
+    "ConfigDefinition": "registry", "KafkaConfigs": "registry", "kafka_configs": "registry",
+    "kafka_versions": "registry", "match_version": "registry", "pick_version": "registry", "span": "registry", "versions_defining": "registry",
     # files
     "EncoderSettings": "files", "load_sources": "files", "read_dynamic": "files", "read_encoder_settings": "files",
     "read_static": "files",

@@ -34,6 +34,7 @@ from kafka_authz_cli.config.dynamic import (
     update_mode,
     validate_dynamic,
 )
+from kafka_authz_cli.config.registry import KafkaConfigs, kafka_configs
 
 #: ``ConfigEntry.ConfigSource`` ids as the protocol sends them.
 CONFIG_SOURCES = {0: "UNKNOWN", 1: "DYNAMIC_TOPIC_CONFIG", 2: "DYNAMIC_BROKER_CONFIG",
@@ -118,7 +119,7 @@ def hide(r: Resolved, hidden: set[str]) -> Resolved:
     """``r`` with the values hidden that the broker hides (it also hides configs of unknown type)."""
     if r.sensitive or not ({r.key} | {s.name for s in r.synonyms}) & hidden:
         return r
-    return replace(r, value=None, sensitive=True, millis=None,
+    return replace(r, value=None, sensitive=True, millis=None, from_value=None,
                    synonyms=tuple(replace(s, value=None) for s in r.synonyms))
 
 
@@ -169,16 +170,19 @@ def _show(value: str | None, sensitive: bool) -> str:
     return "null" if value is None else repr(value)
 
 
-def compare_mode(c: DescribedConfig) -> list[Disagreement]:
+def compare_mode(c: DescribedConfig, kafka: KafkaConfigs | None = None) -> list[Disagreement]:
     """authz's dynamic update mode of ``c.name`` against the broker's ``read_only`` (which is
-    ``!AllDynamicConfigs.contains(name)``, so listener-prefixed names always read as read-only)."""
-    mode = update_mode(c.name)
-    if is_listener_key(c.name) or mode == "custom" or (mode in _DYNAMIC_MODES) != c.read_only:
+    ``!AllDynamicConfigs.contains(name)``, so listener-prefixed names always read as read-only, and so
+    do the replication throttles of DynamicConfig.Broker until AllDynamicConfigs lists them in 4.3)."""
+    mode = update_mode(c.name, kafka)
+    d = (kafka or kafka_configs()).broker.get(c.name)
+    if is_listener_key(c.name) or mode == "custom" or (d is not None and d.dynamic_only) \
+            or (mode in _DYNAMIC_MODES) != c.read_only:
         return []
     return [Disagreement(c.name, "update mode", mode, "read-only" if c.read_only else "dynamically updatable")]
 
 
-def compare_key(r: Resolved, c: DescribedConfig) -> list[Disagreement]:
+def compare_key(r: Resolved, c: DescribedConfig, kafka: KafkaConfigs | None = None) -> list[Disagreement]:
     """Where authz's resolution of ``c.name`` differs from what the broker reports for it."""
     out: list[Disagreement] = []
     chain = as_broker_reports(r)
@@ -193,33 +197,34 @@ def compare_key(r: Resolved, c: DescribedConfig) -> list[Disagreement]:
     elif a_top and b_top and not (c.sensitive or r.sensitive) and a_top.value != b_top.value:
         out.append(Disagreement(c.name, "value", f"{a_top.value!r} ({a_top.source})",
                                 f"{b_top.value!r} ({b_top.source})"))
-    return out + compare_mode(c)
+    return out + compare_mode(c, kafka)
 
 
-def check_against_broker(configs: list[DescribedConfig], sources: BrokerConfigSources) -> Check:
-    """Resolve every key the broker reports with authz's tables and compare (``sources`` as built by
-    :func:`sources_from_describe`, before any validation)."""
+def check_against_broker(configs: list[DescribedConfig], sources: BrokerConfigSources,
+                         kafka: KafkaConfigs | None = None) -> Check:
+    """Resolve every key the broker reports with the registry of ``kafka`` and compare (``sources`` as
+    built by :func:`sources_from_describe`, before any validation)."""
     check = Check()
     for per_broker, props in ((True, sources.dynamic_broker), (False, sources.dynamic_default)):
-        _kept, ignored = validate_dynamic(props, per_broker)
+        _kept, ignored = validate_dynamic(props, per_broker, kafka)
         level = "DYNAMIC_BROKER_CONFIG" if per_broker else "DYNAMIC_DEFAULT_BROKER_CONFIG"
         for i in ignored:
             for key in i.keys:
                 check.disagreements.append(Disagreement(key, "ignored", f"ignored by the broker ({i.message})",
                                                         f"applied ({level})"))
     for c in sorted(configs, key=lambda c: c.name):
-        r = resolve_key(c.name, sources)
-        if r.source is None and update_mode(c.name) == "custom":
+        r = resolve_key(c.name, sources, kafka)
+        if r.source is None and update_mode(c.name, kafka) == "custom":
             check.unknown.append(c.name)
             continue
         if r.source is None:
-            found = compare_mode(c)  # all authz knows of the key: whether it is dynamic
+            found = compare_mode(c, kafka)  # all authz knows of the key: whether it is dynamic
         elif base_name(c.name) in AUTHORIZER_STARTUP_CONFIGS and c.source.startswith("DYNAMIC"):
             check.notes.append(f"{c.name}: the broker reports its stored {c.source} value; the authorizer read "
                                f"the key once at start-up and uses {r.source}")
             continue
         else:
-            found = compare_key(r, c)
+            found = compare_key(r, c, kafka)
         check.compared += 1
         check.disagreements += found
         if not found:

@@ -3,7 +3,9 @@
 ``overrides`` is the worker's ``connector.client.config.override.policy`` judging a connector's
 ``producer.override.*``, ``consumer.override.*`` and ``admin.override.*`` keys (Kafka's messages), the
 clients a connector really uses, their effective configuration, who each connects as, and the ACLs they
-need; ``files`` reads a connector's config (REST JSON or .properties) and a worker.properties.
+need; ``shapes`` tells by content what a connector file is (REST create or config body, Strimzi
+KafkaConnector, .properties; several connectors) and refuses the rest saying what it is; ``files``
+reads a connector file and a worker.properties.
 
 Pure but for ``files``, which reads the files it is given: no terminal, no network. Other packages
 import what is listed here.
@@ -21,5 +23,8 @@ __getattr__, __all__ = lazy_face(__name__, {
     "policy_name": "overrides", "redact": "overrides", "required_actions": "overrides", "validate": "overrides",
     "worker_exception": "overrides",
     # files
-    "read_connector": "files", "read_worker": "files",
+    "read_connector": "files", "read_connector_file": "files", "read_worker": "files",
+    # shapes
+    "ConnectorFile": "shapes", "read_connectors": "shapes", "looks_like_yaml": "shapes", "describe_settings": "shapes",
+    "describe_resource": "shapes",
 })

@@ -114,16 +114,43 @@ def clients_used(connector_type: str, config: dict[str, str]) -> list[str]:
     return out
 
 
-def infer_type(config: dict[str, str]) -> tuple[str, str]:
-    """source or sink, and why (sink connectors must name topics or topics.regex)."""
-    cls = config.get("connector.class", "")
-    if cls.endswith("SinkConnector"):
-        return "sink", f"connector.class {cls} ends in SinkConnector"
-    if cls.endswith("SourceConnector"):
-        return "source", f"connector.class {cls} ends in SourceConnector"
+# Connectors whose class name does not say: Debezium's (io.debezium.connector.<db>.<Db>Connector) are
+# sources but for their JDBC and MongoDB sinks (named *SinkConnector); MirrorMaker 2's are all sources.
+_KNOWN_SOURCES = ("org.apache.kafka.connect.mirror.MirrorSourceConnector",
+                  "org.apache.kafka.connect.mirror.MirrorCheckpointConnector",
+                  "org.apache.kafka.connect.mirror.MirrorHeartbeatConnector")
+_KNOWN_SOURCE_ALIASES = ("MirrorSource", "MirrorCheckpoint", "MirrorHeartbeat")
+FILE_SOURCE = ("FileStreamSourceConnector", "FileStreamSource")
+
+
+def _simple_class(config: dict[str, str]) -> str:
+    return java_trim(config.get("connector.class", "")).rsplit(".", 1)[-1]
+
+
+def infer_type(config: dict[str, str], declared: str | None = None) -> tuple[str, str]:
+    """source or sink, and why.
+
+    Connect decides by instantiating ``connector.class`` (``instanceof SourceConnector``, else sink:
+    AbstractHerder.validateConnectorConfig); offline, authz knows the class only by name: a name (or its
+    plugin alias, the simple name with or without ``Connector``: Kafka's ``PluginUtils``) ending in
+    ``SinkConnector``/``Sink`` or ``SourceConnector``/``Source``, the MirrorMaker 2 and Debezium
+    connectors, else the settings (a sink must set ``topics`` or ``topics.regex``:
+    ``SinkConnectorConfig.validate``). ``--type`` says it when none of these knows."""
+    if declared in ("source", "sink"):
+        return declared, f"the file says \"type\": \"{declared}\" (Connect's own ConnectorInfo)"
+    cls = java_trim(config.get("connector.class", ""))
+    simple = cls.rsplit(".", 1)[-1]
+    for kind, suffixes in (("sink", ("SinkConnector", "Sink")), ("source", ("SourceConnector", "Source"))):
+        if simple.endswith(suffixes):
+            return kind, f"connector.class {cls} is named a {kind}"
+    if cls in _KNOWN_SOURCES or simple in _KNOWN_SOURCE_ALIASES + tuple(k.rsplit(".", 1)[-1] for k in _KNOWN_SOURCES):
+        return "source", f"connector.class {cls} is a MirrorMaker 2 connector (a source)"
+    if cls.startswith("io.debezium.connector."):
+        return "source", f"connector.class {cls} is a Debezium change data capture connector (a source)"
     if not is_blank(config.get("topics")) or not is_blank(config.get("topics.regex")):
-        return "sink", "it sets topics/topics.regex (only sink connectors do)"
-    return "source", "it sets neither topics nor topics.regex (sink connectors must)"
+        return "sink", f"connector.class {cls} is unknown offline; it sets topics/topics.regex (only sinks do)"
+    return "source", (f"connector.class {cls} is unknown offline; it sets neither topics nor topics.regex "
+                      "(a sink must): --type to say")
 
 
 # -- effective client configuration -------------------------------------------------------------------
@@ -164,11 +191,13 @@ class Identity:
     mechanism: str | None = None
     kerberos_name: str | None = None  # for GSSAPI: the name the broker's auth_to_local rules will map
     tls_keystore: str | None = None
+    error: str | None = None  # why the client cannot even be built (the task fails to start)
 
 
 def identity(client_config: dict[str, str]) -> Identity:
     """Who a client with this effective config connects as, as far as it can be known offline."""
-    protocol = java_upper(java_trim(client_config.get("security.protocol", "PLAINTEXT")))
+    given = java_trim(client_config.get("security.protocol", "PLAINTEXT"))  # ConfigDef trims a STRING
+    protocol = java_upper(given)
     if protocol == "PLAINTEXT":
         return Identity("User:ANONYMOUS", "security.protocol PLAINTEXT: no authentication")
     if protocol == "SSL":
@@ -182,21 +211,26 @@ def identity(client_config: dict[str, str]) -> Identity:
         return Identity("User:ANONYMOUS", "TLS without a client keystore: the broker sees no certificate "
                                           "(ANONYMOUS, unless ssl.client.auth=required refuses the connection)")
     if protocol not in ("SASL_PLAINTEXT", "SASL_SSL"):
-        return Identity(None, f"unknown security.protocol {protocol}")
+        # ConfigDef's validator for security.protocol (CommonClientConfigs): the client is never built.
+        why = (f"Invalid value {given} for configuration security.protocol: String must be one of (case "
+               "insensitive): PLAINTEXT, SSL, SASL_PLAINTEXT, SASL_SSL")
+        return Identity(None, f"{why} (the client fails to start)", error=why)
     return _sasl_identity(client_config)
 
 
 def _sasl_identity(client_config: dict[str, str]) -> Identity:
     mechanism = java_trim(client_config.get("sasl.mechanism", "GSSAPI"))
     jaas_text = client_config.get("sasl.jaas.config")
-    if not jaas_text:
+    # Only an absent key falls back to the JAAS file: an empty value is a JAAS text with no login module.
+    if jaas_text is None:
         return Identity(None, f"SASL {mechanism} without sasl.jaas.config: the login comes from a JAAS file "
                               "(java.security.auth.login.config) authz cannot see", mechanism)
     try:
         # The client's own reading: JaasConfig, and exactly one login module (JaasContext.loadClientContext).
         options = client_login(jaas_text).options
     except JaasError as exc:
-        return Identity(None, f"sasl.jaas.config is invalid: {exc} (the client fails to start)", mechanism)
+        return Identity(None, f"sasl.jaas.config is invalid: {exc} (the client fails to start)", mechanism,
+                        error=f"sasl.jaas.config: {exc}")
     if mechanism in ("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"):
         if options.get("tokenauth", "").lower() == "true":
             return Identity(None, f"SASL {mechanism} with a delegation token: the principal is the token's owner",
@@ -254,6 +288,12 @@ class ClientCheck:
     def rejected(self) -> list[ConfigValue]:
         return [v for v in self.values if v.error_messages]
 
+    @property
+    def start_error(self) -> str | None:
+        """Why this client, used by the connector, cannot be built (its task fails to start), besides
+        the policy: an invalid ``sasl.jaas.config`` or ``security.protocol``."""
+        return self.identity.error if self.used and self.identity is not None else None
+
     def shown_worker_exception(self) -> str | None:
         """:attr:`worker_exception` with the secrets it quotes hidden."""
         return worker_exception([hide_secret(v) for v in self.values]) if self.used else None
@@ -274,15 +314,17 @@ class ConnectorCheck:
 
 
 def check_connector(config: dict[str, str], worker: dict[str, str], policy: str | None = None,
-                    connector_type: str | None = None, name: str | None = None) -> ConnectorCheck:
+                    connector_type: str | None = None, name: str | None = None,
+                    declared_type: str | None = None) -> ConnectorCheck:
     if policy is not None:
         chosen, source = policy_name(policy), "--policy"
     elif POLICY_CONFIG in worker:
         chosen, source = policy_name(java_trim(worker[POLICY_CONFIG])), f"worker {POLICY_CONFIG}"
     else:
-        chosen, source = DEFAULT_POLICY, f"default ({POLICY_CONFIG} unset)"
+        # WorkerConfig.CONNECTOR_CLIENT_POLICY_CLASS_DEFAULT: "None" in Kafka 2.3-2.8, "All" since 3.0 (KIP-722).
+        chosen, source = DEFAULT_POLICY, f"default: {POLICY_CONFIG} unset (All since Kafka 3.0; None in 2.3-2.8)"
     if connector_type is None:
-        ctype, reason = infer_type(config)
+        ctype, reason = infer_type(config, declared_type)
     else:
         ctype, reason = connector_type, "--type"
     connector = name or config.get("name", "connector")
@@ -333,6 +375,13 @@ def required_actions(check: ConnectorCheck, config: dict[str, str], topics: list
         ident = by_client[client].identity
         return ident.principal if ident else None
 
+    for key in config:
+        if key.startswith(("producer.", "consumer.", "admin.")) and not key.startswith(tuple(PREFIXES.values())):
+            notes.append(f"{key}: not a client override (those are producer.override.*, consumer.override.*, "
+                         "admin.override.*): the worker never applies it to a client (Worker.*Configs)")
+    file_topic = java_trim(config.get("topic") or "")
+    if check.connector_type == "source" and not topics and file_topic and _simple_class(config) in FILE_SOURCE:
+        topics = [file_topic]  # FileStreamSourceConnector writes to its one `topic` (FileStreamSourceConnector.TOPIC_CONFIG)
     if check.connector_type == "source":
         if not topics:
             notes.append("a source connector's topics are connector-specific: give them with --topic")

@@ -28,13 +28,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from kafka_authz_cli._java import kafka_list
-from kafka_authz_cli.config import TOPIC_CONFIG_SYNONYMS, BrokerConfigSources, resolve_key
+from kafka_authz_cli.config import BrokerConfigSources, KafkaConfigs, kafka_configs, resolve_key
+from kafka_authz_cli.policy.values import Effective, cleanup_items, compact_only_note, effective, invalid_config
+from kafka_authz_cli.policy.values import violations as bound_violations
 
 OPERATIONS = ("create", "alter", "delete", "delete_records")
 INTERNAL_TOPICS = frozenset({"__consumer_offsets", "__transaction_state", "__share_group_state"})
-LIST_CONFIGS = frozenset({"cleanup.policy", "leader.replication.throttled.replicas",
-                          "follower.replication.throttled.replicas"})
 
 # request names -> (KIP-201 operation, ACL operation on the topic, what Kafka runs on a broker)
 REQUEST_TYPES = {
@@ -267,48 +266,37 @@ def requested_state(req: PolicyRequest, current: TopicState | None) -> Requested
                           current.replication_factor if current else None, base, dict(req.configs))
 
 
-def _broker_default(config: str, broker: BrokerConfigSources | None) -> tuple[str | None, str | None]:
-    """The broker-level default a topic config falls back to, and its name (in the topic's units)."""
-    synonyms = TOPIC_CONFIG_SYNONYMS.get(config)
-    if not synonyms:
+def _broker_default(config: str, broker: BrokerConfigSources | None,
+                    kafka: KafkaConfigs) -> tuple[str | None, str | None]:
+    """The broker-level default a topic config falls back to (its first broker synonym, resolved with
+    that synonym's own synonyms: ``log.retention.ms`` from ``log.retention.hours``, in ms), and where
+    it comes from; a topic config without a broker synonym falls back to LogConfig's default."""
+    d = kafka.topic.get(config)
+    if d is None:
         return None, None
-    r = resolve_key(synonyms[0][0], broker or BrokerConfigSources())
+    if not d.synonyms:
+        return (d.default, "Kafka's default") if d.default is not None else (None, None)
+    r = resolve_key(d.synonyms[0][0], broker or BrokerConfigSources(), kafka)
     if r.source is None or r.value is None:
         return None, None
     where = {"DEFAULT_CONFIG": "Kafka's default", "STATIC_BROKER_CONFIG": "server.properties"}.get(r.source, r.source)
-    if r.millis is not None:
-        return str(r.millis), f"{r.name}={r.value}, {where}"
+    if r.name != r.key and r.from_value is not None:
+        return r.value, f"{r.name}={r.from_value}, {where}"
     return r.value, f"{r.name}, {where}"
 
 
-def _number(text: str) -> float | None:
-    try:
-        return float(text.strip())
-    except ValueError:
-        return None
-
-
-def _check_bound(what: str, value, bound: Bound, violations: list[str]) -> None:
+def _check_bound(what: str, value, bound: Bound, out: list[str]) -> None:
+    """A bound on a whole number authz was given (partitions, replication factor)."""
     if value is None:
         return
-    num = value if isinstance(value, (int, float)) else _number(str(value))
-    if bound.min is not None and num is not None and num < bound.min:
-        violations.append(f"{what} {_fmt(value)} is below the minimum {_fmt(bound.min)}")
-    if bound.max is not None and num is not None and num > bound.max:
-        violations.append(f"{what} {_fmt(value)} is above the maximum {_fmt(bound.max)}")
-    if (bound.min is not None or bound.max is not None) and num is None:
-        violations.append(f"{what} {value!r} is not a number")
-
-
-def _fmt(value) -> str:
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return str(value)
+    out += bound_violations(what, Effective(value, str(value)), bound.min, bound.max)
 
 
 def evaluate(policy: TopicPolicy, req: PolicyRequest, cluster: ClusterState,
-             broker: BrokerConfigSources | None = None) -> PolicyVerdict:
-    """What a KIP-201 TopicManagementPolicy declared by ``policy`` decides for ``req``."""
+             broker: BrokerConfigSources | None = None, kafka: KafkaConfigs | None = None) -> PolicyVerdict:
+    """What a KIP-201 TopicManagementPolicy declared by ``policy`` decides for ``req`` (configs read as
+    ``kafka``'s ConfigDefs read them; the newest Kafka read by default)."""
+    kafka = kafka if kafka is not None else kafka_configs()
     current = cluster.topic(req.topic)
     # What the broker refuses before any policy is asked.
     unknown = _unknown_or_existing_topic(req, current, cluster)
@@ -318,7 +306,9 @@ def evaluate(policy: TopicPolicy, req: PolicyRequest, cluster: ClusterState,
     if current is None and req.operation != "create":
         notes.append(f"no cluster state for topic '{req.topic}': current partitions and configs unknown")
     state = requested_state(req, current)
-    refused = _invalid_request(req, current, cluster, state)
+    # The controller validates the configs (ConfigurationControlManager: INVALID_CONFIG) before it
+    # checks partitions and replicas.
+    refused = invalid_config(state.requested_configs, kafka) or _invalid_request(req, current, cluster, state)
     if refused is not None:
         return PolicyVerdict(False, None, broker_error=refused, state=state)
     rule, verdict = _deciding_rule(policy, req, current)
@@ -329,7 +319,7 @@ def evaluate(policy: TopicPolicy, req: PolicyRequest, cluster: ClusterState,
     if req.operation in ("create", "alter"):
         _check_sizes(rule, req, state, violations, notes)
         for key, bound in rule.configs.items():
-            _check_config(key, bound, req, current, state, broker, violations, notes)
+            _check_config(key, bound, req, current, state, broker, violations, notes, kafka)
     return PolicyVerdict(not violations, rule.label(), tuple(violations), state=state, notes=tuple(notes))
 
 
@@ -390,12 +380,15 @@ def _check_sizes(rule: PolicyRule, req: PolicyRequest, state: RequestedState, vi
 
 
 def _check_config(key: str, bound: Bound, req: PolicyRequest, current: TopicState | None, state: RequestedState,
-                  broker: BrokerConfigSources | None, violations: list[str], notes: list[str]) -> None:
+                  broker: BrokerConfigSources | None, violations_out: list[str], notes: list[str],
+                  kafka: KafkaConfigs) -> None:
     """One config bound, on the value the topic will have: the request's, the topic's current one, or
-    the broker default."""
+    the broker default; numbers as Kafka reads them, special values as what they mean."""
     if bound.forbidden and key in state.requested_configs:
-        violations.append(f"Topic '{req.topic}': {key} may not be set")
+        violations_out.append(f"Topic '{req.topic}': {key} may not be set")
         return
+    if key not in kafka.topic:
+        notes.append(f"{key}: not a topic config of Kafka {kafka.version} (LogConfig): no topic can set it")
     value = state.configs.get(key)
     source = "request" if key in state.requested_configs else "current topic config"
     checks_value = bound.min is not None or bound.max is not None or bound.allowed is not None
@@ -405,31 +398,44 @@ def _check_config(key: str, bound: Bound, req: PolicyRequest, current: TopicStat
         return
     if value is None:
         if bound.required:
-            violations.append(f"Topic '{req.topic}': {key} must be set")
+            violations_out.append(f"Topic '{req.topic}': {key} must be set")
             return
-        value, source = _broker_default(key, broker)
+        value, source = _broker_default(key, broker, kafka)
         if value is None:
             if checks_value:
                 notes.append(f"{key}: not set and its broker default is unknown: not checked")
             return
         source = f"broker default {source}"
     what = f"Topic '{req.topic}': {key} ({source})"
-    _check_bound(what, value, bound, violations)
-    if bound.allowed is not None and any(item not in bound.allowed for item in _config_items(key, value)):
-        violations.append(f"{what} value {value!r} is not one of {', '.join(bound.allowed)}")
+    if bound.min is not None or bound.max is not None:
+        def lookup(other: str) -> str | None:
+            return state.configs[other] if other in state.configs else _broker_default(other, broker, kafka)[0]
+
+        number = effective(key, value, kafka, lookup)
+        if number is None:
+            violations_out.append(f"{what} {value!r} is not a number")
+        else:
+            violations_out += bound_violations(what, number, bound.min, bound.max)
+        note = compact_only_note(key, lookup)
+        if note:
+            notes.append(note)
+    if bound.allowed is not None and any(item not in bound.allowed for item in _config_items(key, value, kafka)):
+        shown = "empty (no cleanup: retained indefinitely)" if key == "cleanup.policy" and not value.strip() \
+            else repr(value)
+        violations_out.append(f"{what} value {shown} is not one of {', '.join(bound.allowed)}")
 
 
-def _config_items(key: str, value: str) -> list[str]:
-    """The values a config holds, as the broker reads them. Kafka defines ``cleanup.policy`` and the
-    throttled-replica lists as ``ConfigDef.Type.LIST`` (``org.apache.kafka.storage.internals.log.LogConfig``):
-    ``ConfigDef.parseType`` trims the value and splits it at commas with the whitespace around them,
-    and ``cleanup.policy`` is then checked by ``ValidList.in("compact", "delete")``, case-sensitively
-    (LogConfig lower-cases the items only afterwards, to set its compact/delete flags). So the items
-    are compared as given. An empty list (Kafka 4 accepts it: neither delete nor compact) is compared
-    as the empty value: a policy allows it only by listing ``""``."""
-    if key not in LIST_CONFIGS:
+def _config_items(key: str, value: str, kafka: KafkaConfigs) -> list[str]:
+    """The values a config holds, as the broker reads them. A LIST config (``cleanup.policy``, the
+    throttled-replica lists; ``org.apache.kafka.storage.internals.log.LogConfig``) is split as
+    ``ConfigDef.parseType`` splits it: trimmed, then at commas with the whitespace around them; the
+    items are compared as given (``ValidList.in("compact", "delete")`` is case-sensitive). An empty
+    ``cleanup.policy`` is no cleanup at all (segments kept forever): it passes ``allowed`` only if the
+    policy lists ``""``, and it makes the retention configs unbounded (see ``values``)."""
+    d = kafka.topic.get(key)
+    if d is None or d.type != "LIST":
         return [value]
-    return kafka_list(value) or [""]
+    return cleanup_items(value)
 
 
 # -- combined with the ACL engine ------------------------------------------------------------------------
@@ -446,7 +452,7 @@ class CombinedVerdict:
 
 
 def decide(authorizer, policy: TopicPolicy, req: PolicyRequest, cluster: ClusterState,
-           broker: BrokerConfigSources | None = None) -> CombinedVerdict:
+           broker: BrokerConfigSources | None = None, kafka: KafkaConfigs | None = None) -> CombinedVerdict:
     """Authorized by the ACLs, then not refused by the broker, then allowed by the policy (the broker
     checks authorization first: an unauthorized topic never reaches a policy)."""
     from kafka_authz_cli.acl import CLUSTER_NAME, AclOperation, Request, ResourceType
@@ -468,7 +474,7 @@ def decide(authorizer, policy: TopicPolicy, req: PolicyRequest, cluster: Cluster
         decision = authorizer.authorize_many([Request(req.principal, req.host, AclOperation[op], ResourceType.TOPIC,
                                                       req.topic)])[0]
         checks.append(f"{op} TOPIC:{req.topic} {decision.decision or decision.outcome.value}")
-    pv = evaluate(policy, req, cluster, broker)
+    pv = evaluate(policy, req, cluster, broker, kafka)
     if decision.decision != "ALLOWED":
         return CombinedVerdict("DENIED", "acls", "TOPIC_AUTHORIZATION_FAILED: Authorization failed.", decision,
                                tuple(checks), pv)

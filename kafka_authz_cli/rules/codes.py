@@ -26,10 +26,13 @@ class LintExample:
     types: dict[str, Any] | None = None
     #: Codes that cannot be kept apart from this one (their condition is part of its own).
     also: tuple[str, ...] = ()
+    #: For the codes about where rules come from: a YAML configuration (proxy config, ConfigMap,
+    #: KafkaProtocolFilter) linted instead of ``rules``.
+    config: str | None = None
 
     def render(self) -> str:
         """The ``Example:`` block of ``--explain``: the file, indented (and its types document)."""
-        out = "Example:\n" + _indented(self.rules)
+        out = "Example:\n" + _indented(self.config if self.config is not None else self.rules)
         if self.types is not None:
             out += "  with --types naming its classes:\n" + _indented(json.dumps(self.types) + "\n")
         if self.also:
@@ -148,11 +151,36 @@ MATCHES_NOBODY = FindingCode(
     LintExample(_TOPIC + "from io.kroxylicious.proxy.authentication import Principal;\n"
                 'allow Principal with name = "alice" to READ Topic with name = "orders";\notherwise deny;\n'))
 
+_FILTER = ("filterDefinitions:\n  - name: authz\n    type: Authorization\n    config:\n"
+           "      authorizer: AclAuthorizerService\n      authorizerConfig:\n")
+
+RULES_UNREADABLE = FindingCode(
+    "AZ004", "rules-unreadable", "error", "The proxy (or the operator) cannot get to the rules.",
+    "An Authorization filter's configuration the proxy refuses before reading any rule: no `aclFile` "
+    "(AclAuthorizerService opens authorizerConfig.aclFile), a property AclAuthorizerConfig does not have "
+    "(the proxy's ConfigParser fails on unknown properties, so rules written inline are refused, not read), "
+    "a `${configmap:NAME:KEY}` whose ConfigMap has no such key (the mounted file is missing), or a "
+    "placeholder with other text around it (the operator's SecureConfigInterpolator refuses it).",
+    LintExample("", config=_FILTER + "        rules: |\n          otherwise deny;\n"))
+
+RULES_NOT_HERE = FindingCode(
+    "AZ112", "rules-not-here", "warning", "The rules a configuration names are not among the files given.",
+    "The aclFile does not exist on this machine, or names a ConfigMap or Secret that none of the given "
+    "files holds: those rules were not linted. Give lint the rules file, or the ConfigMap's YAML too.",
+    LintExample("", config=_FILTER + "        aclFile: /nonexistent/acl-rules.txt\n"))
+
+RELATIVE_ACL_FILE = FindingCode(
+    "AZ113", "relative-acl-file", "info", "A relative aclFile is opened from the proxy's working directory.",
+    "AclAuthorizerService opens Path.of(aclFile): a relative path is resolved against the directory the "
+    "proxy was started in, not the configuration file's. authz looks in its own working directory first, "
+    "then next to the configuration, and says which file it linted.",
+    LintExample("", config=_FILTER + "        aclFile: acl-rules.txt\n", also=("AZ112",)))
+
 #: Every lint code, in order: AZ0xx the proxy refuses the file, AZ1xx it loads it.
 CODES = CodeRegistry("AZ", [
-    SYNTAX_ERROR, SEMANTIC_ERROR, BUILD_EXCEPTION, IGNORED_AFTER_OTHERWISE, BLOCK_COMMENT, BACKSLASH_STRIPPED,
+    SYNTAX_ERROR, SEMANTIC_ERROR, BUILD_EXCEPTION, RULES_UNREADABLE, IGNORED_AFTER_OTHERWISE, BLOCK_COMMENT, BACKSLASH_STRIPPED,
     PREFIX_FLOOR, CROSS_TYPE_PREFIX, DENY_IMPLIES, DUPLICATE_RULE, SHADOWED_RULE, NOT_KAFKA_EXPRESSIBLE,
-    UNKNOWN_TO_KAFKA, MATCHES_NOBODY,
+    UNKNOWN_TO_KAFKA, MATCHES_NOBODY, RULES_NOT_HERE, RELATIVE_ACL_FILE,
 ])
 
 

@@ -403,7 +403,8 @@ def _render(grants: dict, bindings: list[AclBinding]) -> str:
 
 def load_checked(text: str, path: str, registry: TypeRegistry | None = None):
     """Parse and check a rules file; a file the proxy would not load is an :class:`InputError`
-    at its file:line:col."""
+    at its file:line:col, the column the proxy's own (0-based, as ANTLR counts and as ``authz lint``
+    reports it), so one rules file gets one position in every command."""
     from kafka_authz_cli.errors import InputError
     from kafka_authz_cli.rules.check import RulesBuildException, RulesSemanticError, check_rules
     from kafka_authz_cli.rules.parser import RulesSyntaxError, parse_rules
@@ -413,12 +414,12 @@ def load_checked(text: str, path: str, registry: TypeRegistry | None = None):
     except RulesSyntaxError as exc:
         p = exc.problems[0]
         raise InputError(f"syntax error: {p.message} (the proxy would not load this file)", path, p.line,
-                         p.col + 1) from None
+                         p.col) from None
     except RulesSemanticError as exc:
         p = exc.problems[0]
-        raise InputError(f"{p.message} (the proxy would not load this file)", path, p.pos.line, p.pos.col + 1) from None
+        raise InputError(f"{p.message} (the proxy would not load this file)", path, p.pos.line, p.pos.col) from None
     except RulesBuildException as exc:
-        raise InputError(f"{exc.java_class}: {exc}", path, exc.pos.line, exc.pos.col + 1) from None
+        raise InputError(f"{exc.java_class}: {exc}", path, exc.pos.line, exc.pos.col) from None
 
 
 def compile_rules_text(text: str, path: str, registry: TypeRegistry | None = None,
@@ -433,5 +434,5 @@ def compile_rules_text(text: str, path: str, registry: TypeRegistry | None = Non
         p = exc.problems[0]
         more = f" (and {len(exc.problems) - 1} more)" if len(exc.problems) > 1 else ""
         if p.pos:
-            raise InputError(f"cannot compile to Kafka ACLs: {p.message}{more}", path, p.pos.line, p.pos.col + 1) from None
+            raise InputError(f"cannot compile to Kafka ACLs: {p.message}{more}", path, p.pos.line, p.pos.col) from None
         raise InputError(f"cannot compile to Kafka ACLs: {p.message}{more}", path) from None

@@ -1,5 +1,11 @@
 """Lint findings for people and machines: text, JSON, SARIF 2.1.0, GitHub annotations, JUnit XML.
 
+Columns: text, JSON and JUnit give the proxy's own ``line:col``, the column 0-based as ANTLR's
+``charPositionInLine`` (Kroxylicious: ``AclAuthorizerService.ParseErrorListener`` formats
+``"%d:%d: %s"`` from it), so a finding and the proxy's error name the same place. SARIF's
+``startColumn`` and GitHub's ``col`` are 1-based by their own specs (SARIF 2.1.0's region,
+GitHub's workflow commands): there, and only there, the column is the proxy's plus one.
+
 ``codes`` is the registry the findings' codes are described by (SARIF's rules): lint's own unless
 another is given.
 """
@@ -17,9 +23,15 @@ from kafka_authz_cli.rules.codes import CODES
 _SARIF_LEVEL = {"error": "error", "warning": "warning", "info": "note"}
 
 
+def text_line(path: str, f) -> str:
+    """``path:line:col: severity code message``, the column the proxy's (0-based)."""
+    return f"{path}:{f.line}:{f.col}: {f.severity} {f.code} {f.message}"
+
+
 def to_json(results, codes: Mapping[str, FindingCode] = CODES) -> str:
+    # "column" is the proxy's (0-based); a SARIF consumer wanting 1-based has --format sarif.
     return json.dumps([{"path": r.path, "findings": [
-        {"code": f.code, "name": f.name, "severity": f.severity, "line": f.line, "column": f.col + 1,
+        {"code": f.code, "name": f.name, "severity": f.severity, "line": f.line, "column": f.col,
          "message": f.message} for f in r.findings]} for r in results], indent=2, ensure_ascii=False)
 
 
@@ -33,12 +45,13 @@ def to_sarif(results, codes: Mapping[str, FindingCode] = CODES) -> str:
         "ruleId": f.code, "ruleIndex": index[f.code], "level": _SARIF_LEVEL[f.severity],
         "message": {"text": f.message},
         "locations": [{"physicalLocation": {"artifactLocation": {"uri": r.path},
-                                            "region": {"startLine": f.line, "startColumn": f.col + 1}}}],
+                                            "region": {"startLine": f.line, "startColumn": f.col + 1}}}],  # SARIF: 1-based
     } for r in results for f in r.findings]
     doc = {"$schema": "https://json.schemastore.org/sarif-2.1.0.json", "version": "2.1.0",
            "runs": [{"tool": {"driver": {"name": "authz lint", "version": __version__,
                                          "informationUri": "https://kafka.apache.org/documentation/#security_authz",
                                          "rules": rules}},
+                     "columnKind": "unicodeCodePoints",  # as the proxy counts (ANTLR's CodePointCharStream)
                      "results": sarif_results}]}
     return json.dumps(doc, indent=2, ensure_ascii=False)
 
@@ -84,12 +97,12 @@ def to_junit(results, codes: Mapping[str, FindingCode] = CODES, fail_level: str 
         out.append(f'  <testcase classname="authz.lint" name={quoteattr(_x(r.path))}>')
         for f in r.findings:
             if fails(f):
-                text = f"{r.path}:{f.line}:{f.col + 1}: {f.severity} {f.code} {f.message}"
+                text = text_line(r.path, f)
                 out.append(f'    <failure type={quoteattr(f.code)} message={quoteattr(_x(f.message))}>'
                            f'{escape(_x(text))}</failure>')
         others = [f for f in r.findings if not fails(f)]
         if others:
-            body = "\n".join(f"{r.path}:{f.line}:{f.col + 1}: {f.severity} {f.code} {f.message}" for f in others)
+            body = "\n".join(text_line(r.path, f) for f in others)
             out.append(f"    <system-out>{escape(_x(body))}</system-out>")
         out.append("  </testcase>")
     out.append("</testsuite>")

@@ -19,6 +19,7 @@ from kafka_authz_cli.config import (
     Drift,
     Ignored,
     LiveOrigin,
+    Refused,
     Resolved,
     UnsupportedByAuthz,
     broker_sensitive,
@@ -28,10 +29,13 @@ from kafka_authz_cli.config import (
     describe,
     encode,
     hide,
+    kafka_configs,
     keys_to_resolve,
     load_sources,
+    match_version,
     read_encoder_settings,
     read_static,
+    refused_static,
     resolve_key,
     scoped_key,
     sources_from_describe,
@@ -54,6 +58,9 @@ class Resolution:
     resolved: list[Resolved]
     ignored: list[Ignored]
     notes: list[str]
+    kafka_version: str = ""
+    #: server.properties values Kafka refuses (the broker does not start).
+    refused: list[Refused] = field(default_factory=list)
 
     def rows(self) -> list[dict]:
         return [r.as_dict() for r in self.resolved]
@@ -72,39 +79,53 @@ class LiveResolution:
     check: Check
     checked: dict[str, bool]
     notes: list[str]
+    kafka_version: str = ""
     #: None without --broker-config.
     drift: Optional[list[Drift]] = None
     drift_compared_as_set_only: list[str] = field(default_factory=list)
 
 
+def registry(kafka_version: Optional[str]):
+    """Kafka's config definitions of ``--kafka-version`` (the newest read without it)."""
+    try:
+        return kafka_configs(kafka_version)
+    except ValueError as exc:
+        raise OptionError(str(exc), "--kafka-version") from None
+
+
 def resolve(broker_config: Optional[Path], dynamic: Optional[Path], broker_id: Optional[str],
             listener: Optional[str], keys: Optional[list[str]], all_defaults: bool, bootstrap_server: Optional[str],
-            command_config: Optional[Path], timeout: float) -> Resolution | LiveResolution:
-    """`config resolve`: from files (--broker-config and/or --dynamic), or from a live broker."""
+            command_config: Optional[Path], timeout: float,
+            kafka_version: Optional[str] = None) -> Resolution | LiveResolution:
+    """`config resolve`: from files (--broker-config and/or --dynamic), or from a live broker; keys
+    interpreted with Kafka ``kafka_version``'s config definitions."""
+    kafka = registry(kafka_version) if kafka_version is not None or bootstrap_server is None else None
     if bootstrap_server is not None:
         if dynamic is not None:
             raise OptionError("give --dynamic or --bootstrap-server, not both (a live broker reports its own dynamic "
                               "configs)", "--dynamic")
         return resolve_live(bootstrap_server, command_config, timeout, broker_config, broker_id, listener, keys,
-                            all_defaults)
+                            all_defaults, kafka)
     if command_config is not None:
         raise OptionError("--command-config needs --bootstrap-server", "--command-config")
     if broker_config is None and dynamic is None:
         raise OptionError("give --broker-config and/or --dynamic (or --bootstrap-server)", "--broker-config")
     sources, notes = load_sources(broker_config, dynamic, broker_id)
     ignored = []
-    kept_default, ign = validate_dynamic(sources.dynamic_default, per_broker=False)
+    kept_default, ign = validate_dynamic(sources.dynamic_default, per_broker=False, kafka=kafka)
     ignored += ign
-    kept_broker, ign = validate_dynamic(sources.dynamic_broker, per_broker=True)
+    kept_broker, ign = validate_dynamic(sources.dynamic_broker, per_broker=True, kafka=kafka)
     ignored += ign
     sources.dynamic_default, sources.dynamic_broker = kept_default, kept_broker
-    names = [scoped_key(k, listener) for k in keys] if keys else keys_to_resolve(sources, all_defaults, listener)
-    return Resolution(sources.broker_id, listener, [resolve_key(k, sources) for k in names], ignored, notes)
+    names = [scoped_key(k, listener, kafka) for k in keys] if keys else \
+        keys_to_resolve(sources, all_defaults, listener, kafka=kafka)
+    return Resolution(sources.broker_id, listener, [resolve_key(k, sources, kafka) for k in names], ignored, notes,
+                      kafka.version, refused_static(sources.static, kafka))
 
 
 def resolve_live(bootstrap: str, command_config: Optional[Path], timeout: float, broker_config: Optional[Path],
                  broker_id: Optional[str], listener: Optional[str], keys: Optional[list[str]],
-                 all_defaults: bool) -> LiveResolution:
+                 all_defaults: bool, kafka=None) -> LiveResolution:
     """The broker's DescribeConfigs (with synonyms) as sources, resolved with authz's tables and
     checked key by key against the source and value the broker reports."""
     wanted = None
@@ -123,14 +144,20 @@ def resolve_live(bootstrap: str, command_config: Optional[Path], timeout: float,
     finally:
         close_admin(admin)
     sources = sources_from_describe(configs, LiveOrigin(bootstrap, str(chosen)))
-    check = check_against_broker(configs, sources)
+    version_note = []
+    if kafka is None:
+        # Without --kafka-version: the version read whose broker ConfigDef the broker's keys match.
+        kafka = kafka_configs(match_version(c.name for c in configs))
+        version_note = [f"keys as Kafka {kafka.version} defines them: the version read whose broker configs match "
+                        f"the keys broker {chosen} reports (--kafka-version to choose)"]
+    check = check_against_broker(configs, sources, kafka)
     hidden = broker_sensitive(configs)
     reported = {c.name: c for c in configs}
     if keys:
-        names = [scoped_key(k, listener) for k in keys]
+        names = [scoped_key(k, listener, kafka) for k in keys]
     else:
-        names = keys_to_resolve(sources, all_defaults, listener, extra=reported if all_defaults else ())
-    resolved = [hide(resolve_key(k, sources), hidden) for k in names]
+        names = keys_to_resolve(sources, all_defaults, listener, extra=reported if all_defaults else (), kafka=kafka)
+    resolved = [hide(resolve_key(k, sources, kafka), hidden) for k in names]
     failed = {d.key for d in check.disagreements}
     checked = {k: k not in failed for k in check.agreed | failed}
     rows = []
@@ -141,7 +168,7 @@ def resolve_live(bootstrap: str, command_config: Optional[Path], timeout: float,
         row["agrees"] = checked.get(r.key)
         rows.append(row)
     result = LiveResolution(bootstrap, chosen, listener, resolved, rows, check, checked,
-                            [f"{how}; {len(configs)} configs reported"] + check.notes)
+                            [f"{how}; {len(configs)} configs reported"] + version_note + check.notes, kafka.version)
     if file_static is not None:
         result.drift = static_drift(file_static, sources.static, hidden)
         result.drift_compared_as_set_only = compared_as_set_only(file_static, sources.static, hidden)

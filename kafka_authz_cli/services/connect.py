@@ -18,7 +18,7 @@ from kafka_authz_cli.connect import (
     PolicyError,
     RequiredAction,
     check_connector,
-    read_connector,
+    read_connector_file,
     read_worker,
     required_actions,
 )
@@ -49,11 +49,13 @@ class OverridesReport:
     actions: list[RequiredAction]
     notes: list[str]
     decisions: Optional[list] = None  # list[Decision | None], None without --acls
+    shape: str = ""  # what the file is (connect.shapes)
 
     @property
     def rejected(self) -> bool:
-        """An override the policy rejects for a client the connector uses: the task fails to start."""
-        return any(c.rejected for c in self.check.clients if c.used)
+        """Connect refuses the connector or its task fails to start: an override the policy rejects for
+        a client the connector uses, or a client that cannot be built (invalid sasl.jaas.config...)."""
+        return any(c.rejected or c.start_error for c in self.check.clients if c.used)
 
     @property
     def denied(self) -> bool:
@@ -63,19 +65,28 @@ class OverridesReport:
 def check_connector_overrides(connector: Path, policy: Optional[str] = None, worker: Optional[Path] = None,
                               connector_type: Optional[str] = None, topics: Optional[list[str]] = None,
                               mapping: MappingOptions = MappingOptions(), acls: Optional[Path] = None,
-                              host: str = "127.0.0.1", super_users: Optional[str] = None) -> OverridesReport:
-    name, config = read_connector(connector)
+                              host: str = "127.0.0.1", super_users: Optional[str] = None,
+                              name: Optional[str] = None) -> list[OverridesReport]:
+    """One report per connector of the file (``name``: the URL's name of a PUT body; in a file of
+    several, the one to check)."""
+    found = read_connector_file(connector, name)
     worker_props = read_worker(worker) if worker is not None else {}
-    try:
-        result = check_connector(config, worker_props, policy, connector_type, name)
-    except PolicyError as exc:
-        raise AuthzError(str(exc)) from None
-    clients = tuple(c if c.identity is None else replace(c, identity=_mapped_identity(c.identity, mapping))
-                    for c in result.clients)
-    result = replace(result, clients=clients)
-    actions, notes = required_actions(result, config, list(topics or []))
-    decisions = _decide(actions, acls, host, mapping.broker_config, super_users) if acls is not None else None
-    return OverridesReport(result, actions, notes, decisions)
+    authorizer = None
+    if acls is not None:
+        authorizer = broker_settings(super_users, None, mapping.broker_config).authorizer(load_source(acls))
+    reports = []
+    for c in found:
+        try:
+            result = check_connector(c.config, worker_props, policy, connector_type, c.name, c.declared_type)
+        except PolicyError as exc:
+            raise AuthzError(str(exc)) from None
+        clients = tuple(k if k.identity is None else replace(k, identity=_mapped_identity(k.identity, mapping))
+                        for k in result.clients)
+        result = replace(result, clients=clients)
+        actions, notes = required_actions(result, c.config, list(topics or []))
+        decisions = _decide(actions, authorizer, host) if authorizer is not None else None
+        reports.append(OverridesReport(result, actions, list(c.notes) + notes, decisions, c.shape))
+    return reports
 
 
 def _mapped_identity(ident: Identity, mapping: MappingOptions) -> Identity:
@@ -103,12 +114,9 @@ def _mapped_identity(ident: Identity, mapping: MappingOptions) -> Identity:
     return ident
 
 
-def _decide(actions: list[RequiredAction], acls: Path, host: str, broker_config: Optional[Path],
-            super_users: Optional[str]) -> list:
+def _decide(actions: list[RequiredAction], authorizer, host: str) -> list:
     from kafka_authz_cli.acl import CLUSTER_NAME, AclOperation, Request, ResourceType
 
-    settings = broker_settings(super_users, None, broker_config)
-    authorizer = settings.authorizer(load_source(acls))
     out = []
     for a in actions:
         if a.principal is None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Optional
 
-from kafka_authz_cli.config import load_sources
+from kafka_authz_cli.config import kafka_configs, load_sources
 from kafka_authz_cli.errors import OptionError
 from kafka_authz_cli.policy import (
     ClusterState,
@@ -61,15 +61,22 @@ def verdict_row(req: PolicyRequest, pv: PolicyVerdict, combined: CombinedVerdict
 
 
 def check_requests(policy: TopicPolicy, requests: list[PolicyRequest], cluster: ClusterState, broker_sources,
-                   authorizer=None) -> list[dict]:
+                   authorizer=None, kafka=None) -> list[dict]:
     rows = []
     for req in requests:
         if authorizer is not None:
-            c = decide(authorizer, policy, req, cluster, broker_sources)
+            c = decide(authorizer, policy, req, cluster, broker_sources, kafka)
             rows.append(verdict_row(req, c.policy, c))
         else:
-            rows.append(verdict_row(req, evaluate(policy, req, cluster, broker_sources)))
+            rows.append(verdict_row(req, evaluate(policy, req, cluster, broker_sources, kafka)))
     return rows
+
+
+def _kafka(kafka_version: Optional[str]):
+    try:
+        return kafka_configs(kafka_version)
+    except ValueError as exc:
+        raise OptionError(str(exc), "--kafka-version") from None
 
 
 def _broker_sources(broker_config: Optional[Path]):
@@ -78,9 +85,11 @@ def _broker_sources(broker_config: Optional[Path]):
 
 def check_policy(requests: Path, policy: Path, cluster_state: Optional[Path], broker_config: Optional[Path],
                  acls: Optional[Path], acls_format: Optional[str], super_users: Optional[str],
-                 allow_everyone: Optional[bool]) -> list[dict]:
+                 allow_everyone: Optional[bool], kafka_version: Optional[str] = None) -> list[dict]:
     """`authz policy check`: one verdict row per request of the file; with ``acls``, the request's
-    verdict as a broker gives it (the ACLs, then the broker's own checks, then the policy)."""
+    verdict as a broker gives it (the ACLs, then the broker's own checks, then the policy); topic
+    configs read as Kafka ``kafka_version`` reads them."""
+    kafka = _kafka(kafka_version)
     pol = read_policy(policy)
     reqs = read_requests(requests)
     cluster = read_cluster_state(cluster_state)
@@ -89,7 +98,7 @@ def check_policy(requests: Path, policy: Path, cluster_state: Optional[Path], br
     if acls is not None:
         settings = broker_settings(super_users, allow_everyone, broker_config)
         authorizer = settings.authorizer(load_source(acls, acls_format))
-    return check_requests(pol, reqs, cluster, broker_sources, authorizer)
+    return check_requests(pol, reqs, cluster, broker_sources, authorizer, kafka)
 
 
 def simulate_topic_policy(policy_path: Path, authorizer, principal: str, host: str, operation: str, topic: str,

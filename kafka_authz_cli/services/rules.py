@@ -1,29 +1,47 @@
 """`authz lint`, `compile`, `decompile`: which files, with which classes, and what comes of them.
 
 The rules language itself is ``kafka_authz_cli.rules``; here its inputs are found and read (the
-rules files under a directory, the ``--types`` classes, the ``--expand-against`` names, an ACL set
+rules files under a directory, told apart by content; YAMLs holding rules or naming them, with the
+``aclFile``s they name followed as the proxy and the operator would; the ``--types`` classes, the ``--expand-against`` names, an ACL set
 in any format) and its answers handed back for the CLI to render.
 """
 
 from __future__ import annotations
 
+import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Optional
 
 from kafka_authz_cli.codes import SEVERITIES
 from kafka_authz_cli.errors import InputError, OptionError
 from kafka_authz_cli.formats import read_text
-from kafka_authz_cli.rules import CODES, LintResult, explain, lint_text
+from kafka_authz_cli.rules import (
+    CODES,
+    MOUNTED,
+    PLACEHOLDER,
+    RELATIVE_ACL_FILE,
+    RULES_NOT_HERE,
+    RULES_UNREADABLE,
+    SNIFF_CHARS,
+    SYNTAX_ERROR,
+    Finding,
+    KroxyliciousYaml,
+    LintResult,
+    YamlSyntaxError,
+    explain,
+    is_rules,
+    lint_text,
+    looks_like,
+    may_hold_rules,
+    read_kroxylicious_yaml,
+)
 from kafka_authz_cli.services.sources import load_registry, load_source
 
 if TYPE_CHECKING:
     from kafka_authz_cli.acl import AclBinding
     from kafka_authz_cli.rules import ExpansionNames
-
-#: What a rules file is called, when lint walks a directory.
-RULES_SUFFIXES = (".acl", ".rules", ".authz")
 
 
 def explain_code(code: str) -> str:
@@ -34,27 +52,26 @@ def explain_code(code: str) -> str:
         raise OptionError(f"unknown code {code!r}; codes: {', '.join(CODES)}", param_hint="--explain") from None
 
 
-def rules_files(paths: list[Path]) -> list[Path]:
-    """The files to lint: files as given, directories walked for rules files (sorted)."""
-    out = []
-    for p in paths:
-        if p.is_dir():
-            found = sorted(f for f in p.rglob("*") if f.is_file() and f.suffix in RULES_SUFFIXES)
-            if not found:
-                raise InputError(f"no rules files ({', '.join(RULES_SUFFIXES)}) under this directory", str(p))
-            out += found
-        elif p.exists():
-            out.append(p)
-        else:
-            raise InputError("no such file", str(p))
-    return out
+#: Directories a walk never enters (version control).
+_NOT_WALKED = {".git", ".hg", ".svn"}
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """A file of a directory that lint did not read as rules, and why."""
+
+    path: str
+    reason: str
 
 
 @dataclass
 class LintRun:
-    """Every file's findings, in the order the files were given."""
+    """Every file's findings, in the order the files were given; what was skipped; what was resolved."""
 
     results: list[LintResult]
+    skipped: list[Skipped] = field(default_factory=list)
+    #: How each ``aclFile`` was followed (``file:line:col: filter X: ... -> ...``), for --verbose.
+    followed: list[str] = field(default_factory=list)
 
     def counts(self) -> dict[str, int]:
         """Findings per severity (every severity present, least severe first)."""
@@ -70,10 +87,229 @@ class LintRun:
         return any(SEVERITIES.index(f.severity) >= threshold for r in self.results for f in r.findings)
 
 
-def lint_paths(paths: list[Path], types: Optional[Path]) -> LintRun:
-    """Lint rules files and directories of them, with the classes of a ``--types`` file if one is given."""
+@dataclass
+class _Inputs:
+    """The files to lint, sorted out by content."""
+
+    rules: dict[Path, str] = field(default_factory=dict)  # rules files (dict: each once, in order)
+    explicit_other: dict[Path, tuple[str, str | None]] = field(default_factory=dict)  # given, not rules
+    yamls: dict[Path, KroxyliciousYaml] = field(default_factory=dict)
+    skipped: list[Skipped] = field(default_factory=list)
+
+
+def _walk(directory: Path) -> list[Path]:
+    found = []
+    for root, dirs, files in os.walk(directory):
+        dirs[:] = sorted(d for d in dirs if d not in _NOT_WALKED)
+        found += [Path(root) / f for f in sorted(files)]
+    return found
+
+
+def _read(path: Path) -> tuple[str | None, str]:
+    """The text, or None and why it is no text (binary, not UTF-8)."""
+    with open(path, "rb") as fh:
+        data = fh.read(SNIFF_CHARS)
+        if b"\x00" in data:
+            return None, "looks like a binary file"  # and the rest of it is never read
+        data += fh.read()
+    try:
+        return data.decode("utf-8"), ""
+    except UnicodeDecodeError:
+        return None, "not UTF-8 text (the proxy reads rules as UTF-8)"
+
+
+def _classify(path: Path, explicit: bool, inputs: _Inputs) -> None:
+    """Rules by content; else a YAML holding rules or naming them; else skipped (or, given, linted anyway)."""
+    try:
+        text, why_not = _read(path)
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror or exc}", str(path)) from None
+    if text is not None and is_rules(text):
+        inputs.rules[path] = text
+        return
+    if text is not None and may_hold_rules(text):
+        try:
+            found = read_kroxylicious_yaml(text)
+        except YamlSyntaxError as exc:
+            if explicit:
+                raise InputError(str(exc), str(path), exc.line, exc.col + 1) from None
+            inputs.skipped.append(Skipped(str(path), f"{exc} (line {exc.line})"))
+            return
+        if found:
+            inputs.yamls[path] = found
+            return
+        why_not = "" if explicit else f"looks like {looks_like(text)}, without rules or an Authorization filter"
+    if explicit:
+        inputs.explicit_other[path] = (text if text is not None else "", why_not or _not_rules(text or ""))
+        return
+    inputs.skipped.append(Skipped(str(path), why_not or _not_rules(text or "")))
+
+
+def _not_rules(text: str) -> str:
+    what = looks_like(text)
+    return f"looks like {what}" if what else "its first statement is no rules statement"
+
+
+def _inputs(paths: list[Path], by_content: bool) -> _Inputs:
+    inputs = _Inputs()
+    for p in paths:
+        if p.is_dir():
+            before = len(inputs.rules) + len(inputs.yamls)
+            for f in _walk(p):
+                _classify(f, False, inputs)
+            if len(inputs.rules) + len(inputs.yamls) == before and not by_content:
+                skipped = sum(1 for s in inputs.skipped if Path(s.path).is_relative_to(p))
+                raise InputError(f"no Kroxylicious rules file and no YAML holding rules under this directory "
+                                 f"({skipped} file(s) skipped: none reads as rules by content)", str(p))
+        elif p.exists():
+            _classify(p, not by_content, inputs)
+        else:
+            raise InputError("no such file", str(p))
+    return inputs
+
+
+def lint_paths(paths: list[Path], types: Optional[Path], by_content: bool = False) -> LintRun:
+    """Lint rules files, YAMLs holding or naming them, and directories of both (files by content).
+
+    ``by_content``: files given by name are picked as a directory's are (the pre-commit hook passes
+    every text file), and finding nothing to lint is no error."""
     registry = load_registry(types)
-    return LintRun([lint_text(read_text(f), str(f), registry) for f in rules_files(paths)])
+    inputs = _inputs(paths, by_content)
+    run = LintRun([], inputs.skipped)
+    yaml_results = _lint_yamls(inputs, registry, run)
+    done = set()
+    for path in list(inputs.rules) + list(inputs.explicit_other):
+        if path.resolve() in done:
+            continue
+        done.add(path.resolve())
+        if path in inputs.rules:
+            run.results.append(lint_text(inputs.rules[path], str(path), registry))
+        else:
+            run.results.append(_lint_other(path, *inputs.explicit_other[path], registry))
+    run.results += yaml_results
+    return run
+
+
+def _lint_other(path: Path, text: str, why_not: str | None, registry) -> LintResult:
+    """A file given explicitly that is no rules file: linted all the same (the proxy would read it), its
+    first error saying what it looks like; the rest of its syntax errors are counted, not listed."""
+    result = lint_text(text, str(path), registry)
+    errors = [f for f in result.findings if f.code == SYNTAX_ERROR.code]
+    if errors:
+        what = why_not or _not_rules(text)
+        what = f"this {what}" if what.startswith("looks like") else what
+        first = replace(errors[0], message=f"{errors[0].message} ({what}, expected a Kroxylicious rules file)")
+        result.findings = [first] + ([replace(errors[-1], message="... the other syntax errors are not listed: "
+                                              "this is no rules file")] if len(errors) > 1 else [])
+    return result
+
+
+def _lint_yamls(inputs: _Inputs, registry, run: LintRun) -> list[LintResult]:
+    """Each YAML's own problems, the rules it holds (mapped to its lines) and the aclFiles it names."""
+    maps: dict[tuple, tuple[Path, dict]] = {}
+    for path, found in inputs.yamls.items():
+        for k, values in found.maps.items():
+            maps.setdefault(k, (path, values))
+    referenced: set[tuple] = set()
+    results = {path: LintResult(str(path)) for path in inputs.yamls}
+    for path, found in inputs.yamls.items():
+        res = results[path]
+        res.findings += [Finding(RULES_UNREADABLE.code, str(path), p.line, p.col, p.message) for p in found.problems]
+        for ref in found.refs:
+            _follow(ref, path, maps, referenced, inputs, res, run)
+        for embedded in found.inline:
+            _lint_embedded(res, embedded, registry)
+    for (kind, namespace, name), (path, values) in maps.items():
+        for key, embedded in values.items():
+            if (kind, namespace, name, key) in referenced or is_rules(embedded.text):
+                _lint_embedded(results[path], embedded, registry)
+    for res in results.values():
+        res.findings.sort(key=lambda f: (f.line, f.col, f.code))
+    return list(results.values())
+
+
+def _lint_embedded(res: LintResult, embedded, registry) -> None:
+    """Lint rules held in a YAML scalar; each finding at the YAML's line:col, the proxy's own in the message."""
+    for f in lint_text(embedded.text, embedded.where, registry).findings:
+        line, col = embedded.place(f.line, f.col)
+        res.findings.append(replace(f, path=res.path, line=line, col=col,
+                                    message=f"{f.message} ({embedded.where}: {f.line}:{f.col} as the proxy reports it)"))
+
+
+def _find_map(maps: dict, kind: str, namespace: str | None, name: str):
+    """The ConfigMap/Secret a placeholder names: same name, and same namespace where both say one."""
+    for (k, ns, n), entry in maps.items():
+        if k == kind and n == name and (namespace is None or ns is None or ns == namespace):
+            return (k, ns, n), entry
+    return None, None
+
+
+def _follow(ref, path: Path, maps: dict, referenced: set, inputs: _Inputs, res: LintResult, run: LintRun) -> None:
+    """Where an aclFile leads, as the operator and the proxy would follow it."""
+    def at(code: str, message: str) -> None:
+        res.findings.append(Finding(code, str(path), ref.line, ref.col, f"{label}: {message}"))
+
+    label = f"{'KafkaProtocolFilter' if ref.operator else 'filter'} {ref.filter_name}"
+    placeholder = PLACEHOLDER.search(ref.value) if ref.operator else MOUNTED.fullmatch(ref.value)
+    if placeholder:
+        if ref.operator and (placeholder.start() != 0 or placeholder.end() != len(ref.value)):
+            at(RULES_UNREADABLE.code, "the operator refuses `aclFile: " + ref.value + "`: Config provider placeholders "
+               "cannot be preceded or followed by other characters (SecureConfigInterpolator)")
+            return
+        provider, name, key = placeholder.group("provider", "name", "key")
+        kind = {"configmap": "ConfigMap", "secret": "Secret"}.get(provider)
+        if kind is None:
+            at(RULES_UNREADABLE.code, f"unknown config provider {provider!r}: the operator knows configmap and secret")
+            return
+        found, entry = _find_map(maps, kind, ref.namespace, name)
+        if entry is None:
+            at(RULES_NOT_HERE.code, f"the rules are {kind} {name}, key {key}, which none of the given files holds: "
+               "not linted (give lint that YAML too)")
+            return
+        if key not in entry[1]:
+            at(RULES_UNREADABLE.code, f"{kind} {name} ({entry[0]}) has no key {key!r}: the proxy pod's "
+               f"/opt/kroxylicious/secure/{provider}/{name}/{key} will not exist and the proxy fails to start "
+               "(AclAuthorizerService: NoSuchFileException)")
+            return
+        referenced.add((*found, key))
+        run.followed.append(f"{path}:{ref.line}:{ref.col}: {label} -> {kind} {name}, key {key} ({entry[0]})")
+        return
+    if ref.operator:
+        at(RULES_NOT_HERE.code, f"aclFile {ref.value!r} is a path inside the proxy pod: not linted (keep the rules in "
+           "a ConfigMap and name it as ${configmap:NAME:KEY})")
+        return
+    target = _local_acl_file(ref, path, at)
+    if target is None:
+        return
+    run.followed.append(f"{path}:{ref.line}:{ref.col}: {label} -> {target}")
+    if any(target.resolve() == p.resolve() for p in (*inputs.rules, *inputs.explicit_other)):
+        return
+    text, why_not = _read(target)
+    if text is None:
+        at(RULES_UNREADABLE.code, f"aclFile {target} is {why_not}")
+        return
+    inputs.rules[target] = text  # named by the configuration: the proxy reads it as rules, whatever it holds
+    inputs.skipped[:] = [s for s in inputs.skipped if Path(s.path).resolve() != target.resolve()]
+
+
+def _local_acl_file(ref, path: Path, at) -> Path | None:
+    """A proxy configuration's aclFile on this machine: absolute as it is; relative from the working
+    directory as the proxy would (Path.of), else next to the configuration, saying which."""
+    target = Path(ref.value)
+    if target.is_absolute():
+        if target.is_file():
+            return target
+        at(RULES_NOT_HERE.code, f"aclFile {ref.value} does not exist on this machine: not linted")
+        return None
+    here, beside = Path.cwd() / target, path.parent / target
+    chosen = here if here.is_file() else beside if beside.is_file() else None
+    found = (f"linted {chosen}" if chosen is not None
+             else f"found neither in {Path.cwd()} nor next to this file")
+    at(RELATIVE_ACL_FILE.code, f"aclFile {ref.value!r} is relative: the proxy opens it from the directory it is "
+       f"started in (AclAuthorizerService: Path.of(aclFile)), not from this file's directory; {found}")
+    if chosen is None:
+        at(RULES_NOT_HERE.code, f"aclFile {ref.value!r} not found: not linted")
+    return chosen
 
 
 def expansion_names(path: Path) -> ExpansionNames:

@@ -2,6 +2,7 @@
 
 import json
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -16,6 +17,7 @@ from kafka_authz_cli.config.dynamic import (
     update_mode,
     validate_dynamic,
 )
+from kafka_authz_cli.config.registry import kafka_configs
 
 runner = CliRunner()
 
@@ -67,17 +69,21 @@ def test_mechanism_configs_keep_their_name_and_are_hidden():
     assert "secret stuff" not in json.dumps(r.as_dict())
 
 
-def test_ignored_dynamic_entries_use_the_brokers_messages():
+@pytest.mark.parametrize("version,shown", [("4.1", "Set({})"), ("3.9", "Set({})"), ("4.4", "[{}]")])
+def test_ignored_dynamic_entries_use_the_brokers_messages(version, shown):
+    """Scala's DynamicBrokerConfig prints Set(a, b); from Kafka 4.3 it is Java and prints [a, b]."""
+    kafka = kafka_configs(version)
     kept, ignored = validate_dynamic({"log.retention.hours": L("1"), "ssl.keystore.location": L("/a"),
                                       "listener.name.x.ssl.key.password": L("p"),
                                       "listener.name.x.max.connections": L("5"), "my.custom": L("1")},
-                                     per_broker=False)
+                                     per_broker=False, kafka=kafka)
     assert set(kept) == {"listener.name.x.max.connections", "my.custom"}
     assert [i.message for i in ignored] == [
-        "Non-dynamic configs will be ignored: Set(log.retention.hours)",
+        "Non-dynamic configs will be ignored: " + shown.format("log.retention.hours"),
         "Security configs can be dynamically updated only using listener prefix, base configs will be ignored: "
-        "Set(ssl.keystore.location)",
-        "Per-broker configs defined at default cluster level will be ignored: Set(listener.name.x.ssl.key.password)"]
+        + shown.format("ssl.keystore.location"),
+        "Per-broker configs defined at default cluster level will be ignored: "
+        + shown.format("listener.name.x.ssl.key.password")]
     kept, ignored = validate_dynamic({"listener.name.x.ssl.key.password": L("p")}, per_broker=True)
     assert kept and not ignored
 
@@ -125,7 +131,8 @@ def test_cli_resolve(tmp_path):
     dyn.write_text(json.dumps({"cluster_default": {"log.retention.ms": 5000, "log.roll.hours": 1},
                                "brokers": {"2": {"listener.name.ext.ssl.keystore.location": "/new.jks"},
                                            "3": {"num.io.threads": "1"}}}))
-    res = runner.invoke(app, ["config", "resolve", "--broker-config", str(props), "--dynamic", str(dyn), "-f", "json"])
+    res = runner.invoke(app, ["config", "resolve", "--broker-config", str(props), "--dynamic", str(dyn), "-f", "json",
+                              "--kafka-version", "4.1"])
     assert res.exit_code == 1, res.output  # log.roll.hours is not dynamic
     doc = json.loads(res.stdout)
     by_key = {c["key"]: c for c in doc["configs"]}

@@ -268,8 +268,8 @@ def test_a_dynamic_super_users_is_explained_not_a_disagreement():
 
 
 def test_keys_authz_knows_nothing_of_are_counted_not_compared():
-    result = check(naive_describe(defaults={**DEFAULTS, "group.max.size": "2147483647"}))
-    assert "group.max.size" in result.unknown and "group.max.size" not in result.agreed
+    result = check(naive_describe(defaults={**DEFAULTS, "my.plugin.setting": "2147483647"}))
+    assert "my.plugin.setting" in result.unknown and "my.plugin.setting" not in result.agreed
     assert result.compared == len(result.agreed)
 
 
@@ -448,10 +448,10 @@ def test_cli_live_errors(fake, tmp_path):
 
 
 def test_cli_live_all_lists_every_key_the_broker_reports(fake):
-    configs = naive_describe(defaults={**DEFAULTS, "group.max.size": "2147483647"})
+    configs = naive_describe(defaults={**DEFAULTS, "my.plugin.setting": "2147483647"})
     fake(FakeAdmin(configs))
     res = live("--all", "-f", "json")
     assert res.exit_code == 0, res.output
     rows = {r["key"]: r for r in json.loads(res.stdout)["configs"]}
-    assert rows["group.max.size"]["broker"]["value"] == "2147483647" and rows["group.max.size"]["agrees"] is None
+    assert rows["my.plugin.setting"]["broker"]["value"] == "2147483647" and rows["my.plugin.setting"]["agrees"] is None
     assert "log.retention.hours" not in rows  # folded into log.retention.ms

@@ -11,17 +11,36 @@ from kafka_authz_cli.services import rules as service
 EXAMPLES = Path(__file__).parents[2] / "examples" / "rules"
 
 
-def test_directories_are_walked_for_rules_files_only(tmp_path):
+def test_directories_are_walked_for_rules_files_by_content_whatever_their_name(tmp_path):
+    # The old walk took .acl/.rules/.authz only: Kroxylicious's docs' acl-rules.txt went unlinted.
     (tmp_path / "b.rules").write_text("otherwise deny;\n")
     (tmp_path / "sub").mkdir()
     (tmp_path / "sub" / "a.acl").write_text("otherwise deny;\n")
+    (tmp_path / "acl-rules.txt").write_text('allow User with name = "a" READ Topic with name *;\notherwise deny;\n')
     (tmp_path / "notes.txt").write_text("not rules")
-    assert service.rules_files([tmp_path]) == [tmp_path / "b.rules", tmp_path / "sub" / "a.acl"]
+    (tmp_path / "server.properties").write_text("allow.everyone.if.no.acl.found=true\n")
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".git" / "x.acl").write_text("otherwise deny;\n")
+    run = service.lint_paths([tmp_path], None)
+    assert [r.path for r in run.results] == [str(tmp_path / p) for p in ("acl-rules.txt", "b.rules", "sub/a.acl")]
+    assert run.fails("error")  # acl-rules.txt: the proxy refuses it
+    assert {Path(s.path).name: s.reason for s in run.skipped} == {
+        "notes.txt": "its first statement is no rules statement",
+        "server.properties": "looks like a Java .properties file"}
     (tmp_path / "empty").mkdir()
-    with pytest.raises(InputError, match="no rules files"):
-        service.rules_files([tmp_path / "empty"])
+    with pytest.raises(InputError, match="no Kroxylicious rules file"):
+        service.lint_paths([tmp_path / "empty"], None)
     with pytest.raises(InputError, match="no such file"):
-        service.rules_files([tmp_path / "missing.acl"])
+        service.lint_paths([tmp_path / "missing.acl"], None)
+
+
+def test_a_file_given_explicitly_is_linted_and_says_what_it_looks_like(tmp_path):
+    props = tmp_path / "server.properties"
+    props.write_text("allow.everyone.if.no.acl.found=true\nsuper.users=User:admin\n")
+    [result] = service.lint_paths([props], None).results
+    first = result.findings[0]
+    assert first.code == "AZ001" and first.message.endswith(
+        "(this looks like a Java .properties file, expected a Kroxylicious rules file)")
 
 
 def test_a_lint_run_counts_and_fails_by_severity():
