@@ -72,6 +72,7 @@ CSV = _k("csv", "CSV")
 HTML = _k("html", "HTML")
 XML = _k("xml", "XML")
 TERRAFORM = _k("terraform", "a Terraform file")
+BINARY = _k("binary", "a binary file")
 
 _BROKER_KEYS = {"broker.id", "node.id", "process.roles", "log.dirs", "log.dir", "zookeeper.connect",
                 "controller.quorum.voters", "controller.quorum.bootstrap.servers", "controller.listener.names",
@@ -191,6 +192,8 @@ def what_is(text: str) -> Kind | None:
     stripped = head.strip()
     if not stripped:
         return None
+    if "\x00" in head:
+        return BINARY
     lines = head.splitlines()
     low = stripped[:200].lower()
     if stripped[0] in "{[" and not stripped.startswith("[20"):

@@ -77,6 +77,7 @@ SAMPLES = {
     "html": "<!DOCTYPE html>\n<html><body>Kafka</body></html>\n",
     "kafka-configs": "Dynamic configs for broker 0 are:\n  log.cleaner.threads=2 sensitive=false synonyms={}\n",
     "terraform": 'resource "kafka_acl" "a" {\n  resource_name = "t"\n}\n',
+    "binary": "PK\x03\x04\x00\x00binary",
 }
 
 
