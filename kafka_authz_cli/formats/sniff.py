@@ -83,11 +83,12 @@ _WORKER_KEYS = {"group.id", "key.converter", "value.converter", "offset.storage.
 _PROP_LINE = re.compile(r"^[ \t\f]*[A-Za-z_][\w.\-\[\]]*[ \t\f]*[=:]")
 _YAML_KEY = re.compile(r"^(?:- )?[A-Za-z_][\w.\-]*:(?:[ \t]|$)")
 _K8S_KIND = re.compile(r"^kind:[ \t]*[\"']?(\w+)", re.M)
+_PEM = re.compile(r"^-----BEGIN [A-Z0-9 ]+-----[ \t\r]*$", re.M)
 _LOG_LINE = re.compile(r"^\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d")
 _AUTHZ_LOG = re.compile(r"Principal = \S.* is (?:Allowed|Denied) Operation")
 _RULES = re.compile(r"^(?:from\s+[\w.]+\s+import\b|(?:allow|deny)\s+\w+\s+with\b|otherwise\s+deny\s*;)", re.M)
 _JAAS = re.compile(r"^\s*[\w.\-]+\s*\{\s*$[\s\S]*?LoginModule\s+(?:required|requisite|sufficient|optional)", re.M)
-_ACLS_HEADER = re.compile(r"(?:Current|Adding) ACLs for resource `|^[ \t]*ACLs for principal `", re.M)
+_ACLS_HEADER = re.compile(r"[ \t]*(?:Current|Adding) ACLs for resource `|^[ \t]*ACLs for principal `", re.M)
 _CONFIGS_HEADER = re.compile(r"^[ \t]*(?:(?:Dynamic|All) configs for broker |Default configs? for brokers in the cluster are:|"
                              r"Configs for broker \S+ are:|Configs for (?:brokers '|default brokers are))", re.M)
 
@@ -186,6 +187,18 @@ def _csv_kind(lines: list[str]) -> Kind | None:
     return None
 
 
+def _written_by_authz(lines: list[str]) -> Kind | None:
+    """The formats authz writes, by their first line: it decides even where a name further down holds
+    another format's text (a PEM line, '<html>', a log line)."""
+    first = next(ln for ln in lines if ln.strip())
+    if _ACLS_HEADER.match(first):
+        return KAFKA_ACLS
+    if "KafkaPrincipal" in first and "," in first:
+        return KSM_CSV
+    code = next((ln.lstrip() for ln in lines if ln.strip() and not ln.lstrip().startswith(("//", "/*", "*"))), "")
+    return RULES if _RULES.match(code) else None
+
+
 def what_is(text: str) -> Kind | None:
     """The kind ``text`` looks like, or None. Never raises."""
     head = text[:HEAD].lstrip("\ufeff")
@@ -198,16 +211,20 @@ def what_is(text: str) -> Kind | None:
     low = stripped[:200].lower()
     if stripped[0] in "{[" and not stripped.startswith("[20"):
         return _json_kind(head, text.lstrip("\ufeff"))
-    if low.startswith(("<!doctype html", "<html")) or "<html" in low:
-        return HTML
-    if low.startswith("<?xml") or low.startswith("<"):
-        return XML
-    if "-----BEGIN " in head:
-        return PEM_KEY if re.search(r"-----BEGIN [A-Z ]*PRIVATE KEY-----", head) else PEM
+    written = _written_by_authz(lines)
+    if written is not None:
+        return written
     if _ACLS_HEADER.search(head):
         return KAFKA_ACLS
     if _CONFIGS_HEADER.search(head):
         return KAFKA_CONFIGS
+    if low.startswith(("<!doctype html", "<html")) or "<html" in low:
+        return HTML
+    if low.startswith("<?xml") or low.startswith("<"):
+        return XML
+    pem = _PEM.search(head)
+    if pem:
+        return PEM_KEY if "PRIVATE KEY" in pem.group(0) else PEM
     if _AUTHZ_LOG.search(head):
         return AUTHORIZER_LOG
     if sum(1 for ln in lines[:50] if _LOG_LINE.match(ln)) >= max(1, min(len(lines), 50) // 3):
