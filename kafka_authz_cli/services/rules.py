@@ -105,25 +105,32 @@ def _walk(directory: Path) -> list[Path]:
     return found
 
 
-def _read(path: Path) -> tuple[str | None, str]:
-    """The text, or None and why it is no text (binary, not UTF-8)."""
+def _read(path: Path, explicit: bool) -> tuple[str | None, str]:
+    """The text, or None and why it is no text (binary, not UTF-8).
+
+    A walk skips a file with a NUL near its start unread; a file given by name is decoded whole, as
+    the proxy reads it (NULs are valid UTF-8, and the proxy refuses them at a position)."""
     with open(path, "rb") as fh:
         data = fh.read(SNIFF_CHARS)
-        if b"\x00" in data:
+        if b"\x00" in data and not explicit:
             return None, "looks like a binary file"  # and the rest of it is never read
         data += fh.read()
     try:
         return data.decode("utf-8"), ""
     except UnicodeDecodeError:
-        return None, "not UTF-8 text (the proxy reads rules as UTF-8)"
+        return None, "is not UTF-8 text (the proxy reads rules as UTF-8)"
 
 
 def _classify(path: Path, explicit: bool, inputs: _Inputs) -> None:
     """Rules by content; else a YAML holding rules or naming them; else skipped (or, given, linted anyway)."""
     try:
-        text, why_not = _read(path)
+        text, why_not = _read(path, explicit)
     except OSError as exc:
         raise InputError(f"cannot read: {exc.strerror or exc}", str(path)) from None
+    if text is None and explicit:
+        # No text at all is bad input (exit 2, as every command treats it), not a lint finding: there is
+        # no statement for the proxy to report a position in.
+        raise InputError(f"this {why_not}, expected a Kroxylicious rules file", str(path))
     if text is not None and is_rules(text):
         inputs.rules[path] = text
         return
@@ -284,9 +291,9 @@ def _follow(ref, path: Path, maps: dict, referenced: set, inputs: _Inputs, res: 
     run.followed.append(f"{path}:{ref.line}:{ref.col}: {label} -> {target}")
     if any(target.resolve() == p.resolve() for p in (*inputs.rules, *inputs.explicit_other)):
         return
-    text, why_not = _read(target)
+    text, why_not = _read(target, True)
     if text is None:
-        at(RULES_UNREADABLE.code, f"aclFile {target} is {why_not}")
+        at(RULES_UNREADABLE.code, f"aclFile {target} {why_not}")
         return
     inputs.rules[target] = text  # named by the configuration: the proxy reads it as rules, whatever it holds
     inputs.skipped[:] = [s for s in inputs.skipped if Path(s.path).resolve() != target.resolve()]
