@@ -18,7 +18,7 @@ CI = os.environ.get("HYPOTHESIS_PROFILE", "ci") == "ci"
 def test_a_property_test_runs_under_the_profile(n):
     own = test_a_property_test_runs_under_the_profile._hypothesis_internal_use_settings
     if CI:
-        assert own.derandomize and own.database is None and own.print_blob
+        assert own.derandomize and own.database is None and own.print_blob and own.max_examples == 5
     else:
         assert not own.derandomize and own.max_examples == 5 * int(os.environ.get("HYPOTHESIS_EXPLORE_FACTOR", "10"))
     SEEN.append(n)
@@ -43,3 +43,11 @@ def test_no_test_sets_a_seed_or_a_database_of_its_own():
         if re.search(r"@seed\(|derandomize\s*=\s*False|database\s*=", text):
             offenders.append(str(path.relative_to(TESTS)))
     assert offenders == []
+
+
+@settings(max_examples=1000)
+@given(st.integers())
+def test_ci_caps_the_examples_and_explore_multiplies_them(n):
+    own = test_ci_caps_the_examples_and_explore_multiplies_them._hypothesis_internal_use_settings
+    factor = int(os.environ.get("HYPOTHESIS_EXPLORE_FACTOR", "10"))
+    assert own.max_examples == (int(os.environ.get("HYPOTHESIS_CI_MAX_EXAMPLES", "100")) if CI else 1000 * factor)
