@@ -5,6 +5,7 @@ import io
 import json
 import re
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.table import Table
@@ -12,6 +13,20 @@ from typer.testing import CliRunner
 
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.cli.output import AuthzConsole, fold_offsets, name_units
+
+
+@pytest.fixture(autouse=True)
+def fresh_consoles():
+    """rich fixes a console's width when it is created (once per process for the CLI): these runs set
+    their own, and leave no narrow console behind for the tests after them."""
+    from kafka_authz_cli.cli import common
+
+    for lazy in (common.console, common.err_console):
+        lazy._console = None
+    yield
+    for lazy in (common.console, common.err_console):
+        lazy._console = None
+
 
 BORDERS = re.compile(r"[│┃┆|]")
 
