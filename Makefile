@@ -41,17 +41,23 @@ lint: $(STAMP)
 	$(BIN)/ruff check kafka_authz_cli tests
 	$(BIN)/lint-imports --no-cache
 
+# Deterministic: tests/conftest.py loads the hypothesis profile "ci" (derandomized, no example database,
+# a failing example printed with its reproduction blob), so a run fails or passes the same everywhere.
 test: $(STAMP) lint check-java check-mvn live-deps
 	$(BIN)/python -m pytest -q tests
 
 bench: $(STAMP) check-java check-mvn live-deps
 	$(BIN)/python tests/bench/run_all.py
 
-# Coverage-guided fuzzing of every reader (1,000,000 inputs in total, a few minutes); never part of `make test`.
+# Coverage-guided fuzzing of every reader (1,000,000 inputs in total, a few minutes), then every property
+# test of the suite with random examples, the example database and 10x their examples (hypothesis
+# profile "explore"; HYPOTHESIS_EXPLORE_FACTOR changes the factor); never part of `make test`. This is
+# the nightly run: `make fuzz` once a day keeps exploring what `make test` checks deterministically.
 # atheris 3.0+ (2.x mis-instruments Python 3.11 loops); without it, hypothesis generates the inputs.
 fuzz: $(STAMP)
 	@$(BIN)/python -m pip install -q 'atheris>=3.0' 2>/dev/null || echo "atheris did not install: fuzzing with hypothesis instead"
 	$(BIN)/python tests/bench/fuzz_readers.py $(FUZZ_ARGS)
+	HYPOTHESIS_PROFILE=explore $(BIN)/python -m pytest -q -m hypothesis --ignore=tests/live tests
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis

@@ -10,12 +10,19 @@ itself instead:
 - otherwise one record per block, `header  value` lines, values wrapped at spaces and a word longer
   than the line (a SCRAM StoredKey, a long rule) left whole: the line runs long and nothing is cut.
 
+A principal, a distinguished name or a resource name is one value, spaces and all
+(`User:CN=Alice Smith,O=Acme`): the columns that hold them (by header: ``NAME_HEADERS``) never wrap
+at a space. When such a value is wider than its column can be, it folds after a `,` that separates
+two RDNs of a DN, only there; a piece that is still too wide stays whole (the record layout lets the
+line run long). json, jsonl and csv never pass through here.
+
 The width is the console's: the terminal's, or $COLUMNS (80 by default) when piped.
 """
 
 from __future__ import annotations
 
 import re
+from functools import partial
 from typing import Any, Iterable
 
 from rich.cells import cell_len
@@ -25,6 +32,55 @@ from rich.table import Table
 from rich.text import Text
 
 _UNBOUNDED = 1_000_000
+
+#: headers of the columns whose values are names: they fold only between the RDNs of a DN
+NAME_HEADERS = frozenset({"principal", "dn", "kerberos name", "resource", "user", "topic", "binding"})
+#: where a value may fold: after a ',' that is not escaped (RFC 4514 writes a literal comma as '\,')
+_UNIT = re.compile(r"(?:\\.|[^,\\])*(?:,\s*|\\$|$)")
+
+
+def name_units(plain: str) -> list[str]:
+    """A name cut where it may fold: after each unescaped comma (with the spaces after it)."""
+    return [u for u in _UNIT.findall(plain) if u] or [plain]
+
+
+def fold_offsets(plain: str, width: int) -> list[int]:
+    """Where a name breaks to fit ``width`` cells: between units only, a unit wider than the line
+    left whole on a line of its own."""
+    offsets: list[int] = []
+    used = pos = 0
+    for unit in name_units(plain):
+        if used and used + cell_len(unit.rstrip()) > width:
+            offsets.append(pos)
+            used = 0
+        used += cell_len(unit)
+        pos += len(unit)
+    return offsets
+
+
+def _fold_name(text: Text, width: int) -> list[Text]:
+    out: list[Text] = []
+    for line in text.split(allow_blank=True):
+        pieces = line.divide(fold_offsets(line.plain, width))
+        for piece in pieces:
+            piece.rstrip()
+        out.extend(pieces)
+    return out
+
+
+def is_name_column(console: Console, column: Any) -> bool:
+    return _cell_text(console, column.header).plain.strip().lower() in NAME_HEADERS
+
+
+def _name_min_width(console: Console, column: Any) -> int:
+    """The widest piece a name column's values can fold into (cells, lines and units)."""
+    return max((cell_len(u.rstrip()) for cell in column.cells
+                for line in _cell_text(console, cell).plain.split("\n") for u in name_units(line)), default=1)
+
+
+def _fold_name_cells(console: Console, column: Any, width: int) -> None:
+    """Fold each value of a name column to ``width`` at RDN boundaries, so the table never wraps it."""
+    column._cells = [Text("\n").join(_fold_name(_cell_text(console, cell), width)) for cell in column.cells]
 
 
 def _spread(spare: int, wants: list[int]) -> list[int]:
@@ -47,8 +103,10 @@ def fit_table(console: Console, table: Table, width: int) -> Any:
     ranges = [table._measure_column(console, options, column) for column in table.columns]
     pads = [table._get_padding_width(i) for i in range(len(table.columns))]
     # Widths include padding; a column is at least one character wide.
-    mins = [max(r.maximum if column.no_wrap else r.minimum, pad + 1)
-            for r, column, pad in zip(ranges, table.columns, pads)]
+    names = [is_name_column(console, column) for column in table.columns]
+    mins = [max(r.maximum if column.no_wrap else
+                _name_min_width(console, column) + pad if name else r.minimum, pad + 1)
+            for r, column, pad, name in zip(ranges, table.columns, pads, names)]
     maxs = [max(r.maximum, lo) for r, lo in zip(ranges, mins)]
     extra = table._extra_width
     if sum(maxs) + extra <= width:
@@ -57,8 +115,10 @@ def fit_table(console: Console, table: Table, width: int) -> Any:
         return Records(table)
     widths = [lo + add for lo, add in zip(mins, _spread(width - extra - sum(mins),
                                                          [hi - lo for lo, hi in zip(mins, maxs)]))]
-    for column, w, pad in zip(table.columns, widths, pads):
+    for column, w, pad, hi, name in zip(table.columns, widths, pads, maxs, names):
         column.width = w - pad
+        if name and w < hi:
+            _fold_name_cells(console, column, w - pad)
     return table
 
 
@@ -145,7 +205,8 @@ class Records:
                 value = _cell_text(console, cell)
                 if not value.plain.strip() and not keyvalue:
                     continue
-                lines = _wrap_words(console, value, value_width) if value.plain.strip() else []
+                wrap = _fold_name if label.lower() in NAME_HEADERS else partial(_wrap_words, console)
+                lines = wrap(value, value_width) if value.plain.strip() else []
                 if stacked:
                     for line in _wrap_words(console, Text(label), width):
                         yield Segment(line.plain, bold)

@@ -93,8 +93,10 @@ def _print_findings(report) -> None:
 
 @principal_app.command("tls", help=f"""Map X.500 names as ssl.principal.mapping.rules does on the broker.
 
-The rules come from --rules, else from --broker-config (listener.name.<listener>.ssl.principal.mapping.rules
-first when --listener is given), else Kafka's default (DEFAULT). Names: DN arguments, --names FILE (one
+The rules come from --rules (the property value as Kafka's docs write it, 'RULE:...,RULE:...,DEFAULT';
+repeatable: repeated values are joined at commas, so each may be one rule), else from --broker-config
+(listener.name.<listener>.ssl.principal.mapping.rules first when --listener is given), else Kafka's
+default (DEFAULT). Names: DN arguments, --names FILE (one
 DN per line) and --cert FILE (PEM or DER certificates: their subject exactly as the broker renders it,
 X500Principal.getName()). The broker maps that RFC 2253 string, not what `openssl x509 -subject` prints:
 --normalize maps the rendering of each DN argument instead of the text as given.
@@ -112,8 +114,9 @@ would refuse (no rule applies, a rule throws), or findings; 2 usage or input err
 broker refuses (Kafka's message).""", short_help="Map X.500 DNs as ssl.principal.mapping.rules does.")
 def tls(
     dns: Optional[list[str]] = typer.Argument(None, help="Distinguished names.", show_default=False),
-    rules: Optional[str] = typer.Option(None, "--rules", help="ssl.principal.mapping.rules, e.g. "
-                                        "'RULE:^CN=(.*?),OU=ops.*$/$1/L,DEFAULT'."),
+    rules: Optional[list[str]] = typer.Option(None, "--rules", help="ssl.principal.mapping.rules, e.g. "
+                                              "'RULE:^CN=(.*?),OU=ops.*$/$1/L,DEFAULT'; repeatable (one rule "
+                                              "each)."),
     broker_config: Optional[Path] = typer.Option(None, "--broker-config", help="Read the rules (and "
                                                  "super.users) from a server.properties."),
     listener: Optional[str] = typer.Option(None, "--listener", help="Listener name for listener-prefixed keys."),
@@ -135,9 +138,12 @@ def tls(
 
 @principal_app.command("kerberos", help=f"""Map Kerberos principals as sasl.kerberos.principal.to.local.rules does.
 
-Rules: --rules (repeatable, one rule each, as Kafka's list), --rules-config (the one-string config
-value, split on commas as Kafka's ConfigDef does), else --broker-config (listener.name.<listener>. first),
-else Kafka's default [DEFAULT]. --realm is the broker's default realm (what DEFAULT maps).
+Rules: --rules (repeatable, one rule each; a value that is the whole property as Kafka's docs write it,
+'RULE:...,RULE:...,DEFAULT', is split at its commas as Kafka's ConfigDef splits the LIST, and one that is
+neither a rule nor such a list is refused saying so), --rules-config (the one-string config value,
+split the same way), else --broker-config (listener.name.<listener>. first), else Kafka's default
+[DEFAULT]. A rule with a comma inside (a{1,3}) works as one --rules but cannot be written in the
+property: authz warns. --realm is the broker's default realm (what DEFAULT maps).
 
 Exactly as KerberosShortNamer: RULE:[n:format](regex)s/pattern/replacement/g with /L or /U, $0 the realm,
 $1.. the components; DEFAULT maps service@DEFAULTREALM and service/host@DEFAULTREALM to `service`; a name
@@ -153,7 +159,8 @@ would refuse, or findings; 2 usage or input error, or a rule set the broker refu
 def kerberos(
     principals: Optional[list[str]] = typer.Argument(None, help="Kerberos principals (user@REALM, "
                                                     "service/host@REALM).", show_default=False),
-    rules: Optional[list[str]] = typer.Option(None, "--rules", help="One rule; repeat for a list."),
+    rules: Optional[list[str]] = typer.Option(None, "--rules", help="One rule (or the whole comma-separated "
+                                              "property value); repeat for a list."),
     rules_config: Optional[str] = typer.Option(None, "--rules-config", help="The comma-separated config value."),
     realm: Optional[str] = typer.Option(None, "--realm", help="The broker's default Kerberos realm."),
     broker_config: Optional[Path] = typer.Option(None, "--broker-config", help="Read the rules (and "

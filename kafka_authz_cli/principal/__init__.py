@@ -17,7 +17,8 @@ __getattr__, __all__ = lazy_face(__name__, {
     # mapping
     "SslPrincipalMapper": "mapping", "KerberosShortNamer": "mapping", "KerberosName": "mapping",
     "Mapping": "mapping", "MappingRulesError": "mapping", "SSL_RULES_CONFIG": "mapping",
-    "KERBEROS_RULES_CONFIG": "mapping", "split_kerberos_rules_config": "mapping", "ssl_broker_error": "mapping",
+    "KERBEROS_RULES_CONFIG": "mapping", "split_kerberos_rules_config": "mapping",
+    "kerberos_rules_value_form": "mapping", "ssl_broker_error": "mapping",
     "kerberos_broker_error": "mapping", "listener_key": "mapping", "rules_from_config": "mapping",
     # x500
     "DnError": "x500", "normalize_dn": "x500", "rfc2253_from_der": "x500", "dn_form_problems": "x500",

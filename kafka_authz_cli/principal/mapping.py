@@ -333,6 +333,30 @@ def split_kerberos_rules_config(value: str) -> list[str]:
     return kafka_list(value)
 
 
+def _kerberos_rule_parses(rule: str) -> bool:
+    """``KerberosShortNamer.parseRules`` accepts ``rule`` as it is (the grammar; not its regexes)."""
+    m = _KRB_RULE_PARSER.looking_at(rule)
+    return m is not None and m.end() == len(rule)
+
+
+def kerberos_rules_value_form(value: str) -> tuple[str, list[str]]:
+    """What one rule given on the command line is: ``("rule", [value])``; ``("property", rules)``
+    when it is the whole ``sasl.kerberos.principal.to.local.rules`` value as Kafka's docs write it
+    (``RULE:...,RULE:...,DEFAULT``: split at the commas it is a list of valid rules, and as one rule
+    it is not); ``("comma-rule", [value])`` for one valid rule with a comma inside (the property
+    cannot hold it: Kafka's ConfigDef splits a LIST at every comma); ``("neither", rules)`` when it
+    is no rule and its comma-split has an invalid item (``rules`` is the split, what the broker
+    would read). Both readings can never be valid at once: a comma inside a rule always sits in a
+    ``[...]``, ``(...)`` or ``s/.../.../`` part that its first comma-split item leaves unclosed."""
+    if "," not in value:
+        return "rule", [value]
+    whole = _kerberos_rule_parses(value)
+    items = kafka_list(value)
+    if all(_kerberos_rule_parses(item) for item in items):
+        return "property", items
+    return ("comma-rule" if whole else "neither"), ([value] if whole else items)
+
+
 @dataclass(frozen=True)
 class KerberosShortNamer:
     rules: tuple[KerberosRule, ...]

@@ -29,6 +29,7 @@ from kafka_authz_cli.principal import (
     check_kerberos,
     check_tls,
     kerberos_broker_error,
+    kerberos_rules_value_form,
     normalize_dn,
     read_cert_subjects,
     read_names,
@@ -66,9 +67,13 @@ def _rules_error(exc: MappingRulesError, where: ConfiguredRules, key: str) -> In
     return InputError(reason, path or where.source, line)
 
 
-def tls_mapper(rules: Optional[str], broker_config: Optional[Path], listener: Optional[str],
+def tls_mapper(rules: Optional[str | list[str]], broker_config: Optional[Path], listener: Optional[str],
                flag: str = "--rules") -> ResolvedMapper:
-    """The broker's SslPrincipalMapper: --rules wins over server.properties (listener prefix first)."""
+    """The broker's SslPrincipalMapper: --rules wins over server.properties (listener prefix first).
+    Repeated --rules (each one rule, or the whole property value) are joined at commas: that is the
+    one string ssl.principal.mapping.rules holds, which SslPrincipalMapper splits rule by rule."""
+    if isinstance(rules, list):
+        rules = ",".join(rules) if rules else None
     if rules is not None:
         where = ConfiguredRules(rules, flag)
     elif broker_config is not None:
@@ -81,12 +86,45 @@ def tls_mapper(rules: Optional[str], broker_config: Optional[Path], listener: Op
         raise _rules_error(exc, where, SSL_RULES_CONFIG) from None
 
 
+def _kafka_refusal(rules: list[str]) -> str:
+    """What the broker says of a rule list (KerberosShortNamer.parseRules), or "" when it takes it."""
+    try:
+        KerberosShortNamer.from_rules("", rules)
+    except MappingRulesError as exc:
+        return str(exc)
+    return ""
+
+
+def kerberos_rules_flags(values: list[str], flag: str = "--rules") -> tuple[list[str], str]:
+    """The rule list of repeated --rules: each one rule, or the whole property value as Kafka's docs
+    write it (``RULE:...,RULE:...,DEFAULT``), split as Kafka's ConfigDef splits a LIST. Returns the
+    rules and the source to show."""
+    rules: list[str] = []
+    source = flag
+    alternative = "--rules-config VALUE" if flag == "--rules" else "--broker-config FILE"
+    for value in values:
+        form, items = kerberos_rules_value_form(value)
+        if form == "neither":
+            raise OptionError(f"{value!r}: this is the one-string property form; use {alternative} or pass each "
+                              f"rule as its own {flag} (as sasl.kerberos.principal.to.local.rules, Kafka splits "
+                              f"it at every comma and the broker refuses it: {_kafka_refusal(items)})", flag)
+        if form == "comma-rule":
+            log.warning(f"{flag} {value!r} is one rule with a comma in it: sasl.kerberos.principal.to.local.rules "
+                        "cannot hold it (Kafka's ConfigDef splits the LIST at every comma, and the broker "
+                        f"refuses the pieces: {_kafka_refusal(split_kerberos_rules_config(value))})")
+        if form == "property":
+            source = f"{flag} (the one-string property form, split at commas as Kafka's ConfigDef does)"
+        rules += items
+    return rules, source
+
+
 def kerberos_namer(rules: Optional[list[str]], rules_config: Optional[str], broker_config: Optional[Path],
                    listener: Optional[str], realm: Optional[str], flag: str = "--rules") -> ResolvedMapper:
     if rules and rules_config is not None:
         raise OptionError("give --rules (repeatable, one rule each) or --rules-config, not both", "--rules")
     if rules:
-        where, parsed = ConfiguredRules(None, flag), list(rules)
+        parsed, source = kerberos_rules_flags(rules, flag)
+        where = ConfiguredRules(None, source)
     elif rules_config is not None:
         where, parsed = ConfiguredRules(rules_config, "--rules-config"), split_kerberos_rules_config(rules_config)
     elif broker_config is not None:
@@ -210,7 +248,7 @@ def _normalized(inputs: list[NameInput]) -> tuple[list[NameInput], list[Optional
     return converted, used
 
 
-def map_tls_names(dns: Optional[list[str]], rules: Optional[str], broker_config: Optional[Path],
+def map_tls_names(dns: Optional[list[str]], rules: Optional[str | list[str]], broker_config: Optional[Path],
                   listener: Optional[str], names: Optional[list[Path]], certs: Optional[list[Path]],
                   normalize: bool = False, check: bool = False, super_users_value: Optional[str] = None
                   ) -> NameMappings:

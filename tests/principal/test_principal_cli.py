@@ -128,13 +128,23 @@ def test_simulate_mapping_from_broker_config_and_failure(tmp_path):
     assert both.exit_code == 2
 
 
-def test_a_rule_pythons_engine_cannot_run_is_one_line_not_a_traceback():
-    # CPython 3.11 fails at match time on this nested possessive pattern (SystemError): the
-    # mapping is refused in one line, for TLS and Kerberos rules alike.
+def test_possessive_rules_map_as_java_does():
+    # CPython 3.11's own possessive repeat raised SystemError on these; the answers are Java 17's
+    # (SslPrincipalMapper / KerberosShortNamer on the same input give the same names).
+    res = run("principal", "tls", "--rules", "RULE:^CN=(((ba*a*)|.)*+)$/$1/", "CN=b11", "-f", "json")
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.stdout)[0]["principal"] == "User:b11"
     bad = "((a*)+aa*|a*)*+((a)|a)*."
-    for args in (["principal", "tls", "--rules", f"RULE:^{bad}$/x/,DEFAULT", "a1"],
-                 ["principal", "kerberos", "--realm", "R", "--rules", f"RULE:[1:$1]s/{bad}/b/", "a1@R"]):
-        res = run(*args)
-        assert res.exit_code == 2, res.output
-        assert "cannot reproduce Java's nested possessive quantifiers" in res.output
-        assert "Traceback" not in res.output
+    for args, name in ((["principal", "tls", "--rules", f"RULE:^{bad}$/x/,DEFAULT", "a1"], "x"),
+                       (["principal", "kerberos", "--realm", "R", "--rules", f"RULE:[1:$1]s/{bad}/b/", "a1@R"], "b")):
+        res = run(*args, "-f", "json")
+        assert res.exit_code == 0, res.output
+        assert json.loads(res.stdout)[0]["principal"] == f"User:{name}"
+
+
+def test_captures_java_keeps_from_abandoned_attempts_are_one_line_not_a_wrong_name():
+    # Java maps CN=ac to "a": group 1 keeps what the abandoned first alternative captured.
+    res = run("principal", "tls", "--rules", "RULE:^(?:(?>CN=(a))b|CN=a)c$/$1/", "CN=ac")
+    assert res.exit_code == 2, res.output
+    assert "cannot reproduce Java's captures inside a possessive quantifier or atomic group" in res.output
+    assert "Traceback" not in res.output and len(res.output.strip().splitlines()) == 1

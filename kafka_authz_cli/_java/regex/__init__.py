@@ -14,7 +14,8 @@ Semantics followed: JDK 17+ with the JDK 19+ ASCII ``\\b`` (consistent with ``\\
 matching is ASCII-only unless ``(?u)`` is given, as in Java.
 
 The package: ``charsets`` (code point sets, Unicode categories, case folding and their Python
-rendering), ``translate`` (the Java grammar rewritten as Python source), ``pattern`` (the compiled
+rendering), ``translate`` (the Java grammar rewritten as Python source), ``atomic`` (captures inside
+possessive quantifiers and atomic groups: where Python's answer is Java's), ``pattern`` (the compiled
 pattern, Java's ``Matcher`` and replacement syntax) and ``errors``.
 
 Pure: no I/O.

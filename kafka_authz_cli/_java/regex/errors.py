@@ -34,4 +34,5 @@ class JavaRegexUnsupported(Exception):
         self.what = what
         self.pattern = pattern
         self.index = index
-        super().__init__(f"authz cannot reproduce Java's {what} (at index {index} of {pattern!r}) exactly")
+        where = f"at index {index} of {pattern!r}" if index >= 0 else f"in {pattern!r}"
+        super().__init__(f"authz cannot reproduce Java's {what} ({where}) exactly")

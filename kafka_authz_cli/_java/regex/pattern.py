@@ -20,6 +20,8 @@ class JavaPattern:
     regex: re.Pattern = field(compare=False)
     group_count: int = 0
     named_groups: dict = field(default_factory=dict, compare=False)
+    #: groups inside possessive quantifiers and atomic groups (see atomic.py)
+    atomic_groups: frozenset = field(default=frozenset(), compare=False)
 
     def __str__(self) -> str:  # Pattern.toString() is the source text
         return self.source
@@ -33,10 +35,12 @@ class JavaPattern:
     def _run(self, method, text: str, *args) -> re.Match | None:
         try:
             return method(text, *args)
-        except SystemError:
-            # CPython 3.11's engine fails on some nested possessive quantifiers at match time
-            # ("The span of capturing group is wrong"): refused like any construct authz cannot run.
-            raise JavaRegexUnsupported("nested possessive quantifiers", self.source, -1) from None
+        except (SystemError, RecursionError) as exc:
+            # The last resort at the regex boundary: CPython's engine failing inside a match (its
+            # possessive repeat raised SystemError "The span of capturing group is wrong" before the
+            # translation wrote possessives as atomic groups) is a one-line refusal, never a traceback.
+            raise JavaRegexUnsupported(f"match: Python's regex engine failed ({type(exc).__name__}: {exc})",
+                                       self.source, -1) from None
 
     def find_all(self, text: str):
         """The successive matches of Java's ``find()`` loop (an empty match moves on one character)."""
@@ -48,6 +52,11 @@ class JavaPattern:
             m = self._run(self.regex.search, text, nxt)
             if m is None:
                 return
+            if m.start() > nxt and any(m.group(g) is None for g in self.atomic_groups):
+                # Java's find() would report what an earlier start position captured there.
+                raise JavaRegexUnsupported("find() here (a group of a possessive quantifier or atomic group "
+                                           "is unset, and Java keeps what an earlier start position captured)",
+                                           self.source, -1)
             yield m
             first, last = m.start(), m.end()
 
@@ -154,12 +163,16 @@ def compile_java(pattern: str, flags: int = 0) -> JavaPattern:
     """``Pattern.compile``: raises :class:`PatternSyntaxException` as Java would (or
     :class:`JavaRegexUnsupported` for the few constructs authz cannot reproduce)."""
     t = Translator(pattern, flags)
-    src = t.translate()
     try:
+        src = t.translate()
+        t.atomic.check(pattern)
         regex = re.compile(src)
     except re.error as exc:  # a construct Python's engine refuses (e.g. variable-width lookbehind)
         raise JavaRegexUnsupported(f"construct ({exc.msg})", pattern, -1) from None
-    return JavaPattern(pattern, regex, t.groups, dict(t.names))
+    except (RecursionError, OverflowError) as exc:  # nesting deeper than the translator or re can take
+        raise JavaRegexUnsupported(f"pattern (nested too deeply for Python: {type(exc).__name__})", pattern, -1
+                                   ) from None
+    return JavaPattern(pattern, regex, t.groups, dict(t.names), t.atomic.captured())
 
 
 def replace_all(text: str, pattern: str, replacement: str) -> str:

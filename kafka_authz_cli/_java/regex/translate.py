@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from kafka_authz_cli._java.regex.atomic import AtomicRegions
 from kafka_authz_cli._java.regex.charsets import (
     ASCII_DIGIT,
     ASCII_SPACE,
@@ -56,6 +57,7 @@ class Translator:
         self.groups = 0
         self.open_groups: list[int] = []
         self.names: dict[str, int] = {}
+        self.atomic = AtomicRegions()
 
     # -- helpers
     def error(self, desc: str, index: int | None = None) -> PatternSyntaxException:
@@ -93,10 +95,13 @@ class Translator:
         return out
 
     def expr(self) -> str:
+        mark = self.atomic.mark()
         alts = [self.sequence()]
         while self.peek() == "|":
             self.i += 1
             alts.append(self.sequence())
+        if len(alts) > 1:
+            self.atomic.retried(mark)
         return "|".join(alts)
 
     def sequence(self) -> str:
@@ -106,13 +111,16 @@ class Translator:
             c = self.peek()
             if c is None or c in "|)":
                 break
+            at, groups, mark = self.i, self.groups, self.atomic.mark()
             node = self.atom()
             if node is None:  # a flag group like (?i): nothing to emit
                 continue
-            parts.append(self.closure(node))
+            parts.append(self.closure(node, (at, groups, mark)))
         return "".join(parts)
 
-    def closure(self, node: _Node) -> str:
+    def closure(self, node: _Node, operand: tuple) -> str:
+        """``node`` with its quantifier; ``operand`` is where it started (index, groups before it, and
+        the atomic regions' mark), for the book of captures inside atomic regions."""
         self.skip_comments()
         c = self.peek()
         if c is None or c not in "*+?{":
@@ -135,6 +143,15 @@ class Translator:
             raise self.error("Dangling meta character '{'", self.i)
         del start
         src = node.src if node.atomic else f"(?:{node.src})"
+        at, groups_before, mark = operand
+        if q.endswith("+") and len(q) > 1:
+            self.atomic.close(mark, range(groups_before + 1, self.groups + 1), at)
+            # Possessive: Java's X*+ is exactly the atomic group (?>X*). Written so, because CPython's
+            # own possessive repeat loses the captures of groups inside it (((a)|b)*+ on "ab" leaves
+            # group 2 empty; Java has "a") or stops with SystemError ("The span of capturing group is
+            # wrong"); its atomic group keeps them as Java does.
+            return f"(?>{src}{q[:-1]})"
+        self.atomic.retried(mark)
         return src + q
 
     def _looks_counted(self, j: int) -> bool:
@@ -273,8 +290,10 @@ class Translator:
                 return _Node(f"(?:{body})")
             else:
                 raise self.error("Unknown inline modifier", self.i)
+            groups, mark = self.groups, self.atomic.mark()
             body = self.expr()
             self._close(open_at)
+            self._book(head, mark, range(groups + 1, self.groups + 1), open_at)
             if head.startswith("(?P<"):
                 self.open_groups.pop()
             self.flags = saved
@@ -286,6 +305,13 @@ class Translator:
         self.open_groups.pop()
         self.flags = saved
         return _Node(f"({body})")
+
+    def _book(self, head: str, mark: tuple[int, bool], groups: range, open_at: int) -> None:
+        """An atomic group or a lookaround ends: neither is backtracked into (atomic.py)."""
+        if head == "(?>":
+            self.atomic.close(mark, groups, open_at)
+        elif head != "(?:" and not head.startswith("(?P<"):
+            self.atomic.lookaround(mark)
 
     def _close(self, open_at: int) -> None:
         if self.peek() != ")":
