@@ -43,7 +43,8 @@ newest read (live: the version whose broker configs match the keys the broker re
 has its value in milliseconds, as KafkaConfig computes it, and names the synonym and its text.
 
 Offline: --broker-config and/or --dynamic, which takes {"cluster_default": {...}, "brokers": {"0": {...}}}
-JSON or the text of `kafka-configs.sh --describe --entity-type brokers`. Dynamic entries the broker
+JSON or the text of `kafka-configs.sh --describe --entity-type brokers` of any Kafka version from 1.1 (the
+ZooKeeper one-line `Configs for brokers '0' are k=v,...` form, and `--all` output, included). Dynamic entries the broker
 ignores (keys it does not let you change dynamically, SSL store keys without a listener prefix,
 per-broker keys at the cluster-default level) are listed with the broker's own log message (and what
 kafka-configs --alter would have answered), exit 1.
