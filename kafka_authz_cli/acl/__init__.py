@@ -24,8 +24,8 @@ __getattr__, __all__ = lazy_face(__name__, {
     "IMPLIES_DESCRIBE_CONFIGS": "model", "KafkaPrincipal": "model", "PatternType": "model",
     "ResourcePattern": "model", "ResourceType": "model", "SUPPORTED_OPERATIONS": "model",
     "WILDCARD_HOST": "model", "WILDCARD_PRINCIPAL": "model", "WILDCARD_RESOURCE": "model",
-    "java_host_address": "model", "operations_for": "model", "unmatchable_host_reason": "model",
-"validation_errors": "model",
+    "java_host_address": "model", "operations_for": "model", "unmatchable_host_kind": "model",
+    "unmatchable_host_reason": "model", "validation_errors": "model",
     # the authorizer: what it is asked and answers, and the engine
     "Decision": "decision", "Outcome": "decision", "Request": "decision",
     "AuthorizerConfigError": "engine", "StandardAuthorizer": "engine", "parse_super_users": "engine",

@@ -350,6 +350,26 @@ def java_host_address(host: str) -> str:
 
 
 @functools.lru_cache(maxsize=4096)
+def unmatchable_host_kind(host: str) -> str | None:
+    """Which kind of host no client can match (a short phrase to count ACLs by), or None when it can."""
+    if host in (WILDCARD_HOST, ""):
+        return None
+    try:
+        canonical = java_host_address(host)
+    except AclError:
+        canonical = None
+    if canonical == host:
+        return None
+    if canonical is not None:
+        return "not written as Kafka writes the client's address"
+    if "/" in host:
+        return "a CIDR range"
+    if "*" in host:
+        return "a host pattern"
+    return "not an IP address"
+
+
+@functools.lru_cache(maxsize=4096)
 def unmatchable_host_reason(host: str) -> str | None:
     """Why an ACL host can never match a client, or None when it can.
 

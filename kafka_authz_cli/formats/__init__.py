@@ -4,13 +4,14 @@ The bottom layer every reader builds on (no domain types): each domain package r
 formats through it. ``reading`` decodes files and stdin (UTF-8 only, a byte-order mark noted, a
 directory or a FIFO refused), parses JSON strictly (duplicate keys, ``NaN``, lone surrogates and
 excessive nesting refused, every error located) and CSV with a header, and locates a JSON path in
-the text it came from.
+the text it came from. ``tally`` counts warnings that repeat, so that a command prints one line per
+kind (a count and the first few places) instead of one per finding.
 """
 
 from kafka_authz_cli import lazy_face
 
-__getattr__, __all__ = lazy_face(__name__, {name: "reading" for name in (
+__getattr__, __all__ = lazy_face(__name__, {**{name: "reading" for name in (
     "STDIN", "STDIN_LABEL", "LineIndex", "array_element_offsets", "brief", "csv_rows", "csv_table", "decode_utf8",
     "json_lines", "json_type", "line_col", "loads", "locate", "read_bytes", "next_stdin_line", "read_text",
     "source_label",
-)})
+)}, "WarningTally": "tally"})

@@ -6,9 +6,16 @@ import logging
 from pathlib import Path
 from typing import Optional
 
-from kafka_authz_cli.acl import AclSet, detect_format, parse_acls, unmatchable_host_reason, validation_errors
+from kafka_authz_cli.acl import (
+    AclSet,
+    detect_format,
+    parse_acls,
+    unmatchable_host_kind,
+    unmatchable_host_reason,
+    validation_errors,
+)
 from kafka_authz_cli.errors import InputError
-from kafka_authz_cli.formats import read_text, source_label
+from kafka_authz_cli.formats import WarningTally, read_text, source_label
 
 log = logging.getLogger(__name__)
 
@@ -41,20 +48,25 @@ def load_source(path: Path | str, fmt: Optional[str] = None, quiet: bool = False
 
 
 def _warn_about(acl_set: AclSet) -> None:
+    """What the broker would do differently from what the file says: duplicates, ACLs CreateAcls
+    refuses, hosts no client matches; one line per kind however many ACLs share it."""
+    tally = WarningTally()
     seen = set()
-    odd_hosts: dict[str, list[str]] = {}
     for binding, origin in zip(acl_set.bindings, acl_set.origins):
         if binding in seen:
-            log.warning(f"{origin}: duplicate ACL {binding.standard_acl_str()} (Kafka stores it once)")
+            tally.add("duplicate ACLs (Kafka stores each once)", origin,
+                      f"duplicate ACL {binding.standard_acl_str()} (Kafka stores it once)")
         seen.add(binding)
         errors = validation_errors(binding)
         if errors:
-            log.warning(f"{origin}: the broker's CreateAcls would refuse this ACL: {'; '.join(errors)}")
-        if binding.host != "*" and unmatchable_host_reason(binding.host):
-            odd_hosts.setdefault(binding.host, []).append(origin)
-    for host, origins in odd_hosts.items():
-        where = origins[0] + (f" and {len(origins) - 1} more ACL(s)" if len(origins) > 1 else "")
-        log.warning(f"{where}: {unmatchable_host_reason(host)}")
+            tally.add("ACLs the broker's CreateAcls would refuse", origin,
+                      f"the broker's CreateAcls would refuse this ACL: {'; '.join(errors)}")
+        kind = unmatchable_host_kind(binding.host)
+        if kind is not None:
+            tally.add(f"ACLs have a host that never matches a client address ({kind})", origin,
+                      unmatchable_host_reason(binding.host))
+    for line in tally.lines():
+        log.warning(line)
 
 
 CLUSTER_PREFIX = "cluster:"
