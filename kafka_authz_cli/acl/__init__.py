@@ -36,5 +36,5 @@ __getattr__, __all__ = lazy_face(__name__, {
     # files
     "ACL_FORMATS": "formats", "AclSet": "formats", "detect_format": "formats", "dump_acls": "formats",
     "load_acls": "formats", "parse_acls": "formats",
-    "RequestSpec": "requests", "parse_expect": "requests", "parse_requests": "requests",
+    "RequestSpec": "requests", "iter_requests": "requests", "parse_expect": "requests", "parse_requests": "requests",
 })

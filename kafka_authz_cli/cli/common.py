@@ -8,7 +8,7 @@ import json
 import logging
 from enum import Enum
 from pathlib import Path
-from typing import Optional
+from typing import Iterable, Optional
 
 import typer
 
@@ -135,6 +135,36 @@ def emit_rows(rows: list[dict], fmt: TableFormat) -> None:
                 writer.writerow({k: ("" if v is None else json.dumps(v) if isinstance(v, (dict, list)) else v)
                                  for k, v in row.items()})
         typer.echo(buf.getvalue(), nl=False)
+
+
+def stream_rows(rows: Iterable[dict], fmt: TableFormat, batch: int = 2000) -> None:
+    """Like :func:`emit_rows` for rows made one at a time: each is written as it comes (in batches
+    of ``batch``), none is kept. CSV columns are those of the first row, as in emit_rows."""
+    out: list[str] = []
+    writer = None
+    buf = io.StringIO()
+    first = True
+    for row in rows:
+        if fmt is TableFormat.json:
+            out.append(("[\n  " if first else ",\n  ") + json.dumps(row, ensure_ascii=False))
+        elif fmt is TableFormat.jsonl:
+            out.append(json.dumps(row, ensure_ascii=False) + "\n")
+        else:
+            if writer is None:
+                writer = csv.DictWriter(buf, fieldnames=list(row), lineterminator="\n", extrasaction="ignore")
+                writer.writeheader()
+            writer.writerow({k: ("" if v is None else json.dumps(v) if isinstance(v, (dict, list)) else v)
+                             for k, v in row.items()})
+            out.append(buf.getvalue())
+            buf.seek(0)
+            buf.truncate()
+        first = False
+        if len(out) >= batch:
+            typer.echo("".join(out), nl=False)
+            out.clear()
+    if fmt is TableFormat.json:
+        out.append("[]\n" if first else "\n]\n")
+    typer.echo("".join(out), nl=False)
 
 
 def check_can_write(out: Path) -> None:

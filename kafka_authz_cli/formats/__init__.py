@@ -13,5 +13,5 @@ from kafka_authz_cli import lazy_face
 __getattr__, __all__ = lazy_face(__name__, {**{name: "reading" for name in (
     "STDIN", "STDIN_LABEL", "LineIndex", "array_element_offsets", "brief", "csv_rows", "csv_table", "decode_utf8",
     "json_lines", "json_type", "line_col", "loads", "locate", "read_bytes", "next_stdin_line", "read_text",
-    "source_label",
+    "source_label", "text_lines",
 )}, "WarningTally": "tally"})
