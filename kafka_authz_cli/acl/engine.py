@@ -49,6 +49,7 @@ from kafka_authz_cli.acl.model import (
     unmatchable_host_reason,
 )
 from kafka_authz_cli.acl.walk import SortedAcls, WalkError, find_acl_rule, has_resource_acls
+from kafka_authz_cli.formats import paused_gc
 
 # Request, Decision and Outcome are defined in .decision; they are imported from here too.
 __all__ = ["AuthorizerConfigError", "Decision", "Outcome", "Request", "StandardAuthorizer", "parse_super_users"]
@@ -104,20 +105,27 @@ class StandardAuthorizer:
         self._types: dict[ResourceType, TypeIndex] = {}
         #: Kafka's sorted set of each resource type, built when the walk is first needed.
         self._sorted: dict[ResourceType, SortedAcls] = {}
+        with paused_gc():
+            self._index(bindings, force_walk)
+        self._default = Outcome.ALLOWED if allow_everyone_if_no_acl_found else Outcome.DENIED
+
+    def _index(self, bindings: Iterable[AclBinding], force_walk: bool) -> None:
         seen: set[AclBinding] = set()
+        types = self._types
+        keep = self.bindings.append
         for acl in bindings:
             if acl in seen:
                 self.duplicates.append(acl)
                 continue
             seen.add(acl)
-            self.bindings.append(acl)
-            index = self._types.get(acl.resource_type)
+            keep(acl)
+            index = types.get(acl.resource_type)
             if index is None:
-                index = self._types[acl.resource_type] = TypeIndex(walk_only=force_walk)
+                index = types[acl.resource_type] = TypeIndex(walk_only=force_walk)
             index.add(acl)
-        for index in self._types.values():
-            index.freeze()
-        self._default = Outcome.ALLOWED if allow_everyone_if_no_acl_found else Outcome.DENIED
+        principal_keys: dict = {}
+        for index in types.values():
+            index.freeze(principal_keys)
 
     # -- public API -------------------------------------------------------------------------
 

@@ -61,7 +61,7 @@ def _warn_about(acl_set: AclSet) -> None:
         if errors:
             tally.add("ACLs the broker's CreateAcls would refuse", origin,
                       f"the broker's CreateAcls would refuse this ACL: {'; '.join(errors)}")
-        kind = unmatchable_host_kind(binding.host)
+        kind = unmatchable_host_kind(binding.host) if binding.host != "*" else None
         if kind is not None:
             tally.add(f"ACLs have a host that never matches a client address ({kind})", origin,
                       unmatchable_host_reason(binding.host))
