@@ -141,14 +141,15 @@ def stream_rows(rows: Iterable[dict], fmt: TableFormat, batch: int = 2000) -> No
     """Like :func:`emit_rows` for rows made one at a time: each is written as it comes (in batches
     of ``batch``), none is kept. CSV columns are those of the first row, as in emit_rows."""
     out: list[str] = []
+    encode = json.JSONEncoder(ensure_ascii=False).encode
     writer = None
     buf = io.StringIO()
     first = True
     for row in rows:
         if fmt is TableFormat.json:
-            out.append(("[\n  " if first else ",\n  ") + json.dumps(row, ensure_ascii=False))
+            out.append(("[\n  " if first else ",\n  ") + encode(row))
         elif fmt is TableFormat.jsonl:
-            out.append(json.dumps(row, ensure_ascii=False) + "\n")
+            out.append(encode(row) + "\n")
         else:
             if writer is None:
                 writer = csv.DictWriter(buf, fieldnames=list(row), lineterminator="\n", extrasaction="ignore")

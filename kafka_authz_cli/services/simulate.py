@@ -259,19 +259,28 @@ def _decision_rows(specs: Iterable[RequestSpec], authorizer: StandardAuthorizer,
 
 
 class _Origins:
-    """Where each ACL was read (its first place), looked up only for the ACLs that decide something."""
+    """Where each ACL was read (its first place), looked up only for the ACLs that decide something.
+
+    The engine keeps the very binding objects it was given (the first of duplicates), so the place
+    of a deciding ACL is found by identity: no hash of a million bindings."""
 
     def __init__(self, acl_set: AclSet) -> None:
         self._acl_set = acl_set
-        self._origins: Optional[dict] = None
+        self._by_id: Optional[dict] = None
+        self._by_value: Optional[dict] = None
 
     def get(self, acl) -> Optional[str]:
-        if self._origins is None:
-            origins: dict = {}
-            for binding, origin in zip(self._acl_set.bindings, self._acl_set.origins):
-                origins.setdefault(binding, origin)
-            self._origins = origins
-        return self._origins.get(acl)
+        bindings, origins = self._acl_set.bindings, self._acl_set.origins
+        if self._by_id is None:
+            self._by_id = dict(zip(map(id, bindings), range(len(bindings))))
+        i = self._by_id.get(id(acl))
+        if i is not None and bindings[i] is acl:
+            return origins[i]
+        if self._by_value is None:
+            self._by_value = {}
+            for binding, origin in zip(bindings, origins):
+                self._by_value.setdefault(binding, origin)
+        return self._by_value.get(acl)
 
 
 def _met(spec: RequestSpec, d: Decision) -> bool:

@@ -13,8 +13,9 @@ seed is fixed so that a run can be repeated.
 
 The benchmark itself asks one action (WRITE on ``foo-bar35_resource-95`` from 127.0.0.1, see
 :data:`KAFKA_ACTION`). The random requests (``requests``) spread over that workload: principals
-test-user and its suffixed variants and one with no ACL, hosts 127.0.0.0-9, READ/WRITE/DESCRIBE,
-existing topics and groups of both pattern types, and names no ACL names.
+test-user, its suffixed variants and one with no ACL, hosts 127.0.0.0-9, READ/WRITE/DESCRIBE,
+existing topics and groups of both pattern types, and names no ACL names. Most (70%) come from
+User:test-user, the benchmark's own principal, whom the unmatchable wildcard ACLs name.
 
     python tests/bench/gen_authorizer_benchmark.py OUT_DIR --resources 50000 --acls 10 --requests 20000
 """
@@ -80,7 +81,8 @@ def requests(count: int, resource_count: int, acl_count: int = 10, seed: int = 2
         name = PREFIX + str(rid)
         if rid % 5 == 0 and rand.random() < 0.5:
             name += "-" + str(rand.randrange(100))  # under a PREFIXED resource
-        yield {"principal": rand.choice(principals), "host": f"127.0.0.{rand.randrange(HOST_PRE_COUNT)}",
+        principal = PRINCIPAL if rand.random() < 0.7 else rand.choice(principals)
+        yield {"principal": principal, "host": f"127.0.0.{rand.randrange(HOST_PRE_COUNT)}",
                "operation": rand.choice(("READ", "WRITE", "DESCRIBE")), "resource_type": rtype,
                "resource_name": name}
 
