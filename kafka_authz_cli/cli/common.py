@@ -139,33 +139,36 @@ def emit_rows(rows: list[dict], fmt: TableFormat) -> None:
 
 def stream_rows(rows: Iterable[dict], fmt: TableFormat, batch: int = 2000) -> None:
     """Like :func:`emit_rows` for rows made one at a time: each is written as it comes (in batches
-    of ``batch``), none is kept. CSV columns are those of the first row, as in emit_rows."""
+    of ``batch``), none is kept. CSV columns are those of the first row, as in emit_rows. Rows made
+    before an error (a bad line far down a request file) are written before it propagates."""
     out: list[str] = []
     encode = json.JSONEncoder(ensure_ascii=False).encode
     writer = None
     buf = io.StringIO()
-    first = True
-    for row in rows:
-        if fmt is TableFormat.json:
-            out.append(("[\n  " if first else ",\n  ") + encode(row))
-        elif fmt is TableFormat.jsonl:
-            out.append(encode(row) + "\n")
-        else:
-            if writer is None:
-                writer = csv.DictWriter(buf, fieldnames=list(row), lineterminator="\n", extrasaction="ignore")
-                writer.writeheader()
-            writer.writerow({k: ("" if v is None else json.dumps(v) if isinstance(v, (dict, list)) else v)
-                             for k, v in row.items()})
-            out.append(buf.getvalue())
-            buf.seek(0)
-            buf.truncate()
-        first = False
-        if len(out) >= batch:
-            typer.echo("".join(out), nl=False)
-            out.clear()
+    count = 0
+    try:
+        for row in rows:
+            if fmt is TableFormat.json:
+                out.append(("[\n  " if not count else ",\n  ") + encode(row))
+            elif fmt is TableFormat.jsonl:
+                out.append(encode(row) + "\n")
+            else:
+                if writer is None:
+                    writer = csv.DictWriter(buf, fieldnames=list(row), lineterminator="\n", extrasaction="ignore")
+                    writer.writeheader()
+                writer.writerow({k: ("" if v is None else json.dumps(v) if isinstance(v, (dict, list)) else v)
+                                 for k, v in row.items()})
+                out.append(buf.getvalue())
+                buf.seek(0)
+                buf.truncate()
+            count += 1
+            if len(out) >= batch:
+                typer.echo("".join(out), nl=False)
+                out.clear()
+    finally:
+        typer.echo("".join(out), nl=False)
     if fmt is TableFormat.json:
-        out.append("[]\n" if first else "\n]\n")
-    typer.echo("".join(out), nl=False)
+        typer.echo("\n]" if count else "[]")
 
 
 def check_can_write(out: Path) -> None:
