@@ -158,17 +158,23 @@ def stream_rows(rows: Iterable[dict], fmt: TableFormat, batch: int = 2000) -> No
                     writer.writeheader()
                 writer.writerow({k: ("" if v is None else json.dumps(v) if isinstance(v, (dict, list)) else v)
                                  for k, v in row.items()})
-                out.append(buf.getvalue())
-                buf.seek(0)
-                buf.truncate()
             count += 1
-            if len(out) >= batch:
-                typer.echo("".join(out), nl=False)
-                out.clear()
+            if count % batch == 0:
+                _flush(out, buf)
     finally:
-        typer.echo("".join(out), nl=False)
+        _flush(out, buf)
     if fmt is TableFormat.json:
         typer.echo("\n]" if count else "[]")
+
+
+def _flush(out: list[str], buf: io.StringIO) -> None:
+    """Write what a stream of rows has gathered: the lines in ``out``, or the CSV in ``buf``."""
+    if buf.tell():
+        out.append(buf.getvalue())
+        buf.seek(0)
+        buf.truncate()
+    typer.echo("".join(out), nl=False)
+    out.clear()
 
 
 def check_can_write(out: Path) -> None:

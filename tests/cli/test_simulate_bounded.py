@@ -87,7 +87,9 @@ def _peak_while_deciding(acls: Path, reqs: Path) -> int:
         tracemalloc.stop()
 
 
-def test_memory_does_not_grow_with_the_number_of_requests(tmp_path):
+def test_memory_does_not_grow_with_the_number_of_requests(tmp_path, monkeypatch):
+    # The memo of repeated requests is bounded too: small here so that both runs fill it.
+    monkeypatch.setattr("kafka_authz_cli.services.simulate.MEMO_REQUESTS", 64)
     acls, reqs = _workload(tmp_path, requests=3000)
     few = tmp_path / "few.jsonl"
     few.write_text("".join(reqs.read_text().splitlines(keepends=True)[:300]))
@@ -103,3 +105,18 @@ def test_a_bad_request_far_down_the_file_is_located(tmp_path):
     res = _invoke("simulate", acls, "--requests", reqs, "--format", "jsonl")
     assert res.exit_code == 2
     assert f"{reqs}:51" in res.stderr and len(res.stdout.splitlines()) == 50
+
+
+def test_a_repeated_request_keeps_its_own_place_and_expectation(tmp_path):
+    acls, _ = _workload(tmp_path)
+    reqs = tmp_path / "twice.jsonl"
+    one = {"principal": "User:test-user", "host": "127.0.0.1", "operation": "READ", "resource_type": "TOPIC",
+           "resource_name": gen.PREFIX + "7"}
+    reqs.write_text(json.dumps(one) + "\n" + json.dumps(dict(one, expect="DENIED")) + "\n")
+    res = _invoke("simulate", acls, "--requests", reqs, "--format", "jsonl")
+    first, second = (json.loads(line) for line in res.stdout.splitlines())
+    assert res.exit_code == 1
+    assert first["origin"].endswith(":1") and "expect" not in first
+    assert second["origin"].endswith(":2") and second["expect"] == "DENIED" and second["ok"] is False
+    assert {k: v for k, v in first.items() if k != "origin"} == {k: v for k, v in second.items()
+                                                                 if k not in ("origin", "expect", "ok")}
