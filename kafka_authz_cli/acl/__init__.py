@@ -24,8 +24,8 @@ __getattr__, __all__ = lazy_face(__name__, {
     "IMPLIES_DESCRIBE_CONFIGS": "model", "KafkaPrincipal": "model", "PatternType": "model",
     "ResourcePattern": "model", "ResourceType": "model", "SUPPORTED_OPERATIONS": "model",
     "WILDCARD_HOST": "model", "WILDCARD_PRINCIPAL": "model", "WILDCARD_RESOURCE": "model",
-    "java_host_address": "model", "operations_for": "model", "unmatchable_host_reason": "model",
-"validation_errors": "model",
+    "java_host_address": "model", "operations_for": "model", "unmatchable_host_kind": "model",
+    "unmatchable_host_reason": "model", "validation_errors": "model",
     # the authorizer: what it is asked and answers, and the engine
     "Decision": "decision", "Outcome": "decision", "Request": "decision",
     "AuthorizerConfigError": "engine", "StandardAuthorizer": "engine", "parse_super_users": "engine",
@@ -36,5 +36,6 @@ __getattr__, __all__ = lazy_face(__name__, {
     # files
     "ACL_FORMATS": "formats", "AclSet": "formats", "detect_format": "formats", "dump_acls": "formats",
     "load_acls": "formats", "parse_acls": "formats", "ACL_SET_READS": "formats", "ACL_SET_EXPECTED": "formats",
-    "RequestSpec": "requests", "parse_expect": "requests", "parse_requests": "requests",
+    "empty_warning": "formats",
+    "RequestSpec": "requests", "iter_requests": "requests", "parse_expect": "requests", "parse_requests": "requests",
 })

@@ -31,16 +31,13 @@ from kafka_authz_cli._java import java_trim
 from kafka_authz_cli.acl.decision import Decision, Outcome, Request
 from kafka_authz_cli.acl.index import TypeIndex, lookup_keys
 from kafka_authz_cli.acl.matching import (
-    MATCHED_OPS,
     WILDCARD_PRINCIPAL_KEY,
     bad_principal_error,
-    principal_key,
 )
 from kafka_authz_cli.acl.model import (
     IMPLIES_DESCRIBE,
     IMPLIES_DESCRIBE_CONFIGS,
     SUPPORTED_OPERATIONS,
-    WILDCARD_HOST,
     WILDCARD_RESOURCE,
     AclBinding,
     AclError,
@@ -52,11 +49,14 @@ from kafka_authz_cli.acl.model import (
     unmatchable_host_reason,
 )
 from kafka_authz_cli.acl.walk import SortedAcls, WalkError, find_acl_rule, has_resource_acls
+from kafka_authz_cli.formats import paused_gc
 
 # Request, Decision and Outcome are defined in .decision; they are imported from here too.
 __all__ = ["AuthorizerConfigError", "Decision", "Outcome", "Request", "StandardAuthorizer", "parse_super_users"]
 
 DENY = AclPermissionType.DENY
+#: Notes on ACLs whose host never matches, per decision, before "and N more".
+MAX_HOST_NOTES = 5
 ALLOWED = Outcome.ALLOWED
 DENIED = Outcome.DENIED
 
@@ -105,20 +105,27 @@ class StandardAuthorizer:
         self._types: dict[ResourceType, TypeIndex] = {}
         #: Kafka's sorted set of each resource type, built when the walk is first needed.
         self._sorted: dict[ResourceType, SortedAcls] = {}
+        with paused_gc():
+            self._index(bindings, force_walk)
+        self._default = Outcome.ALLOWED if allow_everyone_if_no_acl_found else Outcome.DENIED
+
+    def _index(self, bindings: Iterable[AclBinding], force_walk: bool) -> None:
         seen: set[AclBinding] = set()
+        types = self._types
+        keep = self.bindings.append
         for acl in bindings:
             if acl in seen:
                 self.duplicates.append(acl)
                 continue
             seen.add(acl)
-            self.bindings.append(acl)
-            index = self._types.get(acl.resource_type)
+            keep(acl)
+            index = types.get(acl.resource_type)
             if index is None:
-                index = self._types[acl.resource_type] = TypeIndex(walk_only=force_walk)
+                index = types[acl.resource_type] = TypeIndex(walk_only=force_walk)
             index.add(acl)
-        for index in self._types.values():
-            index.freeze()
-        self._default = Outcome.ALLOWED if allow_everyone_if_no_acl_found else Outcome.DENIED
+        principal_keys: dict = {}
+        for index in types.values():
+            index.freeze(principal_keys)
 
     # -- public API -------------------------------------------------------------------------
 
@@ -193,7 +200,13 @@ class StandardAuthorizer:
             return []
         pkey = (principal.principal_type, principal.name)
         plan = index.plan(r.resource_name) or ()
-        notes = _wildcard_skipped(index, r, pkey, decision.client_address) + _unmatchable_hosts(plan, r, pkey)
+        notes = _wildcard_skipped(index, r, pkey, decision.client_address)
+        # Only the ACLs that would have decided this request but for their host: a DENY would have
+        # denied an allowed request, an ALLOW would have allowed one denied for want of a match.
+        if decision.outcome is Outcome.ALLOWED:
+            notes += _unmatchable_hosts(plan, r, pkey, DENY)
+        elif decision.rule == "DefaultDeny":
+            notes += _unmatchable_hosts(plan, r, pkey, AclPermissionType.ALLOW)
         describes = r.operation in (AclOperation.DESCRIBE, AclOperation.DESCRIBE_CONFIGS)
         if decision.outcome is Outcome.ALLOWED and describes:
             implied = _deny_not_implied(plan, r, pkey, decision.client_address)
@@ -279,10 +292,6 @@ class StandardAuthorizer:
 
 # -- notes: where Kafka's answer surprises a reader of the ACLs -----------------------------------
 
-def _applies_to(acl: AclBinding, request_principal: tuple[str, str]) -> bool:
-    return principal_key(acl.principal) in (request_principal, WILDCARD_PRINCIPAL_KEY)
-
-
 def _wildcard_skipped(index: TypeIndex, r: Request, request_principal: tuple[str, str], address: str) -> list[str]:
     wildcard = index.literal.get(WILDCARD_RESOURCE)
     if wildcard is None or not r.resource_name.startswith("*") or r.resource_name == "*":
@@ -295,21 +304,38 @@ def _wildcard_skipped(index: TypeIndex, r: Request, request_principal: tuple[str
             "wildcard for a literal prefix and skips it"]
 
 
-def _unmatchable_hosts(plan, r: Request, request_principal: tuple[str, str]) -> list[str]:
-    return [f"{unmatchable_host_reason(acl.host)} (the {acl.permission.name} "
-            f"{acl.operation.name} ACL for {acl.principal} on this resource does not apply)"
-            for bucket in plan for acl in bucket.odd_hosts
-            if _applies_to(acl, request_principal) and r.operation in MATCHED_OPS[(acl.operation, acl.permission)]]
-
-
-def _deny_not_implied(plan, r: Request, request_principal: tuple[str, str], address: str) -> str | None:
-    implying = IMPLIES_DESCRIBE if r.operation is AclOperation.DESCRIBE else IMPLIES_DESCRIBE_CONFIGS
+def _unmatchable_hosts(plan, r: Request, request_principal: tuple[str, str], permission: AclPermissionType) -> list[str]:
+    """Notes for the ACLs of ``permission`` that would have decided the request but for a host no
+    client matches: at most :data:`MAX_HOST_NOTES`, then how many more."""
+    principals = ((request_principal,) if request_principal == WILDCARD_PRINCIPAL_KEY
+                  else (request_principal, WILDCARD_PRINCIPAL_KEY))
+    notes: list[str] = []
+    total = 0
     for bucket in plan:
-        for acl in bucket.acls:
-            if (acl.permission is DENY and acl.operation in implying and acl.operation is not r.operation
-                    and _applies_to(acl, request_principal) and acl.host in (WILDCARD_HOST, address)):
-                return (f"a DENY {acl.operation.name} ACL exists, but Kafka applies operation "
-                        f"implication to ALLOW ACLs only: it does not deny {r.operation.name}")
+        if not bucket.odd_hosts:
+            continue
+        for key in principals:
+            found = bucket.odd_hosts.get((key, r.operation, permission), ())
+            total += len(found)
+            for acl in found[:MAX_HOST_NOTES - len(notes)]:
+                notes.append(f"{unmatchable_host_reason(acl.host)} (the {acl.permission.name} "
+                             f"{acl.operation.name} ACL for {acl.principal} on this resource does not apply)")
+    more = total - len(notes)
+    if more:
+        notes.append(f"... and {more:,} more {permission.name} ACL(s) that would have decided this request "
+                     "but for a host no client address matches")
+    return notes
+
+
+def _deny_not_implied(index_plan, r: Request, request_principal: tuple[str, str], address: str) -> str | None:
+    implying = IMPLIES_DESCRIBE if r.operation is AclOperation.DESCRIBE else IMPLIES_DESCRIBE_CONFIGS
+    keys = lookup_keys(request_principal, address)
+    for bucket in index_plan:
+        for key in keys:
+            for acl, _ops in bucket.entries.get(key, ()):
+                if acl.permission is DENY and acl.operation in implying and acl.operation is not r.operation:
+                    return (f"a DENY {acl.operation.name} ACL exists, but Kafka applies operation "
+                            f"implication to ALLOW ACLs only: it does not deny {r.operation.name}")
     return None
 
 

@@ -10,6 +10,8 @@ import csv
 import io
 import json
 import re
+from array import array
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
@@ -31,6 +33,7 @@ from kafka_authz_cli.formats import (
     json_type,
     loads,
     locate,
+    paused_gc,
     read_text,
     source_label,
     what_is,
@@ -49,7 +52,8 @@ class AclSet:
     """Bindings read from one source, with where each came from (``file:line``)."""
 
     bindings: list[AclBinding]
-    origins: list[str]
+    #: ``file:line`` per binding (a list, or a :class:`LineOrigins` that makes them when asked).
+    origins: Sequence[str]
     source: str
     format: str
     #: what the reader noticed that the user should hear about (the caller logs them)
@@ -111,6 +115,18 @@ def _binding_from_fields(fields: dict, where) -> AclBinding:
 
 def read_json(text: str, path: str) -> AclSet:
     doc = loads(text, path)
+    items, array_at = _acl_items(doc, text, path)
+    bindings, fast = _bindings_fast(items)
+    # After the array, only scalars: no '{' of another object can pass for an element's.
+    if fast and (isinstance(doc, list) or not any(isinstance(v, (dict, list)) for k, v in doc.items() if k != "acls")):
+        lines = _element_lines_fast(text, array_at, len(items))
+        if lines is not None:
+            return AclSet(bindings, LineOrigins(path, lines), path, "json")
+    return _read_json_items(items, text, array_at, path)
+
+
+def _acl_items(doc, text: str, path: str) -> tuple[list, int]:
+    """The list of ACL objects of a canonical JSON document, and where its '[' is."""
 
     def at(where, reason):
         line_col_ = locate(text, where)
@@ -142,6 +158,11 @@ def read_json(text: str, path: str) -> AclSet:
         array_at = match.end() - 1 if match else 0
     else:
         raise InputError(f"expected a JSON object or list of ACLs, got {json_type(doc)}", path, 1)
+    return items, array_at
+
+
+def _read_json_items(items: list, text: str, array_at: int, path: str) -> AclSet:
+    """Every item read carefully, each error located at its element."""
     try:
         offsets = array_element_offsets(text, array_at)
     except (json.JSONDecodeError, ValueError):  # pragma: no cover - the text decoded above
@@ -159,6 +180,77 @@ def read_json(text: str, path: str) -> AclSet:
         bindings.append(_binding_from_fields(item, where))
         origins.append(f"{path}:{line}" if line else f"{path}:acls[{i}]")
     return AclSet(bindings, origins, path, "json")
+
+
+class LineOrigins(Sequence):
+    """``path:line`` of each ACL, made when asked: a million ACLs keep a million ints, not strings."""
+
+    __slots__ = ("path", "lines")
+
+    def __init__(self, path: str, lines: array) -> None:
+        self.path = path
+        self.lines = lines
+
+    def __len__(self) -> int:
+        return len(self.lines)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [f"{self.path}:{line}" for line in self.lines[i]]
+        return f"{self.path}:{self.lines[i]}"
+
+
+def _exact_members(cls) -> dict:
+    return {m.name: m for m in cls.concrete()}
+
+
+_TYPES, _PATTERNS = _exact_members(ResourceType), _exact_members(PatternType)
+_OPERATIONS, _PERMISSIONS = _exact_members(AclOperation), _exact_members(AclPermissionType)
+#: A line whose first character (after blanks) opens an object: outside any string, since JSON strings
+#: hold no raw line breaks.
+_LINE_OPENS_OBJECT = re.compile(r"\n[ \t]*\{")
+
+
+def _bindings_fast(items: list) -> tuple[list[AclBinding], bool]:
+    """Bindings of ACL objects written as authz writes them (exactly the seven fields, all strings,
+    Kafka's enum names): a million in a second or two. ``False`` at the first other item: the
+    careful reader then reads them all and locates what is wrong."""
+    bindings = []
+    append = bindings.append
+    types, patterns, operations, permissions = _TYPES, _PATTERNS, _OPERATIONS, _PERMISSIONS
+    binding = AclBinding
+    try:
+        for item in items:
+            # Seven keys, each one of the seven fields (a missing one raises KeyError): exactly them.
+            if type(item) is not dict or len(item) != 7:
+                return bindings, False
+            rtype = types.get(item["resource_type"])
+            pattern = patterns.get(item["pattern_type"])
+            op = operations.get(item["operation"])
+            perm = permissions.get(item["permission"])
+            name, principal, host = item["resource_name"], item["principal"], item["host"]
+            if (rtype is None or pattern is None or op is None or perm is None or type(name) is not str
+                    or type(principal) is not str or type(host) is not str):
+                return bindings, False
+            append(binding(rtype, name, pattern, principal, host, op, perm))
+    except (KeyError, TypeError):  # a missing field; an unhashable enum spelling (a list, say)
+        return bindings, False
+    return bindings, True
+
+
+def _element_lines_fast(text: str, array_at: int, count: int) -> array | None:
+    """The line of each element of an array of flat objects (no nested object or list, so every
+    '{' outside a string opens an element) when each starts a line; else None."""
+    lines = array("i")
+    line = text.count("\n", 0, array_at) + 1
+    pos = array_at
+    for m in _LINE_OPENS_OBJECT.finditer(text, array_at):
+        line += text.count("\n", pos, m.start() + 1)
+        pos = m.start() + 1
+        lines.append(line)
+        if len(lines) > count:
+            return None
+    return lines if len(lines) == count else None
 
 
 def write_json(bindings: Iterable[AclBinding]) -> str:
@@ -375,7 +467,8 @@ def parse_acls(text: str, path: str = "<input>", fmt: str | None = None) -> AclS
     if fmt not in READERS:
         raise InputError(f"unknown ACL format {fmt!r} (expected one of {', '.join(ACL_FORMATS)}, rules)")
     try:
-        acl_set = READERS[fmt](text, path)
+        with paused_gc():
+            acl_set = READERS[fmt](text, path)
     except InputError:
         kind = what_is(text)
         if kind is not None and kind.key not in _OWN_KINDS[fmt]:

@@ -37,6 +37,7 @@ DENY = AclPermissionType.DENY
 
 #: Cached plans per resource type before the cache starts over (bounded memory on huge request files).
 MAX_CACHED_PLANS = 65536
+_NO_ODD_HOSTS: dict = {}
 
 
 class Bucket:
@@ -46,8 +47,10 @@ class Bucket:
 
     def __init__(self) -> None:
         self.acls: list[AclBinding] = []
-        #: ACLs whose host no client address can ever equal (``::1``, a CIDR, a host name), for notes.
-        self.odd_hosts: tuple[AclBinding, ...] = ()
+        #: ACLs whose host no client address can ever equal (``::1``, a CIDR, a host name), for notes:
+        #: by (principal key, request operation they match, permission), in Kafka order, so that a
+        #: note costs a lookup however many such ACLs there are (AuthorizerBenchmark has 5,000).
+        self.odd_hosts: dict[tuple, tuple[AclBinding, ...]] = _NO_ODD_HOSTS
         #: (principal type, principal name, host) -> ((acl, request ops it matches), ...) in Kafka order.
         self.entries: dict[tuple[str, str, str], tuple[tuple[AclBinding, frozenset], ...]] = {}
         self.bad: AclBinding | None = None  # first ACL (in Kafka order) whose principal has no ':'
@@ -55,19 +58,37 @@ class Bucket:
     def add(self, acl: AclBinding) -> None:
         self.acls.append(acl)
 
-    def freeze(self) -> None:
-        self.acls.sort(key=acl_order_key)
+    def freeze(self, principal_keys: dict) -> None:
+        """Sort into Kafka's order and index; ``principal_keys`` memoises principal_key (shared by
+        every bucket: a million ACLs name a few thousand principals)."""
+        acls = self.acls
+        if len(acls) > 1:
+            acls.sort(key=_ascii_order_key if all(a.principal.isascii() and a.host.isascii() for a in acls)
+                      else acl_order_key)
         grouped: dict[tuple[str, str, str], list] = {}
-        for acl in self.acls:
-            key = principal_key(acl.principal)
+        odd: dict[tuple, list[AclBinding]] | None = None
+        for acl in acls:
+            key = principal_keys.get(acl.principal, False)
+            if key is False:
+                key = principal_keys[acl.principal] = principal_key(acl.principal)
             if key is None:
                 if self.bad is None:
                     self.bad = acl
                 continue
-            grouped.setdefault((key[0], key[1], acl.host), []).append(
-                (acl, MATCHED_OPS[(acl.operation, acl.permission)]))
+            ops = MATCHED_OPS[(acl.operation, acl.permission)]
+            host = acl.host
+            entry = grouped.get((key[0], key[1], host))
+            if entry is None:
+                grouped[(key[0], key[1], host)] = [(acl, ops)]
+            else:
+                entry.append((acl, ops))
+            if host != WILDCARD_HOST and unmatchable_host_reason(host):
+                if odd is None:
+                    odd = {}
+                for op in ops:
+                    odd.setdefault((key, op, acl.permission), []).append(acl)
         self.entries = {k: tuple(v) for k, v in grouped.items()}
-        self.odd_hosts = tuple(acl for acl in self.acls if unmatchable_host_reason(acl.host))
+        self.odd_hosts = {k: tuple(v) for k, v in odd.items()} if odd else _NO_ODD_HOSTS
 
     def matches(self, keys: tuple[tuple[str, str, str], ...], op: AclOperation) -> list[AclBinding]:
         """Matching ACLs of this bucket in Kafka's order; ``keys`` are the request's lookup keys."""
@@ -103,6 +124,15 @@ class Bucket:
             if acl.permission is ALLOW:
                 return acl
         return None
+
+
+_OP_CODES = {op: op.code for op in AclOperation}
+_PERM_CODES = {p: p.code for p in AclPermissionType}
+
+
+def _ascii_order_key(acl: AclBinding) -> tuple:
+    """:func:`acl_order_key` for ASCII principals and hosts, whose str order is Java's."""
+    return (_OP_CODES[acl.operation], acl.principal, acl.host, _PERM_CODES[acl.permission])
 
 
 @functools.lru_cache(maxsize=4096)
@@ -147,15 +177,15 @@ class TypeIndex:
             self.has_empty_name = True
         if name == "" or name[0] < "*":
             self.has_names_below_star = True
-        if has_lone_surrogate(name):
+        if not name.isascii() and has_lone_surrogate(name):
             # Prefixes in UTF-16 units and in code points differ only for such names: let the walk decide.
             self.has_empty_name = True
 
-    def freeze(self) -> None:
+    def freeze(self, principal_keys: dict) -> None:
         for bucket in self.literal.values():
-            bucket.freeze()
+            bucket.freeze(principal_keys)
         for bucket in self.prefixed.values():
-            bucket.freeze()
+            bucket.freeze(principal_keys)
         self.prefixed_lengths = tuple(sorted({len(n) for n in self.prefixed}, reverse=True))
 
     def acls(self) -> list[AclBinding]:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
+from typing import Iterable, Iterator
 
 from kafka_authz_cli.acl.apikeys import parse_api_key
 from kafka_authz_cli.acl.decision import Request
@@ -118,12 +120,29 @@ def request_from_fields(rec: dict, where: str) -> RequestSpec:
 def parse_requests(text: str, path: str) -> list[RequestSpec]:
     stripped = text.lstrip("\ufeff \t\r\n")
     if stripped.startswith("{") or stripped.startswith("["):
-        return _parse_jsonl(text, path)
-    return _parse_csv(text, path)
+        return list(_parse_jsonl(text, path))
+    return list(_parse_csv(text, path))
 
 
-def _parse_jsonl(text: str, path: str) -> list[RequestSpec]:
-    specs = []
+def iter_requests(lines: Iterable[str], path: str) -> Iterator[RequestSpec]:
+    """The requests of a file given as its lines (with their endings), read as they are needed: a
+    JSON lines or CSV file of any length is held one line at a time. A JSON array is read whole."""
+    lines = iter(lines)
+    head: list[str] = []
+    for line in lines:
+        head.append(line)
+        if line.lstrip("\ufeff \t\r\n"):
+            break
+    first = "".join(head).lstrip("\ufeff \t\r\n")
+    rest = itertools.chain(head, lines)
+    if first.startswith("["):
+        return _parse_jsonl("".join(rest), path)
+    if first.startswith("{"):
+        return _jsonl_specs(((lineno, None, value) for lineno, value in json_lines(rest, path)), path)
+    return _parse_csv(rest, path)
+
+
+def _parse_jsonl(text: str, path: str) -> Iterator[RequestSpec]:
     if text.lstrip("\ufeff \t\r\n").startswith("["):
         items = loads(text, path)
         if not isinstance(items, list):  # pragma: no cover - it starts with '['
@@ -133,25 +152,26 @@ def _parse_jsonl(text: str, path: str) -> list[RequestSpec]:
         lines = [(index.line_col(offsets[i])[0] if i < len(offsets) else None, i, item)
                  for i, item in enumerate(items)]
     else:
-        lines = [(lineno, None, value) for lineno, value in json_lines(text, path)]
+        lines = ((lineno, None, value) for lineno, value in json_lines(text, path))
+    return _jsonl_specs(lines, path)
+
+
+def _jsonl_specs(lines, path: str) -> Iterator[RequestSpec]:
     for lineno, index, rec in lines:
         label = f"{path}:{lineno}" if lineno else f"{path}:[{index}]"
         prefix = "" if index is None else f"[{index}]: "
         if not isinstance(rec, dict):
             raise InputError(f"{prefix}each request must be a JSON object, got {json_type(rec)}", path, lineno)
         try:
-            specs.append(request_from_fields(rec, label))
+            yield request_from_fields(rec, label)
         except (ValueError, AclError) as exc:
             raise InputError(prefix + str(exc), path, lineno) from None
-    return specs
 
 
-def _parse_csv(text: str, path: str) -> list[RequestSpec]:
-    specs = []
+def _parse_csv(text: str | Iterable[str], path: str) -> Iterator[RequestSpec]:
     for lineno, row in csv_table(text, path, REQUIRED, OPTIONAL, comments=True):
         rec = {k: v for k, v in row.items() if not (k in OPTIONAL and v == "")}
         try:
-            specs.append(request_from_fields(rec, f"{path}:{lineno}"))
+            yield request_from_fields(rec, f"{path}:{lineno}")
         except (ValueError, AclError) as exc:
             raise InputError(str(exc), path, lineno) from None
-    return specs

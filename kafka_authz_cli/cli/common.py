@@ -8,7 +8,7 @@ import json
 import logging
 from enum import Enum
 from pathlib import Path
-from typing import Optional
+from typing import Iterable, Optional
 
 import typer
 
@@ -135,6 +135,46 @@ def emit_rows(rows: list[dict], fmt: TableFormat) -> None:
                 writer.writerow({k: ("" if v is None else json.dumps(v) if isinstance(v, (dict, list)) else v)
                                  for k, v in row.items()})
         typer.echo(buf.getvalue(), nl=False)
+
+
+def stream_rows(rows: Iterable[dict], fmt: TableFormat, batch: int = 2000) -> None:
+    """Like :func:`emit_rows` for rows made one at a time: each is written as it comes (in batches
+    of ``batch``), none is kept. CSV columns are those of the first row, as in emit_rows. Rows made
+    before an error (a bad line far down a request file) are written before it propagates."""
+    out: list[str] = []
+    encode = json.JSONEncoder(ensure_ascii=False).encode
+    writer = None
+    buf = io.StringIO()
+    count = 0
+    try:
+        for row in rows:
+            if fmt is TableFormat.json:
+                out.append(("[\n  " if not count else ",\n  ") + encode(row))
+            elif fmt is TableFormat.jsonl:
+                out.append(encode(row) + "\n")
+            else:
+                if writer is None:
+                    writer = csv.DictWriter(buf, fieldnames=list(row), lineterminator="\n", extrasaction="ignore")
+                    writer.writeheader()
+                writer.writerow({k: ("" if v is None else json.dumps(v) if isinstance(v, (dict, list)) else v)
+                                 for k, v in row.items()})
+            count += 1
+            if count % batch == 0:
+                _flush(out, buf)
+    finally:
+        _flush(out, buf)
+    if fmt is TableFormat.json:
+        typer.echo("\n]" if count else "[]")
+
+
+def _flush(out: list[str], buf: io.StringIO) -> None:
+    """Write what a stream of rows has gathered: the lines in ``out``, or the CSV in ``buf``."""
+    if buf.tell():
+        out.append(buf.getvalue())
+        buf.seek(0)
+        buf.truncate()
+    typer.echo("".join(out), nl=False)
+    out.clear()
 
 
 def check_can_write(out: Path) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 from typing import Optional
 
@@ -17,10 +18,12 @@ from kafka_authz_cli.cli.common import (
     emit_rows,
     option_value,
     rows_not_shown,
+    stream_rows,
 )
 from kafka_authz_cli.services.simulate import (
     AuthorizedOperations,
     Decisions,
+    DecisionTally,
     MappingFailed,
     RulesDecisions,
     SimulateOptions,
@@ -35,6 +38,8 @@ One request from flags (--principal, --operation and one resource option, as in 
 many from --requests FILE (JSON lines or CSV: principal,host,operation,resource_type,resource_name
 and optionally api_key|request, resource_ref_count, log_if_allowed, log_if_denied, expect). A file
 with an `expect` column is an ACL test suite: every mismatch is listed and the exit code is 1.
+Requests are read and decided one at a time and json, jsonl and csv rows are written as they are
+decided, so memory does not grow with the request file (a JSON-array request file is read whole).
 
 Where Kafka throws or never returns, the outcome is ERROR or NON_TERMINATING instead of a
 decision; a request file may expect that (`expect` ERROR / NON_TERMINATING). The table shows the
@@ -112,26 +117,28 @@ def simulate(
         listener=listener, topic_policy=topic_policy, partitions=partitions, replication_factor=replication_factor,
         topic_configs=topic_configs or [], cluster_state=cluster_state)
     with _ProgressBar() as progress:
-        result = run_simulation(options, progress)
-    code = _render(result, fmt)
+        result = run_simulation(options, progress if fmt is TableFormat.table else None)
+        code = _render(result, fmt)
     if code:
         raise typer.Exit(code)
 
 
 class _ProgressBar:
-    """The transient bar on stderr while 100,000 requests or more are decided (rich only then)."""
+    """The transient bar on stderr past 100,000 requests decided for a table (rich only then)."""
 
     def __init__(self) -> None:
         self._progress = None
         self._task = None
 
-    def __call__(self, advance: int, total: int) -> None:
+    def __call__(self, advance: int, total: Optional[int]) -> None:
         if self._progress is None:
             from rich.progress import Progress
 
             from kafka_authz_cli.cli.common import err_console
 
-            self._progress = Progress(console=err_console, transient=True)
+            # Rows may stream to stdout meanwhile: never let the bar capture them.
+            self._progress = Progress(console=err_console, transient=True, redirect_stdout=False,
+                                      redirect_stderr=False)
             self._progress.start()
             self._task = self._progress.add_task("deciding", total=total)
         self._progress.advance(self._task, advance)
@@ -181,46 +188,47 @@ def _print_topic_policy(result: TopicPolicyVerdict, fmt: TableFormat) -> int:
 
 
 def _print_decisions(result: Decisions, fmt: TableFormat) -> int:
-    specs = result.specs
+    tally = result.tally
     if fmt is not TableFormat.table:
-        emit_rows([result.row(i) for i in range(len(specs))], fmt)
+        # Each row is written as it is decided: memory stays flat however many requests there are.
+        stream_rows(result.rows, fmt)
     else:
-        # Rows are built only for what is shown: 100,000 requests print in seconds.
-        _print_table([(i + 1, result.row(i)) for i in range(min(len(specs), MAX_TABLE_ROWS))])
-        more = rows_not_shown(len(specs), MAX_TABLE_ROWS)
+        shown = list(itertools.islice(result.rows, MAX_TABLE_ROWS))
+        for _ in result.rows:  # the rest are only counted
+            pass
+        _print_table(list(enumerate(shown, 1)))
+        more = rows_not_shown(tally.total, MAX_TABLE_ROWS)
         if more:
             console.print(more, markup=False, highlight=False)
-            console.print(_outcome_counts(result), markup=False, highlight=False)
-        if result.expected:
-            _print_expectations(result)
-        if result.no_decision:
-            console.print(f"[bold magenta]{len(result.no_decision):,} request(s) got no decision[/] (ERROR or "
+            console.print(_outcome_counts(tally), markup=False, highlight=False)
+        if tally.expected:
+            _print_expectations(tally)
+        if tally.no_decision:
+            console.print(f"[bold magenta]{tally.no_decision:,} request(s) got no decision[/] (ERROR or "
                           "NON_TERMINATING: the broker would throw or never answer), first at "
-                          f"{cell(specs[result.no_decision[0]].origin)}; exit code {EXIT_NO_DECISION}")
-    if result.failed:
+                          f"{cell(tally.first_no_decision)}; exit code {EXIT_NO_DECISION}")
+    if tally.failed:
         return 1
-    return EXIT_NO_DECISION if result.no_decision else 0
+    return EXIT_NO_DECISION if tally.no_decision else 0
 
 
-def _print_expectations(result: Decisions) -> None:
-    failed, expected = result.failed, result.expected
+def _print_expectations(tally: DecisionTally) -> None:
+    failed, expected = tally.failed, tally.expected
     if not failed:
         console.print(f"[green]all {expected:,} expectations met[/]")
         return
-    console.print(f"[bold red]{len(failed):,} of {expected:,} expectations failed[/]")
-    for i in failed[:MAX_TABLE_ROWS]:
-        r = result.row(i)
+    console.print(f"[bold red]{failed:,} of {expected:,} expectations failed[/]")
+    for r in tally.failed_rows[:MAX_TABLE_ROWS]:
         console.print(cell(f"  {r['origin']}: {r['principal']} {r['operation']} "
                            f"{r['resource_type']}:{r['resource_name']} expected {r['expect']}, "
                            f"got {r['decision'] or r['outcome']}: {r['explanation']}", 4000))
-    if len(failed) > MAX_TABLE_ROWS:
-        console.print(f"  ... and {len(failed) - MAX_TABLE_ROWS:,} more; --format jsonl lists every "
+    if failed > MAX_TABLE_ROWS:
+        console.print(f"  ... and {failed - MAX_TABLE_ROWS:,} more; --format jsonl lists every "
                       "row with its `ok` field", markup=False, highlight=False)
 
 
-def _outcome_counts(result: Decisions) -> str:
-    counts = result.outcome_counts()
-    return f"{len(result.decisions):,} requests: " + ", ".join(f"{n:,} {k}" for k, n in counts.items())
+def _outcome_counts(tally: DecisionTally) -> str:
+    return f"{tally.total:,} requests: " + ", ".join(f"{n:,} {k}" for k, n in tally.outcomes.items())
 
 
 def _explain_style(row: dict) -> str:

@@ -6,12 +6,15 @@ directory or a FIFO refused), parses JSON strictly (duplicate keys, ``NaN``, lon
 excessive nesting refused, every error located) and CSV with a header, and locates a JSON path in
 the text it came from. ``sniff`` says what a text looks like (``what_is``), for the error a reader
 gives when a file is not what it expected (``wrong_kind``).
+``tally`` counts warnings that repeat, so that a command prints one line per kind (a count and the
+first few places) instead of one per finding; ``bulk.paused_gc`` keeps the garbage collector off while
+a reader builds a million objects.
 """
 
 from kafka_authz_cli import lazy_face
 
-__getattr__, __all__ = lazy_face(__name__, {name: "reading" for name in (
+__getattr__, __all__ = lazy_face(__name__, {**{name: "reading" for name in (
     "STDIN", "STDIN_LABEL", "LineIndex", "array_element_offsets", "brief", "csv_rows", "csv_table", "decode_utf8",
     "json_lines", "json_type", "line_col", "loads", "locate", "read_bytes", "next_stdin_line", "read_text",
-    "source_label",
-)} | {name: "sniff" for name in ("Kind", "what_is", "wrong_kind")})
+    "source_label", "text_lines",
+)}, **{name: "sniff" for name in ("Kind", "what_is", "wrong_kind")}, "WarningTally": "tally", "paused_gc": "bulk"})

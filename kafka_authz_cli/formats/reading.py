@@ -86,6 +86,43 @@ def read_text(path: str | Path, label: str | None = None) -> str:
     return decode_utf8(read_bytes(path, name), name)
 
 
+def text_lines(path: str | Path, label: str | None = None) -> Iterator[str]:
+    """The lines of a file (or ``-``, standard input) as strict UTF-8 text, read as they are needed:
+    each with its line ending, so a reader holds one line at a time however long the file is.
+    Errors are those of :func:`read_text`, located at the line (a byte-order mark is kept)."""
+    name = label or (STDIN_LABEL if str(path) == STDIN else str(path))
+    if str(path) == STDIN:
+        stream = sys.stdin.buffer if hasattr(sys.stdin, "buffer") else None
+        if stream is None:
+            yield from io.StringIO(sys.stdin.read())
+            return
+        yield from _decoded_lines(stream, name)
+        return
+    try:
+        fh = open(path, "rb")
+    except OSError:
+        read_bytes(path, name)  # raises the located error read_text gives
+        raise  # pragma: no cover - read_bytes raised
+    with fh:
+        yield from _decoded_lines(fh, name)
+
+
+def _decoded_lines(stream, label: str) -> Iterator[str]:
+    lineno = 0
+    try:
+        for raw in stream:
+            lineno += 1
+            try:
+                yield raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                col = len(raw[:exc.start].decode("utf-8", "replace")) + 1
+                raise InputError(f"not UTF-8 text (byte 0x{raw[exc.start]:02x})", label, lineno, col) from None
+    except IsADirectoryError:
+        raise InputError("is a directory, expected a file", label) from None
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror or exc}", label) from None
+
+
 def source_label(path: str | Path) -> str:
     return STDIN_LABEL if str(path) == STDIN else str(path)
 
@@ -289,17 +326,20 @@ def loads(text: str, label: str, first_line: int = 1) -> Any:
     return value
 
 
-def json_lines(text: str, label: str, comments: bool = True) -> Iterator[tuple[int, Any]]:
-    """``(line number, value)`` for every non-blank line (``#`` comments skipped when ``comments``)."""
+def json_lines(text: str | Iterable[str], label: str, comments: bool = True) -> Iterator[tuple[int, Any]]:
+    """``(line number, value)`` for every non-blank line (``#`` comments skipped when ``comments``).
+
+    ``text`` is the whole text, or its lines (as :func:`text_lines` reads them: one at a time)."""
     # Fast path per line; any doubt (an error, a surrogate escape, a BOM) goes through loads(),
     # which either raises the located error or returns the same value.
-    suspicious = bool(_SURROGATE_ESCAPE.search(text))
+    whole = isinstance(text, str)
+    suspicious = bool(_SURROGATE_ESCAPE.search(text)) if whole else False
     decode = _DECODER.decode
-    for lineno, line in enumerate(text.split("\n"), 1):
+    for lineno, line in enumerate(text.split("\n") if whole else text, 1):
         stripped = line.strip()
         if not stripped or (comments and stripped[0] == "#"):
             continue
-        if suspicious:
+        if suspicious or (not whole and "\\u" in line and _SURROGATE_ESCAPE.search(line)):
             yield lineno, loads(line, label, lineno)
             continue
         try:
@@ -385,12 +425,26 @@ def locate(text: str, path: Iterable[str | int]) -> tuple[int, int] | None:
 # ---------------------------------------------------------------------------------------------
 # CSV
 
-def csv_rows(text: str, label: str) -> Iterator[tuple[int, list[str]]]:
-    """``(line the record starts on, fields)`` for every record, blank lines included as ``[]``."""
+def _without_bom(lines: Iterable[str]) -> Iterator[str]:
+    first = True
+    for line in lines:
+        if first and line.startswith("\ufeff"):
+            line = line[1:]
+        first = False
+        yield line
+
+
+def csv_rows(text: str | Iterable[str], label: str) -> Iterator[tuple[int, list[str]]]:
+    """``(line the record starts on, fields)`` for every record, blank lines included as ``[]``;
+    ``text`` is the whole text or its lines with their endings (:func:`text_lines`)."""
     old = csv.field_size_limit()
     csv.field_size_limit(CSV_FIELD_LIMIT)
     try:
-        reader = csv.reader(io.StringIO(text[1:] if text.startswith("\ufeff") else text, newline=""))
+        if isinstance(text, str):
+            source = io.StringIO(text[1:] if text.startswith("\ufeff") else text, newline="")
+        else:
+            source = _without_bom(text)
+        reader = csv.reader(source)
         start = 1
         while True:
             try:
@@ -405,7 +459,7 @@ def csv_rows(text: str, label: str) -> Iterator[tuple[int, list[str]]]:
         csv.field_size_limit(old)
 
 
-def csv_table(text: str, label: str, required: Iterable[str], optional: Iterable[str] = (),
+def csv_table(text: str | Iterable[str], label: str, required: Iterable[str], optional: Iterable[str] = (),
               normalise=lambda name: name.strip().lower(), comments: bool = False,
               extra_columns: bool = False) -> Iterator[tuple[int, dict[str, str]]]:
     """Records of a CSV file with a header row, as ``(line, {column: value})``.

@@ -10,9 +10,10 @@ the command renders it.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Optional, Union
+from typing import Callable, Iterable, Iterator, Optional, Union
 
 from kafka_authz_cli.acl import (
     CLUSTER_NAME,
@@ -25,21 +26,21 @@ from kafka_authz_cli.acl import (
     RequestSpec,
     ResourceType,
     StandardAuthorizer,
+    iter_requests,
     java_host_address,
     parse_api_key,
-    parse_requests,
 )
 from kafka_authz_cli.errors import AuthzError, InputError, OptionError
-from kafka_authz_cli.formats import read_text
+from kafka_authz_cli.formats import read_text, text_lines
 from kafka_authz_cli.services.settings import broker_settings
 from kafka_authz_cli.services.sources import load_source
 
-#: From this many requests on, decisions are made in chunks and progress is reported after each.
+#: From this many requests on, progress is reported every PROGRESS_CHUNK requests.
 PROGRESS_FROM = 100_000
 PROGRESS_CHUNK = 20_000
 
-#: progress(advance, total): ``advance`` more of ``total`` requests decided (0 once before the first).
-Progress = Callable[[int, int], None]
+#: progress(advance, total): ``advance`` more requests decided (``total`` None: not known while streaming).
+Progress = Callable[[int, Optional[int]], None]
 
 
 @dataclass(frozen=True)
@@ -111,33 +112,51 @@ class RulesDecisions:
         return [r for r in self.rows if r.get("ok") is False]
 
 
+#: Distinct requests whose decision is remembered (a repeated request is not decided again).
+MEMO_REQUESTS = 4096
+#: Rows kept of the requests whose expectation failed (the rest are counted).
+KEPT_FAILURES = 200
+
+
+@dataclass
+class DecisionTally:
+    """What the decisions add up to, counted while they stream (complete once the rows are consumed)."""
+
+    total: int = 0
+    outcomes: dict[str, int] = field(default_factory=dict)
+    #: How many requests say what must happen (an `expect` column), and how many of those failed.
+    expected: int = 0
+    failed: int = 0
+    #: The first KEPT_FAILURES rows whose expectation failed.
+    failed_rows: list[dict] = field(default_factory=list)
+    #: Requests with no decision (ERROR / NON_TERMINATING) that nobody expected, and where the first is.
+    no_decision: int = 0
+    first_no_decision: Optional[str] = None
+
+    def add(self, spec: RequestSpec, d: Decision, row: dict) -> None:
+        self.total += 1
+        key = d.outcome.value
+        self.outcomes[key] = self.outcomes.get(key, 0) + 1
+        if spec.expect is not None:
+            self.expected += 1
+            if not row["ok"]:
+                self.failed += 1
+                if len(self.failed_rows) < KEPT_FAILURES:
+                    self.failed_rows.append(row)
+        elif d.decision is None:
+            self.no_decision += 1
+            if self.first_no_decision is None:
+                self.first_no_decision = spec.origin
+
+
 @dataclass
 class Decisions:
-    """The engine's decisions, one per request; rows are built on demand (a table shows 200 of 100,000)."""
+    """The engine's decisions as rows, made one request at a time as the rows are consumed: memory
+    does not grow with the number of requests. ``tally`` is complete once ``rows`` is exhausted."""
 
-    specs: list[RequestSpec]
-    decisions: list[Decision]
-    authorizer: StandardAuthorizer
-    #: The first place each binding was read from.
-    origins: dict
+    rows: Iterator[dict]
+    tally: DecisionTally
     mapping: Optional[dict]
-    #: How many requests say what must happen.
-    expected: int
-    #: Indexes of the requests whose expectation failed, and of those with no decision nobody expected.
-    failed: list[int]
-    no_decision: list[int]
-
-    def row(self, i: int) -> dict:
-        row = decision_row(self.specs[i], self.decisions[i], self.authorizer.notes(self.decisions[i]), self.origins)
-        if self.mapping is not None:
-            row["mapping"] = self.mapping
-        return row
-
-    def outcome_counts(self) -> dict[str, int]:
-        counts: dict[str, int] = {}
-        for d in self.decisions:
-            counts[d.outcome.value] = counts.get(d.outcome.value, 0) + 1
-        return counts
 
 
 SimulationResult = Union[MappingFailed, AuthorizedOperations, TopicPolicyVerdict, RulesDecisions, Decisions]
@@ -152,14 +171,14 @@ def run_simulation(o: SimulateOptions, progress: Optional[Progress] = None) -> S
     if o.rules is not None:
         if o.acls is not None:
             raise OptionError("give either ACLS or --rules, not both", param_hint="--rules")
-        return decide_with_rules(o.rules, o.types, specs)
+        return decide_with_rules(o.rules, o.types, list(specs))
     if o.acls is None:
         raise OptionError("an ACL file is required (or --rules FILE)", param_hint="ACLS")
     settings = broker_settings(o.super_users, o.allow_everyone, o.broker_config)
     acl_set = load_source(o.acls, o.acls_format)
     authorizer = settings.authorizer(acl_set)
     if o.authorized_operations:
-        r = specs[0].request
+        r = next(specs).request
         ops = authorizer.authorized_operations(r.principal, r.host, r.resource_type, r.resource_name)
         return AuthorizedOperations(r, ops, mapping)
     if o.topic_policy is not None:
@@ -167,7 +186,8 @@ def run_simulation(o: SimulateOptions, progress: Optional[Progress] = None) -> S
         if mapping is not None:
             row["mapping"] = mapping
         return TopicPolicyVerdict(row, mapping)
-    return _decisions(specs, decide_all(authorizer, specs, progress), authorizer, acl_set, mapping)
+    tally = DecisionTally()
+    return Decisions(_decision_rows(specs, authorizer, acl_set, mapping, tally, progress), tally, mapping)
 
 
 def _mapped_connection(o: SimulateOptions) -> Optional[dict]:
@@ -195,8 +215,9 @@ def _single_resource(o: SimulateOptions) -> tuple[ResourceType, str]:
     return chosen[0]
 
 
-def _request_specs(o: SimulateOptions, principal: Optional[str]) -> list[RequestSpec]:
-    """The requests to decide: the --requests file's, or the one the flags describe."""
+def _request_specs(o: SimulateOptions, principal: Optional[str]) -> Iterator[RequestSpec]:
+    """The requests to decide: the --requests file's (read as they are decided), or the one the flags
+    describe."""
     if o.requests is not None:
         if any(v is not None for v in (principal, o.operation, o.topic, o.group, o.transactional_id,
                                        o.delegation_token, o.user_principal)) or o.cluster:
@@ -204,10 +225,11 @@ def _request_specs(o: SimulateOptions, principal: Optional[str]) -> list[Request
         if o.authorized_operations:
             raise OptionError("--authorized-operations takes a single request from flags",
                               param_hint="--authorized-operations")
-        specs = parse_requests(read_text(o.requests), str(o.requests))
-        if not specs:
+        specs = iter_requests(text_lines(o.requests), str(o.requests))
+        first = next(specs, None)
+        if first is None:
             raise InputError("no requests in file", str(o.requests))
-        return specs
+        return itertools.chain((first,), specs)
     if principal is None:
         raise OptionError("give --principal (or --requests FILE)", param_hint="--principal")
     if o.operation is None and not o.authorized_operations:
@@ -220,37 +242,71 @@ def _request_specs(o: SimulateOptions, principal: Optional[str]) -> list[Request
         api_key = parse_api_key(o.request_type)
     except (AclError, ValueError) as exc:
         raise AuthzError(str(exc)) from None
-    return [RequestSpec(Request(principal, o.host, op, rtype, name, api_key=api_key), None, "flags")]
+    return iter([RequestSpec(Request(principal, o.host, op, rtype, name, api_key=api_key), None, "flags")])
 
 
-def decide_all(authorizer: StandardAuthorizer, specs: list[RequestSpec],
-               progress: Optional[Progress] = None) -> list[Decision]:
-    requests = [s.request for s in specs]
-    if len(requests) < PROGRESS_FROM:
-        return authorizer.authorize_many(requests)
-    decisions: list[Decision] = []
-    if progress is not None:
-        progress(0, len(requests))
-    for start in range(0, len(requests), PROGRESS_CHUNK):
-        decisions.extend(authorizer.authorize_many(requests[start:start + PROGRESS_CHUNK]))
-        if progress is not None:
-            progress(min(PROGRESS_CHUNK, len(requests) - start), len(requests))
-    return decisions
+def _decision_rows(specs: Iterable[RequestSpec], authorizer: StandardAuthorizer, acl_set: AclSet,
+                   mapping: Optional[dict], tally: DecisionTally, progress: Optional[Progress]) -> Iterator[dict]:
+    origins = _Origins(acl_set)
+    authorize, notes = authorizer.authorize, authorizer.notes
+    # Request files repeat requests (a test suite per team, a replayed log): each distinct one is
+    # decided once while it is among the last MEMO_REQUESTS distinct ones; memory stays bounded.
+    memo: dict[Request, tuple[Decision, dict]] = {}
+    for spec in specs:
+        hit = memo.get(spec.request)
+        if hit is None:
+            d = authorize(spec.request)
+            row = decision_row(spec, d, notes(d), origins)
+            if len(memo) >= MEMO_REQUESTS:
+                memo.clear()
+            memo[spec.request] = (d, row)
+        else:
+            d, row = hit[0], _row_for(spec, hit[0], hit[1])
+        if mapping is not None:
+            row["mapping"] = mapping
+        tally.add(spec, d, row)
+        if progress is not None and tally.total % PROGRESS_CHUNK == 0 and tally.total >= PROGRESS_FROM:
+            progress(PROGRESS_CHUNK if tally.total > PROGRESS_FROM else PROGRESS_FROM, None)
+        yield row
+
+
+def _row_for(spec: RequestSpec, d: Decision, decided: dict) -> dict:
+    """The row of a request decided before (same request, maybe another place and expectation)."""
+    row = {k: v for k, v in decided.items() if k not in ("expect", "ok")}
+    row["origin"] = spec.origin
+    if spec.expect is not None:
+        row["expect"] = spec.expect
+        row["ok"] = _met(spec, d)
+    return row
+
+
+class _Origins:
+    """Where each ACL was read (its first place), looked up only for the ACLs that decide something.
+
+    The engine keeps the very binding objects it was given (the first of duplicates), so the place
+    of a deciding ACL is found by identity: no hash of a million bindings."""
+
+    def __init__(self, acl_set: AclSet) -> None:
+        self._acl_set = acl_set
+        self._by_id: Optional[dict] = None
+        self._by_value: Optional[dict] = None
+
+    def get(self, acl) -> Optional[str]:
+        bindings, origins = self._acl_set.bindings, self._acl_set.origins
+        if self._by_id is None:
+            self._by_id = dict(zip(map(id, bindings), range(len(bindings))))
+        i = self._by_id.get(id(acl))
+        if i is not None and bindings[i] is acl:
+            return origins[i]
+        if self._by_value is None:
+            self._by_value = {}
+            for binding, origin in zip(bindings, origins):
+                self._by_value.setdefault(binding, origin)
+        return self._by_value.get(acl)
 
 
 def _met(spec: RequestSpec, d: Decision) -> bool:
     return (d.decision or d.outcome.value) == spec.expect
-
-
-def _decisions(specs: list[RequestSpec], decisions: list[Decision], authorizer: StandardAuthorizer, acl_set: AclSet,
-               mapping: Optional[dict]) -> Decisions:
-    origins: dict = {}
-    for binding, origin in zip(acl_set.bindings, acl_set.origins):
-        origins.setdefault(binding, origin)
-    expected = sum(1 for s in specs if s.expect is not None)
-    failed = [i for i, (s, d) in enumerate(zip(specs, decisions)) if s.expect is not None and not _met(s, d)]
-    no_decision = [i for i, (s, d) in enumerate(zip(specs, decisions)) if d.decision is None and s.expect is None]
-    return Decisions(specs, decisions, authorizer, origins, mapping, expected, failed, no_decision)
 
 
 def decision_row(spec: RequestSpec, d: Decision, notes: list[str], origins: dict) -> dict:
@@ -280,11 +336,14 @@ def decision_row(spec: RequestSpec, d: Decision, notes: list[str], origins: dict
     return row
 
 
-def _topic_policy_row(o: SimulateOptions, specs: list[RequestSpec], authorizer: StandardAuthorizer) -> dict:
+def _topic_policy_row(o: SimulateOptions, specs: Iterable[RequestSpec], authorizer: StandardAuthorizer) -> dict:
     from kafka_authz_cli.services.policy import simulate_topic_policy
 
-    r = specs[0].request
-    if o.requests is not None or r.resource_type is not ResourceType.TOPIC:
+    if o.requests is not None:
+        raise OptionError("--topic-policy takes one request from flags on a --topic (use `authz policy "
+                          "check --acls` for many)", param_hint="--topic-policy")
+    r = next(iter(specs)).request
+    if r.resource_type is not ResourceType.TOPIC:
         raise OptionError("--topic-policy takes one request from flags on a --topic (use `authz policy "
                           "check --acls` for many)", param_hint="--topic-policy")
     return simulate_topic_policy(o.topic_policy, authorizer, r.principal, r.host, r.operation.name, r.resource_name,

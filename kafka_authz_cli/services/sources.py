@@ -11,12 +11,14 @@ from kafka_authz_cli.acl import (
     ACL_SET_READS,
     AclSet,
     detect_format,
+    empty_warning,
     parse_acls,
+    unmatchable_host_kind,
     unmatchable_host_reason,
     validation_errors,
 )
 from kafka_authz_cli.errors import InputError
-from kafka_authz_cli.formats import read_text, source_label, what_is, wrong_kind
+from kafka_authz_cli.formats import WarningTally, read_text, source_label, what_is, wrong_kind
 
 log = logging.getLogger(__name__)
 
@@ -33,8 +35,7 @@ def compile_rules_text(text: str, path: str) -> AclSet:
         raise
     acl_set = AclSet(list(bindings), [path] * len(bindings), path, "rules")
     if not bindings:
-        acl_set.warnings.append(f"{path}: no ACLs (the rules file has no rules): as a desired state it means no "
-                                "ACLs at all, so applying it deletes every ACL in scope")
+        acl_set.warnings.append(empty_warning(path, "the rules file has no rules"))
     return acl_set
 
 
@@ -59,22 +60,28 @@ def load_source(path: Path | str, fmt: Optional[str] = None, quiet: bool = False
 
 
 def _warn_about(acl_set: AclSet) -> None:
+    """What the broker would do differently from what the file says: duplicates, ACLs CreateAcls
+    refuses, hosts no client matches; one line per kind however many ACLs share it. The reader's own
+    warnings (an empty file, a --add output) come first."""
     for warning in acl_set.warnings:
         log.warning(warning)
+    tally = WarningTally()
     seen = set()
-    odd_hosts: dict[str, list[str]] = {}
     for binding, origin in zip(acl_set.bindings, acl_set.origins):
         if binding in seen:
-            log.warning(f"{origin}: duplicate ACL {binding.standard_acl_str()} (Kafka stores it once)")
+            tally.add("duplicate ACLs (Kafka stores each once)", origin,
+                      f"duplicate ACL {binding.standard_acl_str()} (Kafka stores it once)")
         seen.add(binding)
         errors = validation_errors(binding)
         if errors:
-            log.warning(f"{origin}: the broker's CreateAcls would refuse this ACL: {'; '.join(errors)}")
-        if binding.host != "*" and unmatchable_host_reason(binding.host):
-            odd_hosts.setdefault(binding.host, []).append(origin)
-    for host, origins in odd_hosts.items():
-        where = origins[0] + (f" and {len(origins) - 1} more ACL(s)" if len(origins) > 1 else "")
-        log.warning(f"{where}: {unmatchable_host_reason(host)}")
+            tally.add("ACLs the broker's CreateAcls would refuse", origin,
+                      f"the broker's CreateAcls would refuse this ACL: {'; '.join(errors)}")
+        kind = unmatchable_host_kind(binding.host) if binding.host != "*" else None
+        if kind is not None:
+            tally.add(f"ACLs have a host that never matches a client address ({kind})", origin,
+                      unmatchable_host_reason(binding.host))
+    for line in tally.lines():
+        log.warning(line)
 
 
 CLUSTER_PREFIX = "cluster:"
