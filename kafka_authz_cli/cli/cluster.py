@@ -9,7 +9,17 @@ from typing import TYPE_CHECKING, Optional
 import typer
 
 from kafka_authz_cli.cli.app import app
-from kafka_authz_cli.cli.common import AclFormat, console, option_value, warn, write_output
+from kafka_authz_cli.cli.common import (
+    LOSSY_HELP,
+    STRIMZI_AUTHENTICATION_HELP,
+    STRIMZI_CLUSTER_HELP,
+    AclFormat,
+    StrimziAuthentication,
+    console,
+    option_value,
+    warn,
+    write_output,
+)
 from kafka_authz_cli.cli.live_common import BOOTSTRAP, COMMAND_CONFIG, TIMEOUT, ask, confirm
 from kafka_authz_cli.cluster import DriftError
 from kafka_authz_cli.errors import AuthzError
@@ -49,13 +59,21 @@ def pull(
     pattern_type: Optional[str] = typer.Option(None, "--resource-pattern-type",
                                                help="literal, prefixed, match or any."),
     principal: list[str] = typer.Option([], "--principal", help="Only ACLs of this principal (repeatable)."),
-    to: AclFormat = typer.Option(AclFormat.json, "--to", help="Output format: json, kafka-acls or csv."),
+    to: AclFormat = typer.Option(AclFormat.json, "--to", help="Output format: json, kafka-acls, csv or strimzi "
+                                                              "(KafkaUser resources, see `authz convert --help`)."),
+    strimzi_authentication: Optional[StrimziAuthentication] = typer.Option(
+        None, "--strimzi-authentication", help=STRIMZI_AUTHENTICATION_HELP),
+    strimzi_cluster: Optional[str] = typer.Option(None, "--strimzi-cluster", help=STRIMZI_CLUSTER_HELP),
+    lossy: bool = typer.Option(False, "--lossy", help=LOSSY_HELP),
     out: Optional[Path] = typer.Option(None, "-o", "--output", help="Output file (default: stdout)."),
 ) -> None:
+    from kafka_authz_cli.services.convert import WriteOptions
+
+    options = WriteOptions(option_value(strimzi_authentication), strimzi_cluster, lossy)
     write_output(service.pull(bootstrap_server, command_config, timeout, to.value, topics=topic, groups=group,
                               transactional_ids=transactional_id, delegation_tokens=delegation_token,
                               user_principals=user_principal, cluster=cluster, pattern_type=pattern_type,
-                              principals=principal), out)
+                              principals=principal, options=options), out)
 
 
 # -- plan -------------------------------------------------------------------------------------

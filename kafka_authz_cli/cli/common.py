@@ -52,6 +52,21 @@ class AclFormat(str, Enum):
     kafka_acls = "kafka-acls"
     csv = "csv"
     rules = "rules"
+    strimzi = "strimzi"
+
+
+class StrimziAuthentication(str, Enum):
+    tls = "tls"
+    tls_external = "tls-external"
+    scram_sha_512 = "scram-sha-512"
+
+
+STRIMZI_AUTHENTICATION_HELP = ("--to strimzi: the KafkaUsers' authentication type, which decides the principal a "
+                               "user's ACLs are for (tls, tls-external: User:CN=<name>; scram-sha-512: "
+                               "User:<name>). Default: User:CN=<name> is tls, User:<name> scram-sha-512.")
+STRIMZI_CLUSTER_HELP = "--to strimzi: the strimzi.io/cluster label of every KafkaUser (default my-cluster)."
+LOSSY_HELP = ("Write what the output format can hold and list each binding left out (default: refuse the "
+              "conversion, naming them). Nothing is ever widened.")
 
 
 class TableFormat(str, Enum):

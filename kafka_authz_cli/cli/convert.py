@@ -1,4 +1,4 @@
-"""`authz convert`: ACL sets between canonical JSON, kafka-acls text and KSM CSV."""
+"""`authz convert`: ACL sets between canonical JSON, kafka-acls text, KSM CSV and Strimzi KafkaUsers."""
 
 from __future__ import annotations
 
@@ -9,18 +9,29 @@ from typing import Optional
 import typer
 
 from kafka_authz_cli.cli.app import app
-from kafka_authz_cli.cli.common import AclFormat, option_value, write_output
-from kafka_authz_cli.services.convert import convert_acl_set
+from kafka_authz_cli.cli.common import (
+    LOSSY_HELP,
+    STRIMZI_AUTHENTICATION_HELP,
+    STRIMZI_CLUSTER_HELP,
+    AclFormat,
+    StrimziAuthentication,
+    option_value,
+    write_output,
+)
+from kafka_authz_cli.services.convert import WriteOptions, convert_acl_set
 
 
 class OutFormat(str, Enum):
     json = "json"
     kafka_acls = "kafka-acls"
     csv = "csv"
+    strimzi = "strimzi"
 
 
-@app.command("convert", short_help="Convert ACL sets between JSON, kafka-acls text and KSM CSV.", help="""Convert an ACL set between formats: canonical JSON, the text `kafka-acls --list`
-prints, and Kafka Security Manager CSV (a rules file is compiled first). Round trips lose nothing.
+@app.command("convert", short_help="Convert ACL sets between JSON, kafka-acls text, KSM CSV and Strimzi KafkaUsers.",
+             help="""Convert an ACL set between formats: canonical JSON, the text `kafka-acls --list`
+prints, Kafka Security Manager CSV and Strimzi KafkaUser resources (a rules file is compiled first).
+Round trips lose nothing.
 
 kafka-acls text of every Kafka version is read: 1.0/1.1 (`Topic:name`, `User:a has Allow permission for
 operations: Read from hosts: *`), 2.0-2.4 with --authorizer-properties (`Topic:LITERAL:name`), 2.1+ and
@@ -28,11 +39,25 @@ operations: Read from hosts: *`), 2.0-2.4 with --authorizer-properties (`Topic:L
 ACL twice: its `Current ACLs` blocks (what the cluster has after the add) are read, with a warning. An
 empty file is zero ACLs, with a warning; a file that is no ACL set is refused saying what it looks like.
 
-Exit codes: 0 converted; 2 usage or input error (file:line: reason).""")
+Strimzi (follows Strimzi 1.2.0 for kafka.strimzi.io/v1, 0.51.0 for v1beta2 and older): a KafkaUser
+file, multi-document YAML, a `kind: List`, or a directory of them (files ending .yaml/.yml/.json, told
+by content) is read as the User Operator applies it: User:CN=<name> for tls and tls-external users,
+User:<name> otherwise, one ACL per operation, cluster resources as LITERAL kafka-cluster. `--to strimzi`
+writes one KafkaUser (kafka.strimzi.io/v1) per principal; a binding a KafkaUser cannot hold (another
+principal type, User:*, a name that is no Kubernetes name, DELEGATION_TOKEN/USER resources, token
+operations) refuses the conversion unless --lossy.
+
+Exit codes: 0 converted; 2 usage or input error (file:line: reason), or a conversion that would lose bindings.""")
 def convert(
-    source: Path = typer.Argument(..., help="Input ACL set ('-' for stdin); format detected by content."),
+    source: Path = typer.Argument(..., help="Input ACL set ('-' for stdin, or a directory of KafkaUsers); format "
+                                            "detected by content."),
     to: OutFormat = typer.Option(..., "--to", help="Output format."),
     acls_format: Optional[AclFormat] = typer.Option(None, "--acls-format", help="Override input detection."),
+    strimzi_authentication: Optional[StrimziAuthentication] = typer.Option(
+        None, "--strimzi-authentication", help=STRIMZI_AUTHENTICATION_HELP),
+    strimzi_cluster: Optional[str] = typer.Option(None, "--strimzi-cluster", help=STRIMZI_CLUSTER_HELP),
+    lossy: bool = typer.Option(False, "--lossy", help=LOSSY_HELP),
     out: Optional[Path] = typer.Option(None, "-o", "--output", help="Write here instead of stdout."),
 ) -> None:
-    write_output(convert_acl_set(source, to.value, option_value(acls_format)), out)
+    options = WriteOptions(option_value(strimzi_authentication), strimzi_cluster, lossy)
+    write_output(convert_acl_set(source, to.value, option_value(acls_format), options), out)

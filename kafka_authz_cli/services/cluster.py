@@ -14,7 +14,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable, Optional
 
-from kafka_authz_cli.acl import PatternType, dump_acls, kafka_acls_filters, validation_errors
+from kafka_authz_cli.acl import PatternType, kafka_acls_filters, validation_errors
 from kafka_authz_cli.cluster import (
     ApplyReport,
     Batch,
@@ -45,7 +45,7 @@ ON_BATCH: Optional[Callable[[Batch, list], None]] = None
 
 def pull(bootstrap_server: str, command_config: Optional[Path], timeout: float, fmt: str, *, topics: list[str],
          groups: list[str], transactional_ids: list[str], delegation_tokens: list[str], user_principals: list[str],
-         cluster: bool, pattern_type: Optional[str], principals: list[str]) -> str:
+         cluster: bool, pattern_type: Optional[str], principals: list[str], options=None) -> str:
     """`cluster pull`: the cluster's ACLs (DescribeAcls) in ``fmt``, filtered as `kafka-acls --list`
     filters with the same options."""
     if fmt == "rules":
@@ -66,7 +66,9 @@ def pull(bootstrap_server: str, command_config: Optional[Path], timeout: float, 
         bindings = admin.list_acls(filters)
     finally:
         close_admin(admin)
-    return dump_acls(bindings, fmt)
+    from kafka_authz_cli.services.convert import WriteOptions, write_acls
+
+    return write_acls(bindings, fmt, options or WriteOptions())
 
 
 # -- plan -------------------------------------------------------------------------------------

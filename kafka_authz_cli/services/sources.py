@@ -41,13 +41,26 @@ def compile_rules_text(text: str, path: str) -> AclSet:
 
 def parse_acl_source(text: str, path: str = "<input>", fmt: str | None = None) -> AclSet:
     """An ACL set in any format authz reads (detected by content unless ``fmt``), rules files
-    compiled to the bindings that decide alike."""
+    compiled to the bindings that decide alike, the ecosystem's formats (Strimzi KafkaUsers, ...)
+    expanded as their tools do."""
+    from kafka_authz_cli.ecosystem import ecosystem_format, format_of_text
+
+    ecosystem = ecosystem_format(fmt) if fmt else format_of_text(text)
+    if ecosystem is not None:
+        if fmt is not None and not ecosystem.sniff(text):
+            raise wrong_kind(text, path, f"{ecosystem.title} (as --acls-format says)", ACL_SET_READS)
+        return ecosystem.read(text, path)
     if (fmt or detect_format(text)) == "rules":
         return compile_rules_text(text, path)
     return parse_acls(text, path, fmt)
 
 
 def load_acl_set(path: str | Path, fmt: str | None = None) -> AclSet:
+    """A file, stdin (``-``), or a directory of files of an ecosystem format (Strimzi KafkaUsers)."""
+    if str(path) != "-" and Path(path).is_dir():
+        from kafka_authz_cli.ecosystem import read_directory
+
+        return read_directory(path, fmt)
     return parse_acl_source(read_text(path), source_label(path), fmt)
 
 

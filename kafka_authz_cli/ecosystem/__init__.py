@@ -1,0 +1,20 @@
+"""ACL formats of the Kafka ecosystem: the files teams keep their ACLs in, read and written as Kafka
+bindings, each expanded exactly as the tool that applies it does (for a stated version of it).
+
+``registry`` is the table of formats (``FORMATS``: name, how it is told by content, its reader and
+writer, what it can hold); each format is one module (``strimzi``: Strimzi ``KafkaUser`` resources as
+the User Operator applies them). ``yamlnodes`` reads YAML with the line and column of every node, so
+that each binding keeps its ``file:line`` and every error is located. ``written`` is what a writer
+returns: the text, and the bindings it could not express (refused unless the caller accepts the loss).
+
+Pure: no terminal, no network. Above ``acl`` (bindings, ``AclSet``), below the services, which make
+every command that takes ACLs accept these formats (``services/sources.py``).
+"""
+
+from kafka_authz_cli import lazy_face
+
+__getattr__, __all__ = lazy_face(__name__, {
+    "FORMATS": "registry", "EcosystemFormat": "registry", "ecosystem_format": "registry",
+    "format_of_text": "registry", "read_directory": "registry",
+    "Lost": "written", "Written": "written", "NotExpressible": "written",
+})

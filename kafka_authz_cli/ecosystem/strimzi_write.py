@@ -1,0 +1,134 @@
+"""Bindings as Strimzi ``KafkaUser`` resources: one per principal, refusing what the CRD cannot hold.
+
+A principal becomes a KafkaUser only as the User Operator would give it back
+(``KafkaUserModel.getUserName``): ``User:CN=<name>`` with ``tls``/``tls-external``, ``User:<name>``
+with ``scram-sha-512``, ``<name>`` a Kubernetes object name. Not expressible (and so never written):
+other principal types, ``User:*``, DELEGATION_TOKEN and USER resources, a CLUSTER other than
+``kafka-cluster``, operations outside the CRD's enum (CREATE_TOKENS, DESCRIBE_TOKENS,
+TWO_PHASE_COMMIT). Nothing is widened: a binding is written exactly or reported lost.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterable
+
+from kafka_authz_cli.acl import AclBinding, PatternType, ResourceType
+from kafka_authz_cli.ecosystem.strimzi import (
+    AUTHENTICATIONS,
+    CLUSTER_LABEL,
+    CLUSTER_NAME,
+    K8S_NAME,
+    OPERATIONS,
+    PATTERNS,
+    PERMISSIONS,
+    RESOURCE_TYPES,
+    TLS_NAME_MAX,
+)
+from kafka_authz_cli.ecosystem.written import Lost, NotExpressible, Written
+
+API_VERSION = "kafka.strimzi.io/v1"
+DEFAULT_CLUSTER = "my-cluster"
+_OP_NAMES = {op: name for name, op in OPERATIONS.items()}
+_TYPE_NAMES = {t: name for name, t in RESOURCE_TYPES.items()}
+_PATTERN_NAMES = {p: name for name, p in PATTERNS.items()}
+_PERMISSION_NAMES = {p: name for name, p in PERMISSIONS.items()}
+_PLAIN = re.compile(r"[A-Za-z_/][A-Za-z0-9_./-]*")
+#: YAML 1.1 words a plain scalar would turn into something else than a string
+_SPECIAL = {"y", "n", "yes", "no", "on", "off", "true", "false", "null", "~"}
+#: YAML's printable characters (1.1 and 1.2): anything else is escaped in a double-quoted scalar
+_UNPRINTABLE = re.compile("[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def quote(text: str) -> str:
+    """A YAML scalar that reads back as exactly ``text`` (plain when that is unambiguous)."""
+    if _PLAIN.fullmatch(text) and text.lower() not in _SPECIAL:
+        return text
+    body = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t")
+    body = _UNPRINTABLE.sub(lambda m: f"\\x{ord(m[0]):02x}" if ord(m[0]) < 0x100 else f"\\u{ord(m[0]):04x}", body)
+    return f'"{body}"'
+
+
+def user_of(principal: str, authentication: str | None) -> tuple[str, str] | str:
+    """``(name, authentication)`` of the KafkaUser for ``principal``, or why there is none.
+
+    ``authentication`` None: ``User:CN=x`` is a tls user, ``User:x`` a scram-sha-512 one."""
+    ptype, sep, rest = principal.partition(":")
+    if ptype != "User" or not sep:
+        return "a KafkaUser's ACLs are always for a User principal"
+    if rest == "*":
+        return "User:* (every user) is no KafkaUser"
+    tls = rest.startswith("CN=")
+    auth = authentication or ("tls" if tls else "scram-sha-512")
+    if auth in ("tls", "tls-external"):
+        if not tls:
+            return f"a {auth} KafkaUser's principal is User:CN=<name>"
+        name = rest[3:]
+        if len(name) > TLS_NAME_MAX:
+            return f"a {auth} user name holds at most {TLS_NAME_MAX} characters"
+    else:
+        name = rest
+    if len(name) > 253 or not K8S_NAME.fullmatch(name):
+        return f"{name!r} is not a Kubernetes object name (lower-case letters, digits, '-', '.')"
+    return name, auth
+
+
+def why_not(binding: AclBinding) -> str | None:
+    """Why the CRD cannot hold this binding's resource or operation (None: it can)."""
+    if binding.resource_type not in _TYPE_NAMES:
+        return f"no {binding.resource_type.name} resources in a KafkaUser"
+    if binding.resource_type is ResourceType.CLUSTER and (
+            binding.resource_name != CLUSTER_NAME or binding.pattern_type is not PatternType.LITERAL):
+        return f"a KafkaUser's cluster resource is always LITERAL {CLUSTER_NAME}"
+    if binding.operation not in _OP_NAMES:
+        return f"no {binding.operation.name} operation in a KafkaUser"
+    if binding.pattern_type not in _PATTERN_NAMES:
+        return f"no {binding.pattern_type.name} pattern in a KafkaUser"
+    return None
+
+
+def write(bindings: Iterable[AclBinding], authentication: str | None = None, cluster: str = DEFAULT_CLUSTER,
+          lossy: bool = False, api_version: str = API_VERSION) -> Written:
+    """One KafkaUser per principal (in order of first appearance), one rule per resource, host and
+    permission with its operations in order. Raises :class:`NotExpressible` on any binding it cannot
+    write, unless ``lossy`` (then the lost ones are returned with the text)."""
+    if authentication is not None and authentication not in AUTHENTICATIONS:
+        raise ValueError(f"authentication {authentication!r}: expected one of {', '.join(AUTHENTICATIONS)}")
+    users: dict[str, tuple[str, dict]] = {}  # name -> (authentication, rules)
+    lost: list[Lost] = []
+    for b in dict.fromkeys(bindings):
+        user = user_of(b.principal, authentication)
+        reason = user if isinstance(user, str) else why_not(b)
+        if reason is not None:
+            lost.append(Lost(b, reason))
+            continue
+        name, auth = user
+        if name in users and users[name][0] != auth:
+            lost.append(Lost(b, f"KafkaUser {name} is already written for User:{'CN=' * (auth == 'scram-sha-512')}"
+                                f"{name}; one KafkaUser cannot hold both principals"))
+            continue
+        rules = users.setdefault(name, (auth, {}))[1]
+        rules.setdefault((b.permission, b.resource_type, b.resource_name, b.pattern_type, b.host), []).append(
+            b.operation)
+    if lost and not lossy:
+        raise NotExpressible("strimzi", lost)
+    docs = [_user_yaml(name, auth, rules, cluster, api_version) for name, (auth, rules) in users.items()]
+    return Written("---\n".join(docs), lost)
+
+
+def _user_yaml(name: str, auth: str, rules: dict, cluster: str, api_version: str) -> str:
+    out = [f"apiVersion: {api_version}", "kind: KafkaUser", "metadata:", f"  name: {quote(name)}", "  labels:",
+           f"    {CLUSTER_LABEL}: {quote(cluster)}", "spec:", "  authentication:", f"    type: {auth}",
+           "  authorization:", "    type: simple", "    acls:"]
+    for (permission, rtype, rname, pattern, host), ops in rules.items():
+        out.append("      - resource:")
+        out.append(f"          type: {_TYPE_NAMES[rtype]}")
+        if rtype is not ResourceType.CLUSTER:
+            out.append(f"          name: {quote(rname)}")
+            out.append(f"          patternType: {_PATTERN_NAMES[pattern]}")
+        out.append(f"        operations: [{', '.join(_OP_NAMES[op] for op in ops)}]")
+        out.append(f"        host: {quote(host)}")
+        out.append(f"        type: {_PERMISSION_NAMES[permission]}")
+    if not rules:
+        out[-1] = "    acls: []"
+    return "\n".join(out) + "\n"

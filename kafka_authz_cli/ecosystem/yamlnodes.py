@@ -1,0 +1,99 @@
+"""YAML as nodes that know where they are: the reading every YAML-based format shares.
+
+PyYAML's composer keeps each node's start mark; the helpers here read mappings, lists and strings
+from nodes strictly (a number where a string belongs is an error, as it is for the Kubernetes API
+server's schema check) and raise :class:`InputError` at the node's ``file:line:col``.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from kafka_authz_cli.errors import InputError
+
+STR = "tag:yaml.org,2002:str"
+NULL = "tag:yaml.org,2002:null"
+
+
+def _loader():
+    import yaml
+
+    return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def documents(text: str, path: str) -> Iterator:
+    """The root node of each document of a (multi-document) YAML text; located syntax errors."""
+    import yaml
+
+    try:
+        for node in yaml.compose_all(text, Loader=_loader()):
+            if node is not None:
+                yield node
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        reason = f"not valid YAML: {exc.problem or exc.context}"
+        raise InputError(reason, path, *((mark.line + 1, mark.column + 1) if mark else (None, None))) from None
+    except yaml.YAMLError as exc:
+        raise InputError(f"not valid YAML: {exc}", path) from None
+
+
+def line(node) -> int:
+    return node.start_mark.line + 1
+
+
+def error(node, path: str, reason: str) -> InputError:
+    return InputError(reason, path, node.start_mark.line + 1, node.start_mark.column + 1)
+
+
+def kind_of(node) -> str:
+    import yaml
+
+    if isinstance(node, yaml.MappingNode):
+        return "a mapping"
+    if isinstance(node, yaml.SequenceNode):
+        return "a list"
+    return {STR: "a string", NULL: "null", "tag:yaml.org,2002:int": "a number", "tag:yaml.org,2002:float": "a number",
+            "tag:yaml.org,2002:bool": "a boolean"}.get(node.tag, "a scalar")
+
+
+def mapping(node, path: str, what: str) -> dict[str, object]:
+    """A mapping node's entries by key (string keys; a repeated key is an error, as in Kubernetes)."""
+    import yaml
+
+    if not isinstance(node, yaml.MappingNode):
+        raise error(node, path, f"{what} must be a mapping, got {kind_of(node)}")
+    out: dict[str, object] = {}
+    for key, value in node.value:
+        if not isinstance(key, yaml.ScalarNode) or key.tag != STR:
+            raise error(key, path, f"{what}: keys must be strings, got {kind_of(key)}")
+        if key.value in out:
+            raise error(key, path, f"{what}: key {key.value!r} given twice")
+        if key.value == "<<":
+            raise error(key, path, f"{what}: YAML merge keys ('<<') are not read here; write the entries out")
+        out[key.value] = value
+    return out
+
+
+def sequence(node, path: str, what: str) -> list:
+    import yaml
+
+    if not isinstance(node, yaml.SequenceNode):
+        raise error(node, path, f"{what} must be a list, got {kind_of(node)}")
+    return list(node.value)
+
+
+def string(node, path: str, what: str) -> str:
+    import yaml
+
+    if not isinstance(node, yaml.ScalarNode) or node.tag != STR:
+        raise error(node, path, f"{what} must be a string, got {kind_of(node)}")
+    return node.value
+
+
+def is_null(node) -> bool:
+    return node is None or getattr(node, "tag", None) == NULL
+
+
+def optional_string(entries: dict, key: str, path: str, what: str) -> str | None:
+    node = entries.get(key)
+    return None if is_null(node) else string(node, path, f"{what}.{key}")
