@@ -202,7 +202,7 @@ def _user(reading: _Reading, node, top: dict, version: str) -> None:
     if "acls" not in authz_map:
         raise y.error(authz, path, "spec.authorization has no acls (required with type simple)")
     seen: set[AclBinding] = set()
-    label = f"KafkaUser {name}" + (f" of cluster {cluster}" if cluster and len(reading.clusters) > 1 else "")
+    label = f"KafkaUser {name}" + (f", cluster {cluster}" if cluster else "")
     for i, rule in enumerate(y.sequence(authz_map["acls"], path, "spec.authorization.acls")):
         origin = f"{path}:{y.line(rule)} ({label})"
         for binding in _rule(reading, rule, i, principal, version):

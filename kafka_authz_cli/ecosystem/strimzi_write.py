@@ -36,8 +36,9 @@ _PERMISSION_NAMES = {p: name for name, p in PERMISSIONS.items()}
 _PLAIN = re.compile(r"[A-Za-z_/][A-Za-z0-9_./-]*")
 #: YAML 1.1 words a plain scalar would turn into something else than a string
 _SPECIAL = {"y", "n", "yes", "no", "on", "off", "true", "false", "null", "~"}
-#: YAML's printable characters (1.1 and 1.2): anything else is escaped in a double-quoted scalar
-_UNPRINTABLE = re.compile("[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+#: escaped in a double-quoted scalar: what YAML cannot print, and its line breaks (NEL, LS, PS), which a
+#: quoted scalar would fold into spaces
+_UNPRINTABLE = re.compile("[^\t\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
 def quote(text: str) -> str:
