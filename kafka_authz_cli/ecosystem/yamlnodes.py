@@ -15,10 +15,28 @@ STR = "tag:yaml.org,2002:str"
 NULL = "tag:yaml.org,2002:null"
 
 
-def _loader():
-    import yaml
+#: first characters of the plain scalars YAML 1.1's implicit resolvers may turn into something else than
+#: a string (yaml.resolver: bool, float, int, merge, null, timestamp, value): any other plain scalar is
+#: a string, which spares the regular expressions for nearly every scalar of a KafkaUser
+_MAYBE_TYPED = frozenset("-+.0123456789yYnNtTfFoO~<=")
+_LOADER = None
 
-    return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+def _loader():
+    global _LOADER
+    if _LOADER is None:
+        import yaml
+
+        base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+        class Loader(base):
+            def resolve(self, kind, value, implicit):
+                if kind is yaml.ScalarNode and implicit[0] and value and value[0] not in _MAYBE_TYPED:
+                    return STR
+                return super().resolve(kind, value, implicit)
+
+        _LOADER = Loader
+    return _LOADER
 
 
 def documents(text: str, path: str) -> Iterator:
@@ -46,11 +64,9 @@ def error(node, path: str, reason: str) -> InputError:
 
 
 def kind_of(node) -> str:
-    import yaml
-
-    if isinstance(node, yaml.MappingNode):
+    if node.id == "mapping":
         return "a mapping"
-    if isinstance(node, yaml.SequenceNode):
+    if node.id == "sequence":
         return "a list"
     return {STR: "a string", NULL: "null", "tag:yaml.org,2002:int": "a number", "tag:yaml.org,2002:float": "a number",
             "tag:yaml.org,2002:bool": "a boolean"}.get(node.tag, "a scalar")
@@ -58,13 +74,11 @@ def kind_of(node) -> str:
 
 def mapping(node, path: str, what: str) -> dict[str, object]:
     """A mapping node's entries by key (string keys; a repeated key is an error, as in Kubernetes)."""
-    import yaml
-
-    if not isinstance(node, yaml.MappingNode):
+    if node.id != "mapping":
         raise error(node, path, f"{what} must be a mapping, got {kind_of(node)}")
     out: dict[str, object] = {}
     for key, value in node.value:
-        if not isinstance(key, yaml.ScalarNode) or key.tag != STR:
+        if key.id != "scalar" or key.tag != STR:
             raise error(key, path, f"{what}: keys must be strings, got {kind_of(key)}")
         if key.value in out:
             raise error(key, path, f"{what}: key {key.value!r} given twice")
@@ -75,17 +89,13 @@ def mapping(node, path: str, what: str) -> dict[str, object]:
 
 
 def sequence(node, path: str, what: str) -> list:
-    import yaml
-
-    if not isinstance(node, yaml.SequenceNode):
+    if node.id != "sequence":
         raise error(node, path, f"{what} must be a list, got {kind_of(node)}")
     return list(node.value)
 
 
 def string(node, path: str, what: str) -> str:
-    import yaml
-
-    if not isinstance(node, yaml.ScalarNode) or node.tag != STR:
+    if node.id != "scalar" or node.tag != STR:
         raise error(node, path, f"{what} must be a string, got {kind_of(node)}")
     return node.value
 

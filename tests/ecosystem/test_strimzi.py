@@ -7,6 +7,8 @@ import logging
 import textwrap
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from kafka_authz_cli.cli.app import app
@@ -190,3 +192,19 @@ def test_whatif_and_cluster_plan_take_kafka_users_through_the_sources(tmp_path):
     assert load_source(path, "strimzi").format == "strimzi"
     result = CliRunner().invoke(app, ["diff", str(path), str(path)])
     assert result.exit_code == 0 and "equivalent" in result.stdout
+
+
+@given(st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc")), max_size=12)
+       | st.sampled_from(["yes", "No", "on", "~", "null", "1e3", "0x1F", ".inf", "2024-01-01", "<<", "=", "-1"]))
+def test_the_fast_resolver_types_every_plain_scalar_as_pyyaml_does(value):
+    import yaml
+
+    from kafka_authz_cli.ecosystem.yamlnodes import _loader
+
+    text = f"k: {value}\n"
+    try:
+        expected = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError:
+        return
+    got = yaml.compose(text, Loader=_loader())
+    assert [(k.tag, v.tag) for k, v in got.value] == [(k.tag, v.tag) for k, v in expected.value]
