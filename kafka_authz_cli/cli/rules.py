@@ -11,8 +11,12 @@ import typer
 
 from kafka_authz_cli.cli.app import app, keep_until_exit
 from kafka_authz_cli.cli.common import (
+    LOSSY_HELP,
     MAX_TABLE_ROWS,
+    STRIMZI_AUTHENTICATION_HELP,
+    STRIMZI_CLUSTER_HELP,
     AclFormat,
+    StrimziAuthentication,
     cell,
     console,
     err_console,
@@ -126,6 +130,7 @@ class CompileTarget(str, Enum):
     json = "json"
     kafka_acls = "kafka-acls"
     csv = "csv"
+    strimzi = "strimzi"
 
 
 @app.command("compile", short_help="Compile a rules file to Kafka ACLs that decide exactly alike.", help="""Compile a rules file to Kafka ACL bindings that decide every request exactly as the
@@ -143,12 +148,17 @@ def compile_cmd(
     types: Optional[Path] = typer.Option(None, "--types", help="Extra principal/resource classes (JSON)."),
     expand_against: Optional[Path] = typer.Option(None, "--expand-against", help="Existing names to expand "
                                                                                    "regexes and prefixes against."),
+    strimzi_authentication: Optional[StrimziAuthentication] = typer.Option(
+        None, "--strimzi-authentication", help=STRIMZI_AUTHENTICATION_HELP),
+    strimzi_cluster: Optional[str] = typer.Option(None, "--strimzi-cluster", help=STRIMZI_CLUSTER_HELP),
+    lossy: bool = typer.Option(False, "--lossy", help=LOSSY_HELP),
     out: Optional[Path] = typer.Option(None, "-o", "--output", help="Write to a file instead of stdout."),
 ) -> None:
-    from kafka_authz_cli.acl import dump_acls
+    from kafka_authz_cli.services.convert import WriteOptions, write_acls
 
     bindings = service.compile_file(rules, types, expand_against)
-    write_output(dump_acls(bindings, to.value), out)
+    options = WriteOptions(option_value(strimzi_authentication), strimzi_cluster, lossy)
+    write_output(write_acls(bindings, to.value, options), out)
     err_console.print(f"{len(bindings)} ACL binding(s)")
 
 

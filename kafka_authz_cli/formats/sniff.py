@@ -83,6 +83,8 @@ _WORKER_KEYS = {"group.id", "key.converter", "value.converter", "offset.storage.
 _PROP_LINE = re.compile(r"^[ \t\f]*[A-Za-z_][\w.\-\[\]]*[ \t\f]*[=:]")
 _YAML_KEY = re.compile(r"^(?:- )?[A-Za-z_][\w.\-]*:(?:[ \t]|$)")
 _K8S_KIND = re.compile(r"^kind:[ \t]*[\"']?(\w+)", re.M)
+#: a KafkaUser inside a `kind: List` (`kubectl get kafkausers -o yaml`): its kind is indented
+_LISTED_KAFKA_USER = re.compile(r"^[ \t]+(?:- )?kind:[ \t]*[\"']?KafkaUser\b", re.M)
 _PEM = re.compile(r"^-----BEGIN [A-Z0-9 ]+-----[ \t\r]*$", re.M)
 _LOG_LINE = re.compile(r"^\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d")
 _AUTHZ_LOG = re.compile(r"Principal = \S.* is (?:Allowed|Denied) Operation")
@@ -158,7 +160,7 @@ def _properties_kind(lines: list[str]) -> Kind | None:
 
 def _yaml_kind(head: str, lines: list[str]) -> Kind | None:
     kinds = _K8S_KIND.findall(head)
-    if "KafkaUser" in kinds:
+    if "KafkaUser" in kinds or "List" in kinds and _LISTED_KAFKA_USER.search(head):
         return KAFKA_USER
     if "KafkaConnector" in kinds:
         return KAFKA_CONNECTOR

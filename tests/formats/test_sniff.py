@@ -113,3 +113,9 @@ def test_wrong_kind_is_one_line_saying_what_and_what_was_expected():
 def test_large_json_is_sniffed_from_its_head():
     big = json.dumps({"version": 1, "acls": [{"resource_type": "TOPIC"}] * 100_000})
     assert what_is(big).key == "acl-json"
+
+
+def test_a_list_of_kafka_users_is_a_kafka_user_and_a_list_of_others_is_not():
+    listed = "apiVersion: v1\nkind: List\nitems:\n  - apiVersion: kafka.strimzi.io/v1\n    kind: KafkaUser\n"
+    assert what_is(listed).key == "strimzi-kafkauser"
+    assert what_is(listed.replace("KafkaUser", "KafkaTopic")).key != "strimzi-kafkauser"
