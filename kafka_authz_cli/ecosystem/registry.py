@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Optional
+from typing import Callable, Iterable, Iterator, Optional
 
 from kafka_authz_cli.acl import AclSet
 from kafka_authz_cli.ecosystem import strimzi, strimzi_write
@@ -29,6 +29,8 @@ class EcosystemFormat:
     follows: str
     sniff: Callable[[str], bool]
     read: Callable[[str, str], AclSet]
+    #: ``read_many([(text, path), ...], source)``: several files as one ACL set (a directory)
+    read_many: Callable[[Iterable[tuple[str, str]], str], AclSet]
     #: ``write(bindings, **options) -> Written`` (None: read only)
     write: Optional[Callable] = None
     #: what the format cannot hold, in a sentence (help and errors)
@@ -39,7 +41,8 @@ class EcosystemFormat:
 
 FORMATS: dict[str, EcosystemFormat] = {f.name: f for f in (
     EcosystemFormat(
-        "strimzi", "Strimzi KafkaUser resources", strimzi.FOLLOWS, strimzi.sniff, strimzi.read, strimzi_write.write,
+        "strimzi", "Strimzi KafkaUser resources", strimzi.FOLLOWS, strimzi.sniff, strimzi.read, strimzi.read_many,
+        strimzi_write.write,
         "non-User principals, User:*, names that are not Kubernetes names, DELEGATION_TOKEN and USER "
         "resources, cluster names other than kafka-cluster, token and two-phase-commit operations",
         (".yaml", ".yml", ".json")),
@@ -57,32 +60,43 @@ def format_of_text(text: str) -> EcosystemFormat | None:
 
 def read_directory(directory: str | Path, fmt: str | None = None) -> AclSet:
     """Every file under ``directory`` (recursively, hidden directories skipped, in name order) that is
-    in ``fmt`` (or the first ecosystem format found there), as one ACL set."""
+    in ``fmt`` (or in the ecosystem format of the first such file), read as one ACL set."""
     root = Path(directory)
-    found: EcosystemFormat | None = FORMATS.get(fmt) if fmt else None
-    if fmt is not None and found is None:
+    if fmt is not None and fmt not in FORMATS:
         raise InputError(f"--acls-format {fmt}: a directory is read only in {', '.join(FORMATS)}", str(root))
-    suffixes = found.suffixes if found else tuple(s for f in FORMATS.values() for s in f.suffixes)
-    merged = AclSet([], [], str(root), found.name if found else "strimzi")
+    suffixes = FORMATS[fmt].suffixes if fmt else tuple(s for f in FORMATS.values() for s in f.suffixes)
+    files = iter(_texts(root, suffixes))
     skipped = 0
-    for path in _files(root, suffixes):
-        text = read_text(path)
+    found = FORMATS.get(fmt) if fmt else None
+    first = None
+    for text, path in files:
         candidate = found or format_of_text(text)
-        if candidate is None or not candidate.sniff(text):
-            skipped += 1
-            continue
-        found = found or candidate
-        part = candidate.read(text, str(path))
-        merged.bindings.extend(part.bindings)
-        merged.origins.extend(part.origins)
-        merged.warnings.extend(w for w in part.warnings if not w.endswith(": no KafkaUser resources"))
-    if found is None:
+        if candidate is not None and candidate.sniff(text):
+            found, first = candidate, (text, path)
+            break
+        skipped += 1
+    if found is None or first is None:
         raise InputError(f"no file here is in a format authz reads from a directory ({', '.join(FORMATS)})",
                          str(root))
-    merged.format = found.name
-    if skipped:
-        merged.warnings.append(f"{root}: {skipped} file(s) are not {found.title} and were skipped")
-    return merged
+    counted = [skipped]
+
+    def matching() -> Iterator[tuple[str, str]]:
+        yield first
+        for text, path in files:
+            if found.sniff(text):
+                yield text, path
+            else:
+                counted[0] += 1
+
+    acl_set = found.read_many(matching(), str(root))
+    if counted[0]:
+        acl_set.warnings.append(f"{root}: {counted[0]} file(s) are not {found.title} and were skipped")
+    return acl_set
+
+
+def _texts(root: Path, suffixes: tuple[str, ...]) -> Iterator[tuple[str, str]]:
+    for path in _files(root, suffixes):
+        yield read_text(path), str(path)
 
 
 def _files(root: Path, suffixes: tuple[str, ...]) -> list[Path]:

@@ -17,6 +17,7 @@ release serving them, for ``v1beta2``/``v1beta1``/``v1alpha1`` (they differ only
 from __future__ import annotations
 
 import re
+from typing import Iterable
 
 from kafka_authz_cli.acl import AclBinding, AclOperation, AclPermissionType, AclSet, PatternType, ResourceType
 from kafka_authz_cli.ecosystem import yamlnodes as y
@@ -56,11 +57,13 @@ def sniff(text: str) -> bool:
 
 
 class _Reading:
-    """One source's users: bindings, origins, warnings, and who was defined where."""
+    """One source's users (a file, or every file of a directory): bindings, origins, warnings (one line
+    per kind for the whole source), and which user was defined where."""
 
-    def __init__(self, path: str) -> None:
-        self.path = path
-        self.acl_set = AclSet([], [], path, "strimzi")
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.path = source  # the file being read
+        self.acl_set = AclSet([], [], source, "strimzi")
         self.tally = WarningTally()
         self.users: dict[tuple, str] = {}  # (cluster, namespace, name) -> where first defined
         self.clusters: dict[str | None, int] = {}
@@ -72,9 +75,17 @@ class _Reading:
 
 def read(text: str, path: str) -> AclSet:
     """Every ``KafkaUser`` of a (multi-document) YAML text as the bindings the User Operator creates."""
-    reading = _Reading(path)
-    for doc in y.documents(text.removeprefix("\ufeff"), path):
-        _document(reading, doc)
+    return read_many([(text, path)], path)
+
+
+def read_many(files: Iterable[tuple[str, str]], source: str) -> AclSet:
+    """The KafkaUsers of several files (``(text, path)``) as one ACL set, as one operator sees them: a
+    user defined in two files, or users of several clusters, are told once for the whole set."""
+    reading = _Reading(source)
+    for text, path in files:
+        reading.path = path
+        for doc in y.documents(text.removeprefix("\ufeff"), path):
+            _document(reading, doc)
     return _finish(reading)
 
 
@@ -84,11 +95,12 @@ def _finish(reading: _Reading) -> AclSet:
     labelled = [c for c in reading.clusters if c is not None]
     if len(labelled) > 1:
         acl_set.warnings.append(
-            f"{reading.path}: KafkaUsers of {len(labelled)} clusters ({', '.join(sorted(labelled))}, by their "
-            f"{CLUSTER_LABEL} label) are read as one ACL set: each User Operator applies only its own cluster's")
+            f"{reading.source}: KafkaUsers of {len(labelled)} clusters ({', '.join(sorted(labelled)[:5])}"
+            f"{', ...' if len(labelled) > 5 else ''}, by their {CLUSTER_LABEL} label) are read as one ACL set: "
+            "each User Operator applies only its own cluster's")
     if not reading.users:
         others = ", ".join(f"{n} {k}" for k, n in reading.others.items())
-        acl_set.warnings.append(f"{reading.path}: no KafkaUser resources" + (f" (only {others})" if others else ""))
+        acl_set.warnings.append(f"{reading.source}: no KafkaUser resources" + (f" (only {others})" if others else ""))
     return acl_set
 
 

@@ -208,3 +208,14 @@ def test_the_fast_resolver_types_every_plain_scalar_as_pyyaml_does(value):
         return
     got = yaml.compose(text, Loader=_loader())
     assert [(k.tag, v.tag) for k, v in got.value] == [(k.tag, v.tag) for k, v in expected.value]
+
+
+def test_a_directory_is_one_source_for_warnings(tmp_path):
+    for i in range(5):
+        (tmp_path / f"u{i}.yaml").write_text(user(name=f"u{i}", auth="tls-external", acls=READ_TOPIC))
+    (tmp_path / "again.yaml").write_text(user(name="u1", acls=READ_TOPIC))
+    (tmp_path / "other.yaml").write_text(user(name="o", acls=READ_TOPIC, cluster="other"))
+    warnings = load_acl_set(tmp_path).warnings
+    assert sum("tls-external" in w for w in warnings) == 1 and any(w.startswith("5 tls-external") for w in warnings)
+    assert any(f"KafkaUser u1 is defined again (first at {tmp_path / 'again.yaml'}:1)" in w for w in warnings)
+    assert any(w.startswith(f"{tmp_path}: KafkaUsers of 2 clusters") for w in warnings)
