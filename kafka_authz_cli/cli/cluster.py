@@ -10,11 +10,13 @@ import typer
 
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.cli.common import (
+    ACLS_OPTION_HELP,
     LOSSY_HELP,
     STRIMZI_AUTHENTICATION_HELP,
     STRIMZI_CLUSTER_HELP,
     AclFormat,
     StrimziAuthentication,
+    acls_options,
     console,
     option_value,
     warn,
@@ -137,6 +139,7 @@ def plan_cmd(
     timeout: float = TIMEOUT,
     acls_format: Optional[AclFormat] = typer.Option(None, "--acls-format", help="Format of DESIRED (default: "
                                                                                 "detected)."),
+    option: list[str] = typer.Option([], "--option", metavar="KEY=VALUE", help=ACLS_OPTION_HELP),
     scope: list[str] = typer.Option([], "--scope", help="KIND=VALUE: what this plan manages (repeatable)."),
     scope_file: Optional[Path] = typer.Option(None, "--scope-file", help="A file of KIND=VALUE lines."),
     allow_delete: bool = typer.Option(False, "--allow-delete", help="Delete managed ACLs absent from DESIRED."),
@@ -154,7 +157,8 @@ def plan_cmd(
         raise typer.BadParameter("expected table or json", param_hint="--format")
     try:
         plan = service.plan(desired, bootstrap_server, command_config, timeout, option_value(acls_format), scope,
-                            scope_file, allow_delete, super_users, allow_everyone, broker_config)
+                            scope_file, allow_delete, super_users, allow_everyone, broker_config,
+                            acls_options(option))
         doc = plan.to_json()
         if out is not None:
             write_output(json.dumps(doc, indent=1, ensure_ascii=False) + "\n", out)

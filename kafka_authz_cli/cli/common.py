@@ -65,6 +65,22 @@ STRIMZI_AUTHENTICATION_HELP = ("--to strimzi: the KafkaUsers' authentication typ
                                "user's ACLs are for (tls, tls-external: User:CN=<name>; scram-sha-512: "
                                "User:<name>). Default: User:CN=<name> is tls, User:<name> scram-sha-512.")
 STRIMZI_CLUSTER_HELP = "--to strimzi: the strimzi.io/cluster label of every KafkaUser (default my-cluster)."
+#: ``--option KEY=VALUE`` (repeatable): an ecosystem format's reading options
+ACLS_OPTION_HELP = ("A reading option of the ACL set's format, KEY=VALUE (repeatable). Strimzi: cluster=NAME reads only "
+                    "the KafkaUsers labelled strimzi.io/cluster=NAME.")
+
+
+def acls_options(values: list[str]) -> dict[str, str]:
+    """``--option KEY=VALUE`` values as a mapping (a value without '=' is a bad option)."""
+    out = {}
+    for value in values:
+        key, sep, val = value.partition("=")
+        if not sep or not key.strip():
+            raise typer.BadParameter(f"{value!r}: expected KEY=VALUE", param_hint="'--option'")
+        out[key.strip()] = val
+    return out
+
+
 LOSSY_HELP = ("Write what the output format can hold and list each binding left out (default: refuse the "
               "conversion, naming them). Nothing is ever widened.")
 

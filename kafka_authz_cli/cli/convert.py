@@ -10,11 +10,13 @@ import typer
 
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.cli.common import (
+    ACLS_OPTION_HELP,
     LOSSY_HELP,
     STRIMZI_AUTHENTICATION_HELP,
     STRIMZI_CLUSTER_HELP,
     AclFormat,
     StrimziAuthentication,
+    acls_options,
     option_value,
     write_output,
 )
@@ -53,6 +55,7 @@ def convert(
                                             "detected by content."),
     to: OutFormat = typer.Option(..., "--to", help="Output format."),
     acls_format: Optional[AclFormat] = typer.Option(None, "--acls-format", help="Override input detection."),
+    option: list[str] = typer.Option([], "--option", metavar="KEY=VALUE", help=ACLS_OPTION_HELP),
     strimzi_authentication: Optional[StrimziAuthentication] = typer.Option(
         None, "--strimzi-authentication", help=STRIMZI_AUTHENTICATION_HELP),
     strimzi_cluster: Optional[str] = typer.Option(None, "--strimzi-cluster", help=STRIMZI_CLUSTER_HELP),
@@ -60,4 +63,4 @@ def convert(
     out: Optional[Path] = typer.Option(None, "-o", "--output", help="Write here instead of stdout."),
 ) -> None:
     options = WriteOptions(option_value(strimzi_authentication), strimzi_cluster, lossy)
-    write_output(convert_acl_set(source, to.value, option_value(acls_format), options), out)
+    write_output(convert_acl_set(source, to.value, option_value(acls_format), options, acls_options(option)), out)

@@ -12,8 +12,10 @@ import typer
 from kafka_authz_cli.acl import DiffResult, describe_host, describe_names
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.cli.common import (
+    ACLS_OPTION_HELP,
     MAX_TABLE_ROWS,
     AclFormat,
+    acls_options,
     cell,
     console,
     option_value,
@@ -53,6 +55,7 @@ def diff_cmd(
     new: Path = typer.Argument(..., help="The proposed ACL set (or cluster:HOST:PORT)."),
     acls_format: Optional[AclFormat] = typer.Option(None, "--acls-format", help="Format of both ACL sets (default: "
                                                     "detected by content)."),
+    option: list[str] = typer.Option([], "--option", metavar="KEY=VALUE", help=ACLS_OPTION_HELP),
     super_users: Optional[str] = typer.Option(None, "--super-users", help='super.users for both sides, e.g. '
                                               '"User:a;User:b".'),
     allow_everyone: Optional[bool] = typer.Option(None, "--allow-everyone-if-no-acl-found/--deny-if-no-acl-found",
@@ -75,7 +78,7 @@ def diff_cmd(
 ) -> None:
     result = diff_acl_sets(old, new, option_value(acls_format), super_users, allow_everyone, broker_config,
                            old_super_users, new_super_users, old_broker_config, new_broker_config, command_config,
-                           timeout)
+                           timeout, acls_options(option))
     if fmt is DiffFormat.json:
         write_output(json.dumps(to_json(result), indent=2, ensure_ascii=False) + "\n", out)
     elif fmt is DiffFormat.markdown:

@@ -11,12 +11,14 @@ import typer
 
 from kafka_authz_cli.cli.app import app, keep_until_exit
 from kafka_authz_cli.cli.common import (
+    ACLS_OPTION_HELP,
     LOSSY_HELP,
     MAX_TABLE_ROWS,
     STRIMZI_AUTHENTICATION_HELP,
     STRIMZI_CLUSTER_HELP,
     AclFormat,
     StrimziAuthentication,
+    acls_options,
     cell,
     console,
     err_console,
@@ -176,9 +178,10 @@ def decompile_cmd(
     acls: Path = typer.Argument(..., help="ACL set in any format authz reads."),
     to: DecompileTarget = typer.Option(DecompileTarget.rules, "--to", help="Output format."),
     acls_format: Optional[AclFormat] = typer.Option(None, "--acls-format", help="Override format detection."),
+    option: list[str] = typer.Option([], "--option", metavar="KEY=VALUE", help=ACLS_OPTION_HELP),
     out: Optional[Path] = typer.Option(None, "-o", "--output", help="Write to a file instead of stdout."),
 ) -> None:
-    decompiled = service.decompile_file(acls, option_value(acls_format))
+    decompiled = service.decompile_file(acls, option_value(acls_format), acls_options(option))
     if decompiled.text is None:
         _print_refused(decompiled.refused)
         raise AuthzError(f"{len(decompiled.refused)} binding(s) cannot be written as rules (listed above); "

@@ -10,9 +10,11 @@ import typer
 
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.cli.common import (
+    ACLS_OPTION_HELP,
     MAX_TABLE_ROWS,
     AclFormat,
     TableFormat,
+    acls_options,
     cell,
     console,
     emit_rows,
@@ -59,6 +61,7 @@ def simulate(
     acls: Optional[Path] = typer.Argument(None, help="ACL set: canonical JSON, kafka-acls --list text, KSM CSV "
                                                      "or a rules file (detected by content).", show_default=False),
     acls_format: Optional[AclFormat] = typer.Option(None, "--acls-format", help="Override format detection."),
+    option: list[str] = typer.Option([], "--option", metavar="KEY=VALUE", help=ACLS_OPTION_HELP),
     principal: Optional[str] = typer.Option(None, "--principal", help="Request principal, e.g. User:alice."),
     operation: Optional[str] = typer.Option(None, "--operation", help="READ, Write, IdempotentWrite, ..."),
     topic: Optional[str] = typer.Option(None, "--topic", help="TOPIC resource name."),
@@ -108,7 +111,7 @@ def simulate(
                                                  "topics (JSON)."),
 ) -> None:
     options = SimulateOptions(
-        acls=acls, acls_format=option_value(acls_format), principal=principal, operation=operation, topic=topic,
+        acls=acls, acls_format=option_value(acls_format), acls_options=acls_options(option), principal=principal, operation=operation, topic=topic,
         group=group, transactional_id=transactional_id, cluster=cluster, delegation_token=delegation_token,
         user_principal=user_principal, host=host, request_type=request_type, requests=requests, rules=rules,
         types=types, super_users=super_users, allow_everyone=allow_everyone, broker_config=broker_config,

@@ -13,7 +13,9 @@ import typer
 
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.cli.common import (
+    ACLS_OPTION_HELP,
     AclFormat,
+    acls_options,
     check_can_write,
     console,
     err_console,
@@ -78,6 +80,7 @@ def whatif(
     since: Optional[str] = typer.Option(None, "--since", help="With --index: from this hour on (YYYY-MM-DD[THH])."),
     until: Optional[str] = typer.Option(None, "--until", help="With --index: up to this hour, excluded (YYYY-MM-DD[THH])."),
     acls_format: Optional[AclFormat] = typer.Option(None, "--acls-format", help="Format of the ACL sets (default: detected)."),
+    option: list[str] = typer.Option([], "--option", metavar="KEY=VALUE", help=ACLS_OPTION_HELP),
     spark: bool = typer.Option(False, "--spark/--no-spark", help="Run as a Spark job."),
     master: str = typer.Option("local[*]", "--master", help="Spark master (with --spark)."),
     driver_memory: str = typer.Option("2g", "--driver-memory",
@@ -114,7 +117,7 @@ def whatif(
         check_can_write(report_html)
     result = whatif_service.replay(
         proposed, current, logs=logs, indexes=index, since=since_h, until=until_h, acls_format=option_value(acls_format),
-        super_users=super_users, allow_everyone=allow_everyone, broker_config=broker_config,
+        acls_options=acls_options(option), super_users=super_users, allow_everyone=allow_everyone, broker_config=broker_config,
         command_config=command_config, timeout=timeout, progress=PROGRESS, stdin=_stdin(),
         spark=SparkOptions(master, driver_memory, executor_memory, partition_bytes) if spark else None)
     _render(result, fmt, out, report_html, f"authz whatif: {proposed}")

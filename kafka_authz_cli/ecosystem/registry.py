@@ -9,13 +9,13 @@ services and the command options take their choices from :data:`FORMATS`.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, Optional
+from typing import Callable, Iterable, Iterator, Mapping, Optional
 
 from kafka_authz_cli.acl import AclSet
 from kafka_authz_cli.ecosystem import strimzi, strimzi_write
-from kafka_authz_cli.errors import InputError
+from kafka_authz_cli.errors import InputError, OptionError
 from kafka_authz_cli.formats import read_text
 
 
@@ -28,15 +28,28 @@ class EcosystemFormat:
     #: the version of the tool whose code the reading and writing follow
     follows: str
     sniff: Callable[[str], bool]
-    read: Callable[[str, str], AclSet]
-    #: ``read_many([(text, path), ...], source)``: several files as one ACL set (a directory)
-    read_many: Callable[[Iterable[tuple[str, str]], str], AclSet]
+    #: ``read(text, path, options)``: one file
+    read: Callable[[str, str, Mapping[str, str]], AclSet]
+    #: ``read_many([(text, path), ...], source, options)``: several files as one ACL set (a directory)
+    read_many: Callable[[Iterable[tuple[str, str]], str, Mapping[str, str]], AclSet]
     #: ``write(bindings, **options) -> Written`` (None: read only)
     write: Optional[Callable] = None
     #: what the format cannot hold, in a sentence (help and errors)
     cannot_hold: str = ""
     #: file name endings of a directory's files worth sniffing (others are skipped unread)
     suffixes: tuple[str, ...] = ()
+    #: reading options (``--option KEY=VALUE``): key -> what it does
+    options: Mapping[str, str] = field(default_factory=dict)
+
+    def check_options(self, options: Mapping[str, str] | None) -> Mapping[str, str]:
+        """``options`` if this format reads them all, else an OptionError naming the ones it has."""
+        options = options or {}
+        unknown = sorted(set(options) - set(self.options))
+        if unknown:
+            known = "; ".join(f"{k}: {v}" for k, v in self.options.items()) or "none"
+            raise OptionError(f"{self.name} has no reading option {', '.join(unknown)} (its options: {known})",
+                              "--option")
+        return options
 
 
 FORMATS: dict[str, EcosystemFormat] = {f.name: f for f in (
@@ -45,7 +58,7 @@ FORMATS: dict[str, EcosystemFormat] = {f.name: f for f in (
         strimzi_write.write,
         "non-User principals, User:*, names that are not Kubernetes names, DELEGATION_TOKEN and USER "
         "resources, cluster names other than kafka-cluster, token and two-phase-commit operations",
-        (".yaml", ".yml", ".json")),
+        (".yaml", ".yml", ".json"), strimzi.OPTIONS),
 )}
 
 
@@ -58,7 +71,7 @@ def format_of_text(text: str) -> EcosystemFormat | None:
     return next((f for f in FORMATS.values() if f.sniff(text)), None)
 
 
-def read_directory(directory: str | Path, fmt: str | None = None) -> AclSet:
+def read_directory(directory: str | Path, fmt: str | None = None, options: Mapping[str, str] | None = None) -> AclSet:
     """Every file under ``directory`` (recursively, hidden directories skipped, in name order) that is
     in ``fmt`` (or in the ecosystem format of the first such file), read as one ACL set."""
     root = Path(directory)
@@ -88,7 +101,7 @@ def read_directory(directory: str | Path, fmt: str | None = None) -> AclSet:
             else:
                 counted[0] += 1
 
-    acl_set = found.read_many(matching(), str(root))
+    acl_set = found.read_many(matching(), str(root), found.check_options(options))
     if counted[0]:
         acl_set.warnings.append(f"{root}: {counted[0]} file(s) are not {found.title} and were skipped")
     return acl_set

@@ -17,7 +17,7 @@ release serving them, for ``v1beta2``/``v1beta1``/``v1alpha1`` (they differ only
 from __future__ import annotations
 
 import re
-from typing import Iterable
+from typing import Iterable, Mapping
 
 from kafka_authz_cli.acl import AclBinding, AclOperation, AclPermissionType, AclSet, PatternType, ResourceType
 from kafka_authz_cli.ecosystem import yamlnodes as y
@@ -40,6 +40,9 @@ RESOURCE_TYPES = {"topic": ResourceType.TOPIC, "group": ResourceType.GROUP, "clu
 PATTERNS = {"literal": PatternType.LITERAL, "prefix": PatternType.PREFIXED}
 PERMISSIONS = {"allow": AclPermissionType.ALLOW, "deny": AclPermissionType.DENY}
 CLUSTER_NAME = "kafka-cluster"
+#: reading options (``--option KEY=VALUE``)
+OPTIONS = {"cluster": "read only the KafkaUsers labelled strimzi.io/cluster=VALUE (what that cluster's User "
+                      "Operator applies)"}
 #: Kubernetes object names: DNS-1123 subdomains (k8s.io/apimachinery IsDNS1123Subdomain)
 K8S_NAME = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*")
 #: ``KafkaUserModel.validateTlsUsername``: the CN of a certificate holds at most 64 characters
@@ -60,8 +63,11 @@ class _Reading:
     """One source's users (a file, or every file of a directory): bindings, origins, warnings (one line
     per kind for the whole source), and which user was defined where."""
 
-    def __init__(self, source: str) -> None:
+    def __init__(self, source: str, cluster: str | None = None) -> None:
         self.source = source
+        #: only the users of this cluster (``--option cluster=NAME``), or all
+        self.cluster = cluster
+        self.skipped = 0
         self.path = source  # the file being read
         self.acl_set = AclSet([], [], source, "strimzi")
         self.tally = WarningTally()
@@ -73,15 +79,16 @@ class _Reading:
         self.tally.add(kind, f"{self.path}:{y.line(node)}", message)
 
 
-def read(text: str, path: str) -> AclSet:
+def read(text: str, path: str, options: Mapping[str, str] | None = None) -> AclSet:
     """Every ``KafkaUser`` of a (multi-document) YAML text as the bindings the User Operator creates."""
-    return read_many([(text, path)], path)
+    return read_many([(text, path)], path, options)
 
 
-def read_many(files: Iterable[tuple[str, str]], source: str) -> AclSet:
+def read_many(files: Iterable[tuple[str, str]], source: str, options: Mapping[str, str] | None = None) -> AclSet:
     """The KafkaUsers of several files (``(text, path)``) as one ACL set, as one operator sees them: a
-    user defined in two files, or users of several clusters, are told once for the whole set."""
-    reading = _Reading(source)
+    user defined in two files, or users of several clusters, are told once for the whole set.
+    ``options``: ``cluster`` keeps only the users of that cluster (by their label)."""
+    reading = _Reading(source, (options or {}).get("cluster"))
     for text, path in files:
         reading.path = path
         for doc in y.documents(text.removeprefix("\ufeff"), path):
@@ -98,6 +105,13 @@ def _finish(reading: _Reading) -> AclSet:
             f"{reading.source}: KafkaUsers of {len(labelled)} clusters ({', '.join(sorted(labelled)[:5])}"
             f"{', ...' if len(labelled) > 5 else ''}, by their {CLUSTER_LABEL} label) are read as one ACL set: "
             "each User Operator applies only its own cluster's")
+    if reading.cluster is not None:
+        if reading.skipped:
+            acl_set.warnings.append(f"{reading.source}: {reading.skipped} KafkaUser(s) of other clusters (or with no "
+                                    f"{CLUSTER_LABEL} label) skipped: only cluster {reading.cluster} is read")
+        if not reading.users:
+            acl_set.warnings.append(f"{reading.source}: no KafkaUser of cluster {reading.cluster}")
+            return acl_set
     if not reading.users:
         others = ", ".join(f"{n} {k}" for k, n in reading.others.items())
         acl_set.warnings.append(f"{reading.source}: no KafkaUser resources" + (f" (only {others})" if others else ""))
@@ -158,7 +172,7 @@ def _metadata(reading: _Reading, node, top: dict) -> tuple[str, str | None, str 
     cluster = None
     if labels is not None and not y.is_null(labels):
         cluster = y.optional_string(y.mapping(labels, path, "metadata.labels"), CLUSTER_LABEL, path, "metadata.labels")
-    if cluster is None:
+    if cluster is None and reading.cluster is None:
         reading.warn("KafkaUsers have no strimzi.io/cluster label", top["metadata"],
                      f"KafkaUser {name} has no {CLUSTER_LABEL} label: no User Operator selects it, so none "
                      "applies these ACLs; read as if one did")
@@ -192,6 +206,9 @@ def _principal(reading: _Reading, name: str, spec: dict) -> str:
 def _user(reading: _Reading, node, top: dict, version: str) -> None:
     path = reading.path
     name, namespace, cluster = _metadata(reading, node, top)
+    if reading.cluster is not None and cluster != reading.cluster:
+        reading.skipped += 1
+        return
     key = (cluster, namespace, name)
     where = f"{path}:{y.line(node)}"
     if key in reading.users:

@@ -12,7 +12,7 @@ import logging
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Callable, Optional
+from typing import Callable, Mapping, Optional
 
 from kafka_authz_cli.acl import PatternType, kafka_acls_filters, validation_errors
 from kafka_authz_cli.cluster import (
@@ -92,8 +92,8 @@ def _effect(plan: Plan, settings: BrokerSettings) -> dict:
 
 
 def _build_plan(desired_path: Path, acls_format: Optional[str], admin, scope: Scope, allow_delete: bool,
-                settings: BrokerSettings, bootstrap: str) -> Plan:
-    desired = load_source(desired_path, acls_format).bindings
+                settings: BrokerSettings, bootstrap: str, acls_options: Optional[Mapping[str, str]] = None) -> Plan:
+    desired = load_source(desired_path, acls_format, options=acls_options).bindings
     invalid = [(b, e) for b in desired if (e := validation_errors(b))]
     if invalid:
         for b, e in invalid[:20]:
@@ -122,14 +122,15 @@ def _warn_empty_desired(desired_path: Path, plan: Plan) -> None:
 
 def plan(desired: Path, bootstrap_server: str, command_config: Optional[Path], timeout: float,
          acls_format: Optional[str], scope: list[str], scope_file: Optional[Path], allow_delete: bool,
-         super_users: Optional[str], allow_everyone: Optional[bool], broker_config: Optional[Path]) -> Plan:
+         super_users: Optional[str], allow_everyone: Optional[bool], broker_config: Optional[Path],
+         acls_options: Optional[Mapping[str, str]] = None) -> Plan:
     """`cluster plan`: the desired set against the cluster's ACLs within the scope, with the effect
     on decisions (as `authz diff` computes it, with the broker's settings)."""
     settings = broker_settings(super_users, allow_everyone, broker_config)
     chosen = _scope(scope, scope_file)
     admin = open_admin(bootstrap_server, command_config, timeout)
     try:
-        return _build_plan(desired, acls_format, admin, chosen, allow_delete, settings, bootstrap_server)
+        return _build_plan(desired, acls_format, admin, chosen, allow_delete, settings, bootstrap_server, acls_options)
     finally:
         close_admin(admin)
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Optional
+from typing import Iterable, Mapping, Optional
 
 from kafka_authz_cli.acl import AclBinding, dump_acls
 from kafka_authz_cli.errors import OptionError
@@ -56,7 +56,8 @@ def write_acls(bindings: Iterable[AclBinding], to: str, options: WriteOptions = 
 
 
 def convert_acl_set(source: Path | str, to: str, acls_format: Optional[str] = None,
-                    options: WriteOptions = WriteOptions()) -> str:
-    """The text of ``source``'s bindings in format ``to``."""
-    acl_set = load_source(source, acls_format)
+                    options: WriteOptions = WriteOptions(), acls_options: Optional[Mapping[str, str]] = None) -> str:
+    """The text of ``source``'s bindings in format ``to`` (``acls_options``: the input format's
+    reading options)."""
+    acl_set = load_source(source, acls_format, options=acls_options)
     return write_acls(acl_set.bindings, to, options)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
+from typing import Mapping, Optional
 
 from kafka_authz_cli.acl import DiffResult, diff
 from kafka_authz_cli.services.settings import BrokerSettings, broker_settings
@@ -17,14 +17,15 @@ def diff_acl_sets(old: Path, new: Path, acls_format: Optional[str] = None, super
                   allow_everyone: Optional[bool] = None, broker_config: Optional[Path] = None,
                   old_super_users: Optional[str] = None, new_super_users: Optional[str] = None,
                   old_broker_config: Optional[Path] = None, new_broker_config: Optional[Path] = None,
-                  command_config: Optional[Path] = None, timeout: Optional[float] = None) -> DiffResult:
+                  command_config: Optional[Path] = None, timeout: Optional[float] = None,
+                  acls_options: Optional[Mapping[str, str]] = None) -> DiffResult:
     """Broker settings apply to both sides unless given per side; either side may be ``cluster:HOST:PORT``."""
     old_settings = broker_settings(old_super_users if old_super_users is not None else super_users, allow_everyone,
                                    old_broker_config or broker_config)
     new_settings = broker_settings(new_super_users if new_super_users is not None else super_users, allow_everyone,
                                    new_broker_config or broker_config)
-    old_set = cluster_acl_set(old, command_config, timeout) or load_source(old, acls_format)
-    new_set = cluster_acl_set(new, command_config, timeout) or load_source(new, acls_format)
+    old_set = cluster_acl_set(old, command_config, timeout) or load_source(old, acls_format, options=acls_options)
+    new_set = cluster_acl_set(new, command_config, timeout) or load_source(new, acls_format, options=acls_options)
     return diff(old_set.bindings, new_set.bindings, _config(old_settings), _config(new_settings))
 
 

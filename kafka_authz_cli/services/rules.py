@@ -12,7 +12,7 @@ import os
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Mapping, Optional
 
 from kafka_authz_cli.codes import SEVERITIES
 from kafka_authz_cli.errors import InputError, OptionError
@@ -357,11 +357,11 @@ class Decompiled:
     refused: list[RefusedBinding]
 
 
-def decompile_file(acls: Path, fmt: Optional[str]) -> Decompiled:
+def decompile_file(acls: Path, fmt: Optional[str], options: Optional[Mapping[str, str]] = None) -> Decompiled:
     """An ACL set in any format authz reads, written as a rules file."""
     from kafka_authz_cli.rules import DecompileError, decompile
 
-    acl_set = load_source(acls, fmt, quiet=True)
+    acl_set = load_source(acls, fmt, quiet=True, options=options)
     try:
         return Decompiled(decompile(acl_set.bindings), [])
     except DecompileError as exc:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, Optional, Union
+from typing import Callable, Iterable, Iterator, Mapping, Optional, Union
 
 from kafka_authz_cli.acl import (
     CLUSTER_NAME,
@@ -49,6 +49,8 @@ class SimulateOptions:
 
     acls: Optional[Path] = None
     acls_format: Optional[str] = None
+    #: the ACL set's format's reading options (``--option KEY=VALUE``)
+    acls_options: Optional[Mapping[str, str]] = None
     principal: Optional[str] = None
     operation: Optional[str] = None
     topic: Optional[str] = None
@@ -175,7 +177,7 @@ def run_simulation(o: SimulateOptions, progress: Optional[Progress] = None) -> S
     if o.acls is None:
         raise OptionError("an ACL file is required (or --rules FILE)", param_hint="ACLS")
     settings = broker_settings(o.super_users, o.allow_everyone, o.broker_config)
-    acl_set = load_source(o.acls, o.acls_format)
+    acl_set = load_source(o.acls, o.acls_format, options=o.acls_options)
     authorizer = settings.authorizer(acl_set)
     if o.authorized_operations:
         r = next(specs).request

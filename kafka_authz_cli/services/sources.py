@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
-from typing import Optional
+from typing import Mapping, Optional
 
 from kafka_authz_cli.acl import (
     ACL_SET_EXPECTED,
@@ -17,7 +17,7 @@ from kafka_authz_cli.acl import (
     unmatchable_host_reason,
     validation_errors,
 )
-from kafka_authz_cli.errors import InputError
+from kafka_authz_cli.errors import InputError, OptionError
 from kafka_authz_cli.formats import WarningTally, read_text, source_label, what_is, wrong_kind
 
 log = logging.getLogger(__name__)
@@ -39,7 +39,8 @@ def compile_rules_text(text: str, path: str) -> AclSet:
     return acl_set
 
 
-def parse_acl_source(text: str, path: str = "<input>", fmt: str | None = None) -> AclSet:
+def parse_acl_source(text: str, path: str = "<input>", fmt: str | None = None,
+                     options: Mapping[str, str] | None = None) -> AclSet:
     """An ACL set in any format authz reads (detected by content unless ``fmt``), rules files
     compiled to the bindings that decide alike, the ecosystem's formats (Strimzi KafkaUsers, ...)
     expanded as their tools do."""
@@ -49,24 +50,35 @@ def parse_acl_source(text: str, path: str = "<input>", fmt: str | None = None) -
     if ecosystem is not None:
         if fmt is not None and not ecosystem.sniff(text):
             raise wrong_kind(text, path, f"{ecosystem.title} (as --acls-format says)", ACL_SET_READS)
-        return ecosystem.read(text, path)
+        return ecosystem.read(text, path, ecosystem.check_options(options))
+    _no_options(options)
     if (fmt or detect_format(text)) == "rules":
         return compile_rules_text(text, path)
     return parse_acls(text, path, fmt)
 
 
-def load_acl_set(path: str | Path, fmt: str | None = None) -> AclSet:
-    """A file, stdin (``-``), or a directory of files of an ecosystem format (Strimzi KafkaUsers)."""
+def _no_options(options: Mapping[str, str] | None) -> None:
+    if options:
+        from kafka_authz_cli.ecosystem import FORMATS
+
+        raise OptionError(f"reading options are for the ecosystem's formats ({', '.join(FORMATS)}), not this ACL set",
+                          "--option")
+
+
+def load_acl_set(path: str | Path, fmt: str | None = None, options: Mapping[str, str] | None = None) -> AclSet:
+    """A file, stdin (``-``), or a directory of files of an ecosystem format (Strimzi KafkaUsers);
+    ``options`` are the ecosystem format's reading options (``--option KEY=VALUE``)."""
     if str(path) != "-" and Path(path).is_dir():
         from kafka_authz_cli.ecosystem import read_directory
 
-        return read_directory(path, fmt)
-    return parse_acl_source(read_text(path), source_label(path), fmt)
+        return read_directory(path, fmt, options)
+    return parse_acl_source(read_text(path), source_label(path), fmt, options)
 
 
-def load_source(path: Path | str, fmt: Optional[str] = None, quiet: bool = False) -> AclSet:
+def load_source(path: Path | str, fmt: Optional[str] = None, quiet: bool = False,
+                options: Mapping[str, str] | None = None) -> AclSet:
     """An ACL source in any format authz reads, with warnings for what the broker would refuse."""
-    acl_set = load_acl_set(path, fmt)
+    acl_set = load_acl_set(path, fmt, options)
     if not quiet:
         _warn_about(acl_set)
     return acl_set
@@ -127,9 +139,10 @@ def cluster_acl_set(spec, command_config=None, timeout: float | None = None) -> 
     return AclSet(bindings, [origin] * len(bindings), origin, "cluster")
 
 
-def acl_set_from(spec, fmt: Optional[str] = None, command_config=None, timeout: float | None = None) -> AclSet:
+def acl_set_from(spec, fmt: Optional[str] = None, command_config=None, timeout: float | None = None,
+                 options: Mapping[str, str] | None = None) -> AclSet:
     """A file, or ``cluster:HOST:PORT`` read live."""
-    return cluster_acl_set(spec, command_config, timeout) or load_source(spec, fmt)
+    return cluster_acl_set(spec, command_config, timeout) or load_source(spec, fmt, options=options)
 
 
 def load_registry(types: Optional[Path]):

@@ -16,7 +16,7 @@ import tempfile
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO, Callable, ContextManager, Iterator, Optional
+from typing import BinaryIO, Callable, ContextManager, Iterator, Mapping, Optional
 
 from kafka_authz_cli.errors import AuthzError, InputError
 from kafka_authz_cli.services.settings import broker_settings
@@ -101,7 +101,8 @@ def replay(proposed: Path, current: Optional[Path | str] = None, *, logs: Option
            acls_format: Optional[str] = None, super_users: Optional[str] = None,
            allow_everyone: Optional[bool] = None, broker_config: Optional[Path] = None,
            command_config: Optional[Path] = None, timeout: float = 10.0, spark: Optional[SparkOptions] = None,
-           stdin: Optional[BinaryIO] = None, progress: Optional[ProgressHooks] = None) -> Replayed:
+           stdin: Optional[BinaryIO] = None, progress: Optional[ProgressHooks] = None,
+           acls_options: Optional[Mapping[str, str]] = None) -> Replayed:
     """Replay `logs` (files, directories, globs, `-` for `stdin`) or answer from `indexes` (hours from
     `since`, up to `until`, as :func:`kafka_authz_cli.whatif.hour_bound` gives them) against the
     `proposed` ACL set; with `current` (a file, or cluster:HOST:PORT read live) as the baseline, else
@@ -109,8 +110,9 @@ def replay(proposed: Path, current: Optional[Path | str] = None, *, logs: Option
     progress = progress or ProgressHooks()
     settings = broker_settings(super_users, allow_everyone, broker_config)
     config = settings.as_config()
-    proposed_acls = load_source(proposed, acls_format).bindings
-    current_set = acl_set_from(current, acls_format, command_config, timeout) if current is not None else None
+    proposed_acls = load_source(proposed, acls_format, options=acls_options).bindings
+    current_set = (acl_set_from(current, acls_format, command_config, timeout, acls_options)
+                   if current is not None else None)
     if indexes:
         stats, quarantine, report = _replay_indexes(indexes, since, until, proposed_acls, current_set, config, spark,
                                                     progress)

@@ -219,3 +219,24 @@ def test_a_directory_is_one_source_for_warnings(tmp_path):
     assert sum("tls-external" in w for w in warnings) == 1 and any(w.startswith("5 tls-external") for w in warnings)
     assert any(f"KafkaUser u1 is defined again (first at {tmp_path / 'again.yaml'}:1)" in w for w in warnings)
     assert any(w.startswith(f"{tmp_path}: KafkaUsers of 2 clusters") for w in warnings)
+
+
+def test_option_cluster_reads_one_clusters_users_in_every_command(tmp_path):
+    path = tmp_path / "users.yaml"
+    path.write_text(user(name="x", acls=READ_TOPIC, cluster="a") + "---\n" + user(name="y", acls=READ_TOPIC, cluster="b"))
+    acl_set = load_acl_set(path, options={"cluster": "b"})
+    assert [b.principal for b in acl_set.bindings] == ["User:CN=y"]
+    assert any("1 KafkaUser(s) of other clusters" in w for w in acl_set.warnings)
+    assert not any("clusters (a, b" in w for w in acl_set.warnings)
+    runner = CliRunner()
+    denied = runner.invoke(app, ["simulate", str(path), "--option", "cluster=b", "--principal", "User:CN=x",
+                                 "--operation", "Read", "--topic", "t", "--format", "jsonl"])
+    assert denied.exit_code == 0 and '"decision": "DENIED"' in denied.stdout
+    same = runner.invoke(app, ["diff", str(path), str(path), "--option", "cluster=a"])
+    assert same.exit_code == 0 and "equivalent" in same.stdout
+    bad = runner.invoke(app, ["convert", str(path), "--to", "json", "--option", "team=x"])
+    assert bad.exit_code == 2 and "strimzi has no reading option team" in bad.stderr
+    not_eco = tmp_path / "a.csv"
+    not_eco.write_text("KafkaPrincipal,ResourceType,PatternType,ResourceName,Operation,PermissionType,Host\n")
+    refused = runner.invoke(app, ["convert", str(not_eco), "--to", "json", "--option", "cluster=a"])
+    assert refused.exit_code == 2 and "reading options are for the ecosystem's formats" in refused.stderr
