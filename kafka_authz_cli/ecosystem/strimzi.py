@@ -259,7 +259,8 @@ def _enum(entries: dict, key: str, values: dict, default, path: str, what: str):
     node = entries.get(key)
     if y.is_null(node):
         if default is None:
-            raise InputError(f"{what}.{key} is required (one of {', '.join(values)})", path)
+            reason = f"{what}.{key} is required (one of {', '.join(values)})"
+            raise y.error(node, path, reason) if node is not None else InputError(reason, path)
         return values[default]
     text = y.string(node, path, f"{what}.{key}")
     if text not in values:

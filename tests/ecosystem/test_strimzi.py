@@ -4,6 +4,7 @@ User Operator does differently from what the file seems to say."""
 from __future__ import annotations
 
 import logging
+import re
 import textwrap
 
 import pytest
@@ -85,6 +86,7 @@ def test_v1_drops_operation_and_a_rule_without_operations_grants_nothing():
     ("- resource: {type: topic, name: t}\n  operations: [Read]\n  type: Allow\n", "acls[0].type: 'Allow'"),
     ("- resource: {type: topic, name: t, patternType: prefixed}\n  operations: [Read]\n", "'prefixed' is not one of"),
     ("- operations: [Read]\n", "acls[0] has no resource"),
+    ("- resource: {type: topic, name: t}\n  operations: [~]\n", "u.yaml:14:22: acls[0].operations is required"),
 ])
 def test_errors_are_located_and_say_what_the_crd_allows(acls, message):
     with pytest.raises(InputError) as info:
@@ -240,3 +242,24 @@ def test_option_cluster_reads_one_clusters_users_in_every_command(tmp_path):
     not_eco.write_text("KafkaPrincipal,ResourceType,PatternType,ResourceName,Operation,PermissionType,Host\n")
     refused = runner.invoke(app, ["convert", str(not_eco), "--to", "json", "--option", "cluster=a"])
     assert refused.exit_code == 2 and "reading options are for the ecosystem's formats" in refused.stderr
+
+
+_scalars = st.one_of(st.none(), st.booleans(), st.integers(), st.text(max_size=8),
+                     st.sampled_from(["topic", "group", "cluster", "prefix", "literal", "Read", "allow", "deny",
+                                      "tls", "simple", "app", "*"]))
+_values = st.recursive(_scalars, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
+    st.sampled_from(["type", "name", "resource", "operations", "operation", "host", "patternType", "acls",
+                     "authorization", "authentication", "labels", "x"]), inner, max_size=4), max_leaves=12)
+
+
+@given(_values | st.lists(_values, max_size=4).map(lambda acls: {"authorization": {"type": "simple", "acls": acls}}),
+       st.sampled_from(["v1", "v1beta2"]))
+def test_any_spec_reads_or_fails_in_one_located_line(spec, version):
+    import yaml
+
+    text = yaml.safe_dump({"apiVersion": f"kafka.strimzi.io/{version}", "kind": "KafkaUser",
+                           "metadata": {"name": "app"}, "spec": spec})
+    try:
+        read(text, "u.yaml")
+    except InputError as exc:
+        assert "\n" not in str(exc) and re.match(r"u.yaml:\d+:\d+: ", str(exc)), str(exc)
