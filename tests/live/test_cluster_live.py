@@ -209,3 +209,22 @@ def test_admin_without_alter_on_cluster_one_line(authz, clean, kafka, tmp_path):
     assert res.exit_code == 2
     assert res.output.strip().splitlines()[-1].startswith(
         "authz: error: User:viewer is not allowed to ALTER the cluster: AlterUserScramCredentials needs ALTER")
+
+
+def test_pull_to_strimzi_then_plan_of_it_plans_nothing(authz, clean, read_acls, tmp_path):
+    """Issue 21: the cluster's ACLs as KafkaUsers, planned back against the same broker: no change."""
+    users = [acl("TOPIC", "orders", "User:CN=orders-app", "READ"), acl("TOPIC", "orders", "User:CN=orders-app", "DESCRIBE"),
+             acl("GROUP", "orders-", "User:CN=orders-app", "READ", pattern="PREFIXED"),
+             acl("TOPIC", "orders-secret", "User:billing", "READ", "DENY", host="10.1.2.3"),
+             acl("TRANSACTIONAL_ID", "billing-tx", "User:billing", "WRITE"),
+             acl("CLUSTER", CLUSTER_NAME, "User:billing", "IDEMPOTENT_WRITE")]
+    clean.put(users)
+    pulled = tmp_path / "users.yaml"
+    res = authz("cluster", "pull", *authz.live, "--to", "strimzi", "--strimzi-cluster", "live", "-o", pulled)
+    assert res.exit_code == 0, res.output
+    assert pulled.read_text().count("kind: KafkaUser") == 2
+    plan = tmp_path / "plan.json"
+    res = authz("cluster", "plan", pulled, *authz.live, "--allow-delete", "-o", plan)
+    assert res.exit_code == 0, res.output
+    doc = json.loads(plan.read_text())
+    assert doc["creates"] == [] and doc["deletes"] == [] and read_acls() == set(users)
