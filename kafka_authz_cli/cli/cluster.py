@@ -12,9 +12,11 @@ from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.cli.common import (
     ACLS_OPTION_HELP,
     LOSSY_HELP,
+    STRIMZI_API_VERSION_HELP,
     STRIMZI_AUTHENTICATION_HELP,
     STRIMZI_CLUSTER_HELP,
     AclFormat,
+    StrimziApiVersion,
     StrimziAuthentication,
     acls_options,
     console,
@@ -66,12 +68,15 @@ def pull(
     strimzi_authentication: Optional[StrimziAuthentication] = typer.Option(
         None, "--strimzi-authentication", help=STRIMZI_AUTHENTICATION_HELP),
     strimzi_cluster: Optional[str] = typer.Option(None, "--strimzi-cluster", help=STRIMZI_CLUSTER_HELP),
+    strimzi_api_version: Optional[StrimziApiVersion] = typer.Option(None, "--strimzi-api-version",
+                                                                    help=STRIMZI_API_VERSION_HELP),
     lossy: bool = typer.Option(False, "--lossy", help=LOSSY_HELP),
     out: Optional[Path] = typer.Option(None, "-o", "--output", help="Output file (default: stdout)."),
 ) -> None:
     from kafka_authz_cli.services.convert import WriteOptions
 
-    options = WriteOptions(option_value(strimzi_authentication), strimzi_cluster, lossy)
+    options = WriteOptions(option_value(strimzi_authentication), strimzi_cluster, lossy,
+                           option_value(strimzi_api_version))
     write_output(service.pull(bootstrap_server, command_config, timeout, to.value, topics=topic, groups=group,
                               transactional_ids=transactional_id, delegation_tokens=delegation_token,
                               user_principals=user_principal, cluster=cluster, pattern_type=pattern_type,

@@ -64,6 +64,13 @@ class StrimziAuthentication(str, Enum):
 STRIMZI_AUTHENTICATION_HELP = ("--to strimzi: the KafkaUsers' authentication type, which decides the principal a "
                                "user's ACLs are for (tls, tls-external: User:CN=<name>; scram-sha-512: "
                                "User:<name>). Default: User:CN=<name> is tls, User:<name> scram-sha-512.")
+class StrimziApiVersion(str, Enum):
+    v1 = "v1"
+    v1beta2 = "v1beta2"
+
+
+STRIMZI_API_VERSION_HELP = ("--to strimzi: kafka.strimzi.io/v1 (Strimzi 0.49 and later; the default) or v1beta2 "
+                            "(Strimzi 0.22 to 0.51: one rule per operation, with `operation`).")
 STRIMZI_CLUSTER_HELP = "--to strimzi: the strimzi.io/cluster label of every KafkaUser (default my-cluster)."
 #: ``--option KEY=VALUE`` (repeatable): an ecosystem format's reading options
 ACLS_OPTION_HELP = ("A reading option of the ACL set's format, KEY=VALUE (repeatable). Strimzi: cluster=NAME reads only "

@@ -12,9 +12,11 @@ from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.cli.common import (
     ACLS_OPTION_HELP,
     LOSSY_HELP,
+    STRIMZI_API_VERSION_HELP,
     STRIMZI_AUTHENTICATION_HELP,
     STRIMZI_CLUSTER_HELP,
     AclFormat,
+    StrimziApiVersion,
     StrimziAuthentication,
     acls_options,
     option_value,
@@ -59,8 +61,11 @@ def convert(
     strimzi_authentication: Optional[StrimziAuthentication] = typer.Option(
         None, "--strimzi-authentication", help=STRIMZI_AUTHENTICATION_HELP),
     strimzi_cluster: Optional[str] = typer.Option(None, "--strimzi-cluster", help=STRIMZI_CLUSTER_HELP),
+    strimzi_api_version: Optional[StrimziApiVersion] = typer.Option(None, "--strimzi-api-version",
+                                                                    help=STRIMZI_API_VERSION_HELP),
     lossy: bool = typer.Option(False, "--lossy", help=LOSSY_HELP),
     out: Optional[Path] = typer.Option(None, "-o", "--output", help="Write here instead of stdout."),
 ) -> None:
-    options = WriteOptions(option_value(strimzi_authentication), strimzi_cluster, lossy)
+    options = WriteOptions(option_value(strimzi_authentication), strimzi_cluster, lossy,
+                           option_value(strimzi_api_version))
     write_output(convert_acl_set(source, to.value, option_value(acls_format), options, acls_options(option)), out)

@@ -14,9 +14,11 @@ from kafka_authz_cli.cli.common import (
     ACLS_OPTION_HELP,
     LOSSY_HELP,
     MAX_TABLE_ROWS,
+    STRIMZI_API_VERSION_HELP,
     STRIMZI_AUTHENTICATION_HELP,
     STRIMZI_CLUSTER_HELP,
     AclFormat,
+    StrimziApiVersion,
     StrimziAuthentication,
     acls_options,
     cell,
@@ -153,13 +155,16 @@ def compile_cmd(
     strimzi_authentication: Optional[StrimziAuthentication] = typer.Option(
         None, "--strimzi-authentication", help=STRIMZI_AUTHENTICATION_HELP),
     strimzi_cluster: Optional[str] = typer.Option(None, "--strimzi-cluster", help=STRIMZI_CLUSTER_HELP),
+    strimzi_api_version: Optional[StrimziApiVersion] = typer.Option(None, "--strimzi-api-version",
+                                                                    help=STRIMZI_API_VERSION_HELP),
     lossy: bool = typer.Option(False, "--lossy", help=LOSSY_HELP),
     out: Optional[Path] = typer.Option(None, "-o", "--output", help="Write to a file instead of stdout."),
 ) -> None:
     from kafka_authz_cli.services.convert import WriteOptions, write_acls
 
     bindings = service.compile_file(rules, types, expand_against)
-    options = WriteOptions(option_value(strimzi_authentication), strimzi_cluster, lossy)
+    options = WriteOptions(option_value(strimzi_authentication), strimzi_cluster, lossy,
+                           option_value(strimzi_api_version))
     write_output(write_acls(bindings, to.value, options), out)
     err_console.print(f"{len(bindings)} ACL binding(s)")
 

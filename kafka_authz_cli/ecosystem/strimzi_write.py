@@ -28,6 +28,9 @@ from kafka_authz_cli.ecosystem.strimzi import (
 from kafka_authz_cli.ecosystem.written import Lost, NotExpressible, Written
 
 API_VERSION = "kafka.strimzi.io/v1"
+#: what each written API version is for: v1 (Strimzi 0.49 and later; 1.x serves only v1), v1beta2 with one
+#: rule per ``operation`` (Strimzi 0.22 to 0.51: ``operations`` came in 0.32, ``operation`` is in every one)
+API_VERSIONS = {"v1": "kafka.strimzi.io/v1", "v1beta2": "kafka.strimzi.io/v1beta2"}
 DEFAULT_CLUSTER = "my-cluster"
 _OP_NAMES = {op: name for name, op in OPERATIONS.items()}
 _TYPE_NAMES = {t: name for name, t in RESOURCE_TYPES.items()}
@@ -93,6 +96,10 @@ def write(bindings: Iterable[AclBinding], authentication: str | None = None, clu
     """One KafkaUser per principal (in order of first appearance), one rule per resource, host and
     permission with its operations in order. Raises :class:`NotExpressible` on any binding it cannot
     write, unless ``lossy`` (then the lost ones are returned with the text)."""
+    if api_version in API_VERSIONS:
+        api_version = API_VERSIONS[api_version]
+    if api_version not in API_VERSIONS.values():
+        raise ValueError(f"api version {api_version!r}: expected one of {', '.join(API_VERSIONS)}")
     if authentication is not None and authentication not in AUTHENTICATIONS:
         raise ValueError(f"authentication {authentication!r}: expected one of {', '.join(AUTHENTICATIONS)}")
     users: dict[str, tuple[str, dict]] = {}  # name -> (authentication, rules)
@@ -121,15 +128,20 @@ def _user_yaml(name: str, auth: str, rules: dict, cluster: str, api_version: str
     out = [f"apiVersion: {api_version}", "kind: KafkaUser", "metadata:", f"  name: {quote(name)}", "  labels:",
            f"    {CLUSTER_LABEL}: {quote(cluster)}", "spec:", "  authentication:", f"    type: {auth}",
            "  authorization:", "    type: simple", "    acls:"]
+    singular = api_version != API_VERSION
     for (permission, rtype, rname, pattern, host), ops in rules.items():
-        out.append("      - resource:")
-        out.append(f"          type: {_TYPE_NAMES[rtype]}")
-        if rtype is not ResourceType.CLUSTER:
-            out.append(f"          name: {quote(rname)}")
-            out.append(f"          patternType: {_PATTERN_NAMES[pattern]}")
-        out.append(f"        operations: [{', '.join(_OP_NAMES[op] for op in ops)}]")
-        out.append(f"        host: {quote(host)}")
-        out.append(f"        type: {_PERMISSION_NAMES[permission]}")
+        for group in ([op] for op in ops) if singular else [ops]:
+            out.append("      - resource:")
+            out.append(f"          type: {_TYPE_NAMES[rtype]}")
+            if rtype is not ResourceType.CLUSTER:
+                out.append(f"          name: {quote(rname)}")
+                out.append(f"          patternType: {_PATTERN_NAMES[pattern]}")
+            if singular:
+                out.append(f"        operation: {_OP_NAMES[group[0]]}")
+            else:
+                out.append(f"        operations: [{', '.join(_OP_NAMES[op] for op in group)}]")
+            out.append(f"        host: {quote(host)}")
+            out.append(f"        type: {_PERMISSION_NAMES[permission]}")
     if not rules:
         out[-1] = "    acls: []"
     return "\n".join(out) + "\n"

@@ -26,6 +26,8 @@ class WriteOptions:
     strimzi_cluster: Optional[str] = None
     #: write what can be written and report the rest instead of refusing
     lossy: bool = False
+    #: Strimzi: v1 (0.49+) or v1beta2 (0.22-0.51, one rule per operation)
+    strimzi_api_version: Optional[str] = None
 
 
 def write_acls(bindings: Iterable[AclBinding], to: str, options: WriteOptions = WriteOptions()) -> str:
@@ -36,7 +38,8 @@ def write_acls(bindings: Iterable[AclBinding], to: str, options: WriteOptions = 
     ecosystem = ecosystem_format(to)
     if ecosystem is None:
         for given, name in ((options.strimzi_authentication, "--strimzi-authentication"),
-                            (options.strimzi_cluster, "--strimzi-cluster")):
+                            (options.strimzi_cluster, "--strimzi-cluster"),
+                            (options.strimzi_api_version, "--strimzi-api-version")):
             if given is not None:
                 raise OptionError(f"only with --to strimzi (not {to})", name)
         return dump_acls(bindings, to)
@@ -47,6 +50,8 @@ def write_acls(bindings: Iterable[AclBinding], to: str, options: WriteOptions = 
         kwargs["authentication"] = options.strimzi_authentication
     if options.strimzi_cluster is not None:
         kwargs["cluster"] = options.strimzi_cluster
+    if options.strimzi_api_version is not None:
+        kwargs["api_version"] = options.strimzi_api_version
     written = ecosystem.write(bindings, **kwargs)
     if written.lost:
         log.warning(f"--lossy: {len(written.lost)} binding(s) left out of the {to} output (it cannot express them)")
