@@ -240,9 +240,10 @@ def refuse_events_on_spark(files: list[str], names: dict[str, str]) -> None:
     """The Spark job reads log4j authorizer logs only: a file of Confluent audit-log events is refused."""
     events = [names.get(f, f) for f in files if file_holds_events(f)]
     if events:
-        raise OptionError(f"{events[0]}{f' (and {len(events) - 1} more)' if len(events) > 1 else ''} holds "
-                          "Confluent audit-log events, which the Spark job does not read: replay them without "
-                          "--spark (in-process, streamed)", "--spark")
+        raise OptionError(f"{events[0]}{f' (and {len(events) - 1} more)' if len(events) > 1 else ''} starts "
+                          "with '{': JSON, read as Confluent audit-log events, which the Spark job does not read "
+                          "(it reads log4j authorizer logs): replay them without --spark (in-process, streamed)",
+                          "--spark")
 
 
 def _check_topic(topic: Optional[TopicSource], spark: Optional[SparkOptions]) -> None:

@@ -218,3 +218,22 @@ def test_the_sniffer_names_audit_events_given_where_acls_are_expected(name):
     res = runner.invoke(app, ["simulate", str(CORPUS / name), "--principal", "User:a", "--operation", "READ",
                               "--topic", "t"])
     assert res.exit_code == 2 and "Confluent audit-log events" in res.output, res.output
+
+
+def test_events_index_once_and_answer_as_the_logs_do_and_stdin_reads_them(tmp_path):
+    events = CORPUS / "cp54-superuser-consumers.json"
+    args = ["--proposed", str(EXAMPLES / "proposed.json"), "-f", "json"]
+    res = runner.invoke(app, ["whatif", "index", "--logs", str(events), "-o", str(tmp_path / "ix"), "-f", "json"])
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.stdout)["this_run"]["decisions"] == 5
+    from_index = runner.invoke(app, ["whatif", "--index", str(tmp_path / "ix"), *args])
+    from_logs = runner.invoke(app, ["whatif", "--logs", str(events), *args])
+    from_stdin = runner.invoke(app, ["whatif", "--logs", "-", *args], input=events.read_bytes())
+    assert from_index.exit_code == from_logs.exit_code == from_stdin.exit_code == 0, from_index.output
+    a, b, c = (json.loads(r.stdout) for r in (from_index, from_logs, from_stdin))
+    assert a["newly_denied"] == b["newly_denied"] == c["newly_denied"] and len(b["newly_denied"]) == 3
+
+
+def test_index_on_spark_refuses_events_before_starting(tmp_path):
+    res = runner.invoke(app, ["whatif", "index", "--logs", str(CORPUS), "--spark", "-o", str(tmp_path / "ix")])
+    assert res.exit_code == 2 and "Confluent audit-log events" in res.output and "(and 3 more)" in res.output, res.output
