@@ -56,7 +56,7 @@ EXIT_HELP = ("Exit codes: 0 done; 1 --fail-on newly-denied and some client-visib
              "2 usage or input error, or a Spark failure (said in one line, with what to change).")
 
 
-@whatif_app.callback(invoke_without_command=True, help="""Replay Kafka authorizer audit logs (kafka-authorizer.log: every Kafka version's
+WHATIF_HELP = """Replay Kafka authorizer audit logs (kafka-authorizer.log: every Kafka version's
 format, rotated and gzipped files, directories, globs, - for stdin; or Confluent Server audit-log events, CloudEvents JSON
 as exported from the confluent-audit-log-events topic, one per line or pretty-printed, told apart by content per
 file) against a proposed ACL set, and report
@@ -69,14 +69,18 @@ Every line is counted: decision, other line, or quarantined (written to --out).
 --logs-topic TOPIC --bootstrap-server HOST:PORT reads Confluent audit-log events from a topic (from the beginning,
 no consumer group, nothing committed; log in with --command-config), bounded: --until-end stops at the end offsets
 taken at the start, --max-events N after N records; either stops after --timeout seconds without a record. Each
-record is one event. An event's host is its client address (requestMetadata client_address/callerIp/clientAddress),
-or 0.0.0.0 when it has none (said in a warning); its time is read in UTC. Events of other kinds (authentication,
+record is one event, counted as one line. An event's host is its client address (requestMetadata client_address/callerIp/clientAddress),
+or 0.0.0.0 when it has none (said in a warning); its time is read in UTC; its principal as logged (Confluent
+Cloud's numeric User:123456 ids do not equal the User:sa-... principals of ACLs). Events of other kinds (authentication,
 request) and decisions on resources Kafka ACLs do not have (Confluent RBAC: Connector, Subject, Cloud resources)
 are counted as other lines, with the reason.
 
 --spark runs the replay as a Spark job (local[*], or --master spark://HOST:PORT, yarn, k8s://...): files are split across tasks, so any size works in a fixed amount of memory. It reads log4j authorizer logs only: Confluent audit-log events (files or --logs-topic) are refused with --spark. 'authz whatif index' reads logs once into an index; --index answers from it (--since/--until pick hours) in seconds.
 
-""" + EXIT_HELP)
+""" + EXIT_HELP
+
+
+@whatif_app.callback(invoke_without_command=True, help=WHATIF_HELP)
 def whatif(
     ctx: typer.Context,
     logs: Optional[list[str]] = typer.Option(None, "--logs", help="Log files, directories or globs (repeatable); - reads stdin."),
@@ -171,7 +175,8 @@ visible until the run is complete (a failed run leaves the index as it was).
 
 """ + EXIT_HELP.replace("1 --fail-on newly-denied and some client-visible access would be newly denied; ", ""))
 def whatif_index(
-    logs: list[str] = typer.Option(..., "--logs", help="Log files, directories or globs (repeatable); - reads stdin."),
+    logs: list[str] = typer.Option(..., "--logs", help="Log files (log4j authorizer logs or Confluent audit-log events; "
+                                   "--spark: log4j only), directories or globs (repeatable); - reads stdin."),
     out: Path = typer.Option(..., "--out", "-o", help="The index directory (created, or a run is added)."),
     spark: bool = typer.Option(False, "--spark/--no-spark", help="Run as a Spark job."),
     master: str = typer.Option("local[*]", "--master", help="Spark master (with --spark)."),
