@@ -44,7 +44,7 @@ lint: $(STAMP)
 # Deterministic: tests/conftest.py loads the hypothesis profile "ci" (derandomized, no example database,
 # a failing example printed with its reproduction blob), so a run fails or passes the same everywhere.
 test: $(STAMP) lint check-java check-mvn live-deps
-	$(BIN)/python -m pytest -q tests
+	$(BIN)/python -m pytest -q --durations=15 tests
 
 bench: $(STAMP) check-java check-mvn live-deps
 	$(BIN)/python tests/bench/run_all.py

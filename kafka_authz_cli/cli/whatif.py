@@ -25,7 +25,7 @@ from kafka_authz_cli.cli.common import (
 )
 from kafka_authz_cli.errors import InputError
 from kafka_authz_cli.services import whatif as whatif_service
-from kafka_authz_cli.services.whatif import ProgressHooks, Replayed, SparkOptions
+from kafka_authz_cli.services.whatif import ProgressHooks, Replayed, SparkOptions, TopicSource
 from kafka_authz_cli.whatif import (
     check_out_dir,
     hour_bound,
@@ -58,17 +58,31 @@ EXIT_HELP = ("Exit codes: 0 done; 1 --fail-on newly-denied and some client-visib
              "2 usage or input error, or a Spark failure (said in one line, with what to change).")
 
 
-@whatif_app.callback(invoke_without_command=True, help="""Replay Kafka authorizer audit logs (kafka-authorizer.log: every Kafka version's
-format, rotated and gzipped files, directories, globs, - for stdin) against a proposed ACL set, and report
+WHATIF_HELP = """Replay Kafka authorizer audit logs (kafka-authorizer.log: every Kafka version's
+format, rotated and gzipped files, directories, globs, - for stdin; or Confluent Server audit-log events, CloudEvents JSON
+as exported from the confluent-audit-log-events topic, one per line or pretty-printed, told apart by content per
+file) against a proposed ACL set, and report
 which real accesses it would newly deny or allow: by whom, how often, from which hosts, when, and the
 deciding rule before and after. Without --current the logged decision is the baseline; with it,
 the current ACL set is, and authz also says how many logged decisions it reproduces. Decisions
 logged at TRACE (filtering, authorized-operations) are reported apart from client-visible ones.
 Every line is counted: decision, other line, or quarantined (written to --out).
 
---spark runs the replay as a Spark job (local[*], or --master spark://HOST:PORT, yarn, k8s://...): files are split across tasks, so any size works in a fixed amount of memory. 'authz whatif index' reads logs once into an index; --index answers from it (--since/--until pick hours) in seconds.
+--logs-topic TOPIC --bootstrap-server HOST:PORT reads Confluent audit-log events from a topic (from the beginning,
+no consumer group, nothing committed; log in with --command-config), bounded: --until-end stops at the end offsets
+taken at the start, --max-events N after N records; either stops after --timeout seconds without a record. Each
+record is one event, counted as one line. An event's host is its client address (requestMetadata client_address/callerIp/clientAddress),
+or 0.0.0.0 when it has none (said in a warning); its time is read in UTC; its principal as logged (Confluent
+Cloud's numeric User:123456 ids do not equal the User:sa-... principals of ACLs). Events of other kinds (authentication,
+request) and decisions on resources Kafka ACLs do not have (Confluent RBAC: Connector, Subject, Cloud resources)
+are counted as other lines, with the reason.
 
-""" + EXIT_HELP)
+--spark runs the replay as a Spark job (local[*], or --master spark://HOST:PORT, yarn, k8s://...): files are split across tasks, so any size works in a fixed amount of memory. It reads log4j authorizer logs only: Confluent audit-log events (files or --logs-topic) are refused with --spark. 'authz whatif index' reads logs once into an index; --index answers from it (--since/--until pick hours) in seconds.
+
+""" + EXIT_HELP
+
+
+@whatif_app.callback(invoke_without_command=True, help=WHATIF_HELP)
 def whatif(
     ctx: typer.Context,
     logs: Optional[list[str]] = typer.Option(None, "--logs", help="Log files, directories or globs (repeatable); - reads stdin."),
@@ -77,6 +91,14 @@ def whatif(
                                            "cluster:HOST:PORT: read it live, with --command-config)."),
     index: Optional[list[Path]] = typer.Option(None, "--index", help="Answer from an index written by `authz whatif index` "
                                                "(repeatable: indexes merge) instead of --logs."),
+    logs_topic: Optional[str] = typer.Option(None, "--logs-topic", help="Read Confluent audit-log events from this "
+                                             "topic instead of --logs (with --bootstrap-server)."),
+    bootstrap_server: Optional[str] = typer.Option(None, "--bootstrap-server", help="HOST:PORT of the cluster holding "
+                                                   "--logs-topic."),
+    max_events: Optional[int] = typer.Option(None, "--max-events", min=1, help="With --logs-topic: stop after this many "
+                                             "records."),
+    until_end: bool = typer.Option(False, "--until-end", help="With --logs-topic: stop at the end offsets taken at the "
+                                   "start."),
     since: Optional[str] = typer.Option(None, "--since", help="With --index: from this hour on (YYYY-MM-DD[THH])."),
     until: Optional[str] = typer.Option(None, "--until", help="With --index: up to this hour, excluded (YYYY-MM-DD[THH])."),
     acls_format: Optional[AclFormat] = typer.Option(None, "--acls-format", help="Format of the ACL sets (default: detected)."),
@@ -98,18 +120,15 @@ def whatif(
     fail_on: Optional[WhatIfGate] = typer.Option(None, "--fail-on", help="Exit 1 when the change newly denies "
                                                                          "client-visible traffic."),
     fmt: WhatIfFormat = typer.Option(WhatIfFormat.table, "--format", "-f", help="table or json."),
-    command_config: Optional[Path] = typer.Option(None, "--command-config", help="Admin client properties for "
-                                                  "--current cluster:HOST:PORT."),
+    command_config: Optional[Path] = typer.Option(None, "--command-config", help="Client properties for "
+                                                  "--current cluster:HOST:PORT and --logs-topic."),
     timeout: float = typer.Option(10.0, "--timeout", help="Seconds to wait for a cluster: source."),
 ) -> None:
     if ctx.invoked_subcommand is not None:
         return
     if proposed is None:
         raise InputError("--proposed is required (the ACL set to try)")
-    if bool(logs) == bool(index):
-        raise InputError("give either --logs (replay log files) or --index (answer from an index)")
-    if (since or until) and not index:
-        raise InputError("--since/--until need --index (an index knows each request's hours)")
+    _check_sources(logs, index, logs_topic, bootstrap_server, max_events is not None or until_end, since or until)
     since_h, until_h = hour_bound(since, "--since"), hour_bound(until, "--until")
     if out is not None:
         check_out_dir(out)
@@ -117,12 +136,27 @@ def whatif(
         check_can_write(report_html)
     result = whatif_service.replay(
         proposed, current, logs=logs, indexes=index, since=since_h, until=until_h, acls_format=option_value(acls_format),
-        acls_options=acls_options(option), super_users=super_users, allow_everyone=allow_everyone, broker_config=broker_config,
-        command_config=command_config, timeout=timeout, progress=PROGRESS, stdin=_stdin(),
+        acls_options=acls_options(option), super_users=super_users, allow_everyone=allow_everyone,
+        broker_config=broker_config, command_config=command_config, timeout=timeout, progress=PROGRESS,
+        stdin=_stdin() if logs else None,
+        topic=TopicSource(logs_topic, bootstrap_server, command_config, max_events, until_end) if logs_topic else None,
         spark=SparkOptions(master, driver_memory, executor_memory, partition_bytes) if spark else None)
     _render(result, fmt, out, report_html, f"authz whatif: {proposed}")
     if fail_on is WhatIfGate.newly_denied and any(not c.filtered_only for c in result.report.newly_denied):
         raise typer.Exit(1)
+
+
+def _check_sources(logs, index, logs_topic, bootstrap_server, bounded: bool, hours) -> None:
+    """Exactly one of --logs, --logs-topic, --index, and the options that go with it."""
+    if sum(map(bool, (logs, index, logs_topic))) != 1:
+        raise InputError("give either --logs (replay log files), --logs-topic (replay audit-log events from a topic) "
+                         "or --index (answer from an index)")
+    if bool(logs_topic) != bool(bootstrap_server):
+        raise InputError("--logs-topic and --bootstrap-server go together")
+    if bounded and not logs_topic:
+        raise InputError("--max-events/--until-end bound --logs-topic")
+    if hours and not index:
+        raise InputError("--since/--until need --index (an index knows each request's hours)")
 
 
 def _render(result: Replayed, fmt: WhatIfFormat, out: Optional[Path], report_html: Optional[Path], title: str) -> None:
@@ -145,7 +179,8 @@ visible until the run is complete (a failed run leaves the index as it was).
 
 """ + EXIT_HELP.replace("1 --fail-on newly-denied and some client-visible access would be newly denied; ", ""))
 def whatif_index(
-    logs: list[str] = typer.Option(..., "--logs", help="Log files, directories or globs (repeatable); - reads stdin."),
+    logs: list[str] = typer.Option(..., "--logs", help="Log files (log4j authorizer logs or Confluent audit-log events; "
+                                   "--spark: log4j only), directories or globs (repeatable); - reads stdin."),
     out: Path = typer.Option(..., "--out", "-o", help="The index directory (created, or a run is added)."),
     spark: bool = typer.Option(False, "--spark/--no-spark", help="Run as a Spark job."),
     master: str = typer.Option("local[*]", "--master", help="Spark master (with --spark)."),

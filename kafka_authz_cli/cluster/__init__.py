@@ -3,7 +3,7 @@
 ``kafka_adapter`` is the only module of authz that imports kafka-python (and only when a cluster is
 reached): conversions between authz's ACL model and kafka-python's admin objects, the client
 settings of a Java ``--command-config`` file, and the admin calls (ACLs, SCRAM users, broker
-configs) with kafka-python's failures turned into one-line errors. ``rollout`` plans an ACL set
+configs, and a bounded read of a topic) with kafka-python's failures turned into one-line errors. ``rollout`` plans an ACL set
 within a scope and applies it in an order that never grants what neither the old nor the new set
 grants, drift-checked; ``guard`` holds the delete guard and the errors that say nothing changed.
 
@@ -16,6 +16,7 @@ __getattr__, __all__ = lazy_face(__name__, {
     # kafka_adapter (kafka-python is imported by its functions, when a cluster is reached)
     "DEFAULT_TIMEOUT": "kafka_adapter", "ClusterError": "kafka_adapter", "KafkaAclAdmin": "kafka_adapter",
     "client_config": "kafka_adapter", "open_admin": "kafka_adapter", "pick_broker": "kafka_adapter",
+    "TopicRead": "kafka_adapter", "topic_records": "kafka_adapter",
     # rollout
     "ApplyReport": "rollout", "Batch": "rollout", "Drift": "rollout", "Plan": "rollout", "Scope": "rollout",
     "batches": "rollout", "check_drift": "rollout", "execute": "rollout", "make_plan": "rollout", "phases": "rollout",

@@ -531,3 +531,86 @@ def open_admin(bootstrap: str, command_config=None, timeout: float = DEFAULT_TIM
     if command_config is not None:
         props = parse_properties(read_text(command_config), str(command_config))
     return connect(bootstrap, client_config(props, str(command_config or "<command-config>"), timeout), timeout)
+
+
+# -- consuming a topic (whatif --logs-topic) ---------------------------------------------------
+
+@dataclass
+class TopicRead:
+    """How a bounded read of a topic ended (for the caller's warnings)."""
+
+    records: int = 0
+    #: Records the end offsets taken at the start promised but the read did not reach (idle timeout).
+    missing: int = 0
+    partitions: int = 0
+    reason: str = ""
+
+
+def consume_topic(bootstrap: str, topic: str, config: dict, *, max_events: int | None, until_end: bool,
+                  idle_timeout: float, read: TopicRead) -> Iterable[tuple[str, bytes | None]]:
+    """The records of `topic` from the beginning of every partition, as (``topic:partition:offset``,
+    value): up to the end offsets taken at the start (`until_end`), at most `max_events`, and never
+    waiting more than `idle_timeout` seconds for a record. No consumer group: nothing is committed."""
+    from kafka import KafkaConsumer, TopicPartition
+    from kafka.errors import KafkaError
+
+    _RECORDER.errors.clear()
+    settings = dict(config)
+    try:
+        consumer = KafkaConsumer(bootstrap_servers=bootstrap, group_id=None, enable_auto_commit=False,
+                                 auto_offset_reset="earliest", consumer_timeout_ms=int(idle_timeout * 1000),
+                                 **settings)
+    except (KafkaError, OSError, ValueError) as exc:
+        raise connect_error(bootstrap, config, list(_RECORDER.errors), exc, idle_timeout) from None
+    try:
+        ids = consumer.partitions_for_topic(topic)
+        if not ids:
+            raise ClusterError(f"topic {topic!r} does not exist on {bootstrap} (or the login may not describe it)")
+        parts = [TopicPartition(topic, p) for p in sorted(ids)]
+        read.partitions = len(parts)
+        consumer.assign(parts)
+        consumer.seek_to_beginning(*parts)
+        ends = consumer.end_offsets(parts) if until_end else {}
+        # Kafka: a partition is done when the consumer's position reaches its end offset at the start.
+        left = {tp: end for tp, end in ends.items() if end > consumer.position(tp)}
+        if until_end and not left:
+            read.reason = "the topic is empty"
+            return
+        for msg in consumer:
+            yield f"{msg.topic}:{msg.partition}:{msg.offset}", msg.value
+            read.records += 1
+            if max_events is not None and read.records >= max_events:
+                read.reason = f"--max-events {max_events} reached"
+                return
+            tp = TopicPartition(msg.topic, msg.partition)
+            if tp in left and msg.offset + 1 >= left[tp]:
+                del left[tp]
+                if not left:
+                    read.reason = "end offsets reached"
+                    return
+        read.missing = sum(end - consumer.position(tp) for tp, end in left.items())
+        read.reason = f"no record for {idle_timeout:g}s"
+    except KafkaError as exc:
+        if type(exc).__name__ == "TopicAuthorizationFailedError":
+            raise ClusterError(f"{login_name(config)} is not allowed to READ topic {topic} (reading audit events "
+                               "needs DESCRIBE and READ on it)") from None
+        raise ClusterError(f"reading topic {topic} failed: {_message(exc)}") from None
+    finally:
+        consumer.close()
+
+
+def topic_records(bootstrap: str, topic: str, command_config=None, timeout: float = DEFAULT_TIMEOUT, *,
+                  max_events: int | None = None, until_end: bool = True,
+                  read: TopicRead | None = None) -> Iterable[tuple[str, bytes | None]]:
+    """:func:`consume_topic`, connecting as the Java tools do (``--bootstrap-server``, ``--command-config``)."""
+    from kafka_authz_cli._java import parse_properties
+    from kafka_authz_cli.formats import read_text
+
+    if timeout <= 0:
+        raise InputError(f"--timeout must be positive, got {timeout:g}")
+    props = {}
+    if command_config is not None:
+        props = parse_properties(read_text(command_config), str(command_config))
+    config = client_config(props, str(command_config or "<command-config>"), timeout)
+    return consume_topic(bootstrap, topic, config, max_events=max_events, until_end=until_end, idle_timeout=timeout,
+                         read=read if read is not None else TopicRead())

@@ -54,6 +54,7 @@ ZOOKEEPER_PROPERTIES = _k("zookeeper-properties", "a ZooKeeper configuration (zo
 LOG4J_PROPERTIES = _k("log4j-properties", "a log4j configuration")
 PROPERTIES = _k("properties", "a Java .properties file")
 AUTHORIZER_LOG = _k("authorizer-log", "an authorizer log (log4j)")
+CONFLUENT_AUDIT = _k("confluent-audit", "Confluent audit-log events (CloudEvents; authz whatif --logs reads them)")
 LOG = _k("log", "a log file")
 KAFKA_USER = _k("strimzi-kafkauser", "a Strimzi KafkaUser resource")
 KAFKA_CONNECTOR = _k("strimzi-kafkaconnector", "a Strimzi KafkaConnector resource")
@@ -95,7 +96,12 @@ _CONFIGS_HEADER = re.compile(r"^[ \t]*(?:(?:Dynamic|All) configs for broker |Def
                              r"Configs for broker \S+ are:|Configs for (?:brokers '|default brokers are))", re.M)
 
 
+_CONFLUENT_EVENT = re.compile(r'"type"\s*:\s*"io\.confluent\.kafka\.server/')
+
+
 def _json_kind(head: str, text: str) -> Kind:
+    if _CONFLUENT_EVENT.search(head) and '"data"' in head:
+        return CONFLUENT_AUDIT
     try:
         doc = json.loads(text if len(text) <= 4 * HEAD else "")
     except (ValueError, RecursionError):

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Callable, ContextManager, Iterator, Mapping, Optional
 
-from kafka_authz_cli.errors import AuthzError, InputError
+from kafka_authz_cli.errors import AuthzError, InputError, OptionError
 from kafka_authz_cli.services.settings import broker_settings
 from kafka_authz_cli.services.sources import acl_set_from, load_source
 from kafka_authz_cli.whatif import (
@@ -35,11 +35,13 @@ from kafka_authz_cli.whatif import (
     commit_run,
     decide,
     expand_paths,
+    file_holds_events,
     fill_hours,
     fingerprint,
     new_run_id,
     open_index,
     read_hourly_local,
+    read_records,
     read_stream,
     replay_aggregates,
     staging_dir,
@@ -83,6 +85,18 @@ class Replayed:
 
 
 @dataclass
+class TopicSource:
+    """Audit-log events read from a topic (`--logs-topic`), bounded: up to the end offsets taken at the
+    start (`until_end`) and/or `max_events`; `command_config` and `timeout` as for a cluster: source."""
+
+    topic: str
+    bootstrap_server: str
+    command_config: Optional[Path] = None
+    max_events: Optional[int] = None
+    until_end: bool = False
+
+
+@dataclass
 class Indexed:
     """The run an index gained, and the index with it."""
 
@@ -102,23 +116,28 @@ def replay(proposed: Path, current: Optional[Path | str] = None, *, logs: Option
            allow_everyone: Optional[bool] = None, broker_config: Optional[Path] = None,
            command_config: Optional[Path] = None, timeout: float = 10.0, spark: Optional[SparkOptions] = None,
            stdin: Optional[BinaryIO] = None, progress: Optional[ProgressHooks] = None,
-           acls_options: Optional[Mapping[str, str]] = None) -> Replayed:
-    """Replay `logs` (files, directories, globs, `-` for `stdin`) or answer from `indexes` (hours from
+           topic: Optional[TopicSource] = None, acls_options: Optional[Mapping[str, str]] = None) -> Replayed:
+    """Replay `logs` (files, directories, globs, `-` for `stdin`; log4j authorizer logs or Confluent
+    audit-log events, told apart per file), or the events of a `topic`, or answer from `indexes` (hours from
     `since`, up to `until`, as :func:`kafka_authz_cli.whatif.hour_bound` gives them) against the
     `proposed` ACL set; with `current` (a file, or cluster:HOST:PORT read live) as the baseline, else
     the logged decisions. In-process, or on Spark with `spark`."""
     progress = progress or ProgressHooks()
+    _check_topic(topic, spark)
     settings = broker_settings(super_users, allow_everyone, broker_config)
     config = settings.as_config()
     proposed_acls = load_source(proposed, acls_format, options=acls_options).bindings
     current_set = (acl_set_from(current, acls_format, command_config, timeout, acls_options)
                    if current is not None else None)
-    if indexes:
+    if topic is not None:
+        stats, quarantine, report = replay_topic(topic, proposed_acls, current_set, config, timeout)
+    elif indexes:
         stats, quarantine, report = _replay_indexes(indexes, since, until, proposed_acls, current_set, config, spark,
                                                     progress)
     else:
         with spooled_logs(logs or [], stdin) as (files, names):
             if spark is not None:
+                refuse_events_on_spark(files, names)
                 stats, quarantine, report = replay_spark(files, names, proposed_acls, current_set, config, spark,
                                                          progress)
             else:
@@ -160,6 +179,7 @@ def index(logs: list[str], out: Path, *, spark: Optional[SparkOptions] = None, s
         staged = staging_dir(ix, run_id)
         try:
             if spark is not None:
+                refuse_events_on_spark(files, names)
                 stats, quarantine = index_run_spark(files, names, staged, spark, progress)
             else:
                 stats, quarantine = index_run_local(files, names, staged, progress)
@@ -215,6 +235,48 @@ class spooled_logs:
         if self.tmp is not None:
             shutil.rmtree(self.tmp, ignore_errors=True)
         return False
+
+
+def refuse_events_on_spark(files: list[str], names: dict[str, str]) -> None:
+    """The Spark job reads log4j authorizer logs only: a file of Confluent audit-log events is refused."""
+    events = [names.get(f, f) for f in files if file_holds_events(f)]
+    if events:
+        raise OptionError(f"{events[0]}{f' (and {len(events) - 1} more)' if len(events) > 1 else ''} starts "
+                          "with '{': JSON, read as Confluent audit-log events, which the Spark job does not read "
+                          "(it reads log4j authorizer logs): replay them without --spark (in-process, streamed)",
+                          "--spark")
+
+
+def _check_topic(topic: Optional[TopicSource], spark: Optional[SparkOptions]) -> None:
+    if topic is None:
+        return
+    if spark is not None:
+        raise OptionError("--logs-topic is read in-process: drop --spark", "--spark")
+    if topic.max_events is None and not topic.until_end:
+        raise OptionError("a topic never ends: give --until-end (read up to the end offsets at the start) "
+                          "and/or --max-events N", "--logs-topic")
+    if topic.max_events is not None and topic.max_events < 1:
+        raise OptionError(f"must be at least 1, got {topic.max_events}", "--max-events")
+
+
+def replay_topic(topic: TopicSource, proposed_acls, current_set, config: dict, timeout: float):
+    """(stats, quarantine, report) of the audit-log events of a topic, consumed and decided in this process."""
+    from kafka_authz_cli.acl import StandardAuthorizer
+    from kafka_authz_cli.cluster import TopicRead, topic_records
+
+    stats, quarantine, read = ReadStats(), [], TopicRead()
+    records = topic_records(topic.bootstrap_server, topic.topic, topic.command_config, timeout,
+                            max_events=topic.max_events, until_end=topic.until_end, read=read)
+    aggs = aggregate(read_records(records, topic.topic, stats, quarantine))
+    if read.missing:
+        stats.warnings.append(f"{topic.topic}: stopped after {timeout:g}s without a record, {read.missing} "
+                              "record(s) short of the end offsets taken at the start")
+    elif topic.max_events is not None and read.records < topic.max_events and not topic.until_end:
+        stats.warnings.append(f"{topic.topic}: {read.records} record(s), fewer than --max-events "
+                              f"{topic.max_events} ({read.reason})")
+    proposed_authz = StandardAuthorizer(proposed_acls, **config)
+    current_authz = StandardAuthorizer(current_set.bindings, **config) if current_set is not None else None
+    return stats, quarantine, replay_aggregates(aggs, proposed_authz, current_authz)
 
 
 def read_logs_local(files: list[str], names: dict[str, str], on_bytes=None):

@@ -1,7 +1,8 @@
 """What a proposed ACL change would do to real traffic: Kafka's authorizer audit logs replayed.
 
 ``auditlog`` reads ``kafka.authorizer.logger`` lines of every Kafka version's format, safely (free
-text that forges records is quarantined, every line is accounted for); ``replay`` folds decisions
+text that forges records is quarantined, every line is accounted for), and ``cloudevents`` Confluent's
+audit-log events (a file of them is told by its content); ``replay`` folds decisions
 into per-request aggregates, decides each distinct request before and after the change and reports
 what is newly denied or allowed; ``index`` keeps per (request, hour) aggregates on disk (Parquet)
 to answer from many times; ``output`` writes the results (JSON, Parquet, the quarantine, an HTML
@@ -17,7 +18,12 @@ from kafka_authz_cli import lazy_face
 __getattr__, __all__ = lazy_face(__name__, {
     # auditlog: the reader
     "AuditDecision": "auditlog", "Quarantined": "auditlog", "ReadStats": "auditlog", "expand_paths": "auditlog",
-    "parse_message": "auditlog", "read_file_bytes": "auditlog", "read_stream": "auditlog", "short_rule": "auditlog",
+    "parse_message": "auditlog", "read_file_bytes": "auditlog", "short_rule": "auditlog",
+    # streams: one file, log4j or events, told by content
+    "read_stream": "streams",
+    # cloudevents: Confluent audit-log events
+    "decode_event": "cloudevents", "file_holds_events": "cloudevents", "read_records": "cloudevents",
+    "to_event": "cloudevents",
     # replay: aggregates, decisions, the report
     "Aggregate": "replay", "Change": "replay", "Verdict": "replay", "WhatIfReport": "replay",
     "aggregate": "replay", "aggregate_hourly": "replay", "build_report": "replay", "classify": "replay",
