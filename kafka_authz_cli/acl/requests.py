@@ -124,6 +124,9 @@ def parse_requests(text: str, path: str) -> list[RequestSpec]:
     return list(_parse_csv(text, path))
 
 
+#: What a requests file is, for the error a file of another kind gets.
+REQUESTS_EXPECTED = "requests (JSON lines, a JSON array or CSV)"
+
 def iter_requests(lines: Iterable[str], path: str) -> Iterator[RequestSpec]:
     """The requests of a file given as its lines (with their endings), read as they are needed: a
     JSON lines or CSV file of any length is held one line at a time. A JSON array is read whole."""
@@ -138,13 +141,14 @@ def iter_requests(lines: Iterable[str], path: str) -> Iterator[RequestSpec]:
     if first.startswith("["):
         return _parse_jsonl("".join(rest), path)
     if first.startswith("{"):
-        return _jsonl_specs(((lineno, None, value) for lineno, value in json_lines(rest, path)), path)
+        values = json_lines(rest, path, expected=REQUESTS_EXPECTED)
+        return _jsonl_specs(((lineno, None, value) for lineno, value in values), path)
     return _parse_csv(rest, path)
 
 
 def _parse_jsonl(text: str, path: str) -> Iterator[RequestSpec]:
     if text.lstrip("\ufeff \t\r\n").startswith("["):
-        items = loads(text, path)
+        items = loads(text, path, expected=REQUESTS_EXPECTED)
         if not isinstance(items, list):  # pragma: no cover - it starts with '['
             raise InputError("expected a JSON list of requests", path, 1)
         offsets = array_element_offsets(text, text.index("["))

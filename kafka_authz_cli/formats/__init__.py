@@ -17,4 +17,4 @@ __getattr__, __all__ = lazy_face(__name__, {**{name: "reading" for name in (
     "STDIN", "STDIN_LABEL", "LineIndex", "array_element_offsets", "brief", "csv_rows", "csv_table", "decode_utf8",
     "json_lines", "json_type", "line_col", "loads", "locate", "read_bytes", "next_stdin_line", "read_text",
     "source_label", "text_lines",
-)}, **{name: "sniff" for name in ("Kind", "what_is", "wrong_kind")}, "WarningTally": "tally", "paused_gc": "bulk"})
+)}, **{name: "sniff" for name in ("Kind", "JSON_KINDS", "what_is", "wrong_kind", "other_kind")}, "WarningTally": "tally", "paused_gc": "bulk"})

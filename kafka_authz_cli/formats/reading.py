@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 from kafka_authz_cli.errors import InputError
+from kafka_authz_cli.formats.sniff import HEAD, other_kind
 
 STDIN = "-"
 STDIN_LABEL = "<stdin>"
@@ -281,10 +282,12 @@ def _constant_offset(text: str, literal: str):
     return None
 
 
-def loads(text: str, label: str, first_line: int = 1) -> Any:
+def loads(text: str, label: str, first_line: int = 1, expected: str = "JSON") -> Any:
     """One JSON document, strictly: see the module documentation for what is refused.
 
-    ``first_line`` is the line ``text`` starts at in the file (for JSON lines).
+    ``first_line`` is the line ``text`` starts at in the file (for JSON lines). A whole file that is
+    no JSON but clearly something else (a log, properties, YAML) is refused as that kind, ``expected``
+    naming what the caller reads.
     """
 
     def error(reason: str, offset: int | None = None, line: int | None = None, col: int | None = None):
@@ -299,7 +302,8 @@ def loads(text: str, label: str, first_line: int = 1) -> Any:
     try:
         value = _decode(text)
     except json.JSONDecodeError as exc:
-        raise error(f"invalid JSON: {exc.msg}", exc.pos) from None
+        other = other_kind(text, label, expected) if first_line == 1 else None
+        raise (other or error(f"invalid JSON: {exc.msg}", exc.pos)) from None
     except RecursionError:
         where = _depth_offset(text, 100)
         raise error("invalid JSON: nested too deeply (authz reads JSON nested up to a few hundred levels)",
@@ -326,15 +330,19 @@ def loads(text: str, label: str, first_line: int = 1) -> Any:
     return value
 
 
-def json_lines(text: str | Iterable[str], label: str, comments: bool = True) -> Iterator[tuple[int, Any]]:
+def json_lines(text: str | Iterable[str], label: str, comments: bool = True,
+               expected: str = "JSON lines") -> Iterator[tuple[int, Any]]:
     """``(line number, value)`` for every non-blank line (``#`` comments skipped when ``comments``).
 
-    ``text`` is the whole text, or its lines (as :func:`text_lines` reads them: one at a time)."""
+    ``text`` is the whole text, or its lines (as :func:`text_lines` reads them: one at a time). When
+    the first line is no JSON and the text clearly another kind, the error says which (``expected``
+    names what the caller reads)."""
     # Fast path per line; any doubt (an error, a surrogate escape, a BOM) goes through loads(),
     # which either raises the located error or returns the same value.
     whole = isinstance(text, str)
     suspicious = bool(_SURROGATE_ESCAPE.search(text)) if whole else False
     decode = _DECODER.decode
+    first = True
     for lineno, line in enumerate(text.split("\n") if whole else text, 1):
         stripped = line.strip()
         if not stripped or (comments and stripped[0] == "#"):
@@ -345,7 +353,12 @@ def json_lines(text: str | Iterable[str], label: str, comments: bool = True) -> 
         try:
             value = decode(stripped)
         except (ValueError, RecursionError, _Duplicate, _BadNumber):
+            if first and stripped[0] not in "{[\"":
+                other = other_kind(text[:HEAD] if whole else line, label, expected)
+                if other is not None:
+                    raise other from None
             value = loads(line, label, lineno)
+        first = False
         yield lineno, value
 
 

@@ -11,6 +11,8 @@ The interface, kept small on purpose:
   ``"a Kafka broker configuration (server.properties)"``).
 - :func:`wrong_kind` ``(text, path, expected, reads) -> InputError``: the one-line error
   ``FILE: this looks like X, expected Y (formats authz reads here: ...)``.
+- :func:`other_kind` ``(text, label, expected) -> InputError | None``: the same error for a reader that
+  failed, but only when the text is clearly another kind (the JSON readers in ``reading`` use it).
 
 It is a heuristic for messages, never for deciding how to read a file that reads correctly.
 """
@@ -244,6 +246,21 @@ def what_is(text: str) -> Kind | None:
     if re.search(r'^\s*(?:resource|provider|variable|module)\s+"[\w-]+"', head, re.M):
         return TERRAFORM
     return _csv_kind(lines) or _yaml_kind(head, lines) or _properties_kind(lines)
+
+
+#: Kinds that are JSON: a JSON reader's own located error says more about them than their kind does.
+JSON_KINDS = frozenset({ACL_JSON.key, ZK_ACL_JSON.key, CONNECTOR_JSON.key, DYNAMIC_JSON.key, TYPES_JSON.key,
+                        SCRAM_JSON.key, JSON.key, JSON_LINES.key, CONFLUENT_AUDIT.key})
+
+
+def other_kind(text: str, label: str, expected: str, same: frozenset[str] = JSON_KINDS) -> InputError | None:
+    """For a reader that just failed on ``text``: ``label: this looks like X, expected Y`` when the text
+    is clearly something else than what the reader reads (a log given as JSON), else None (the
+    reader's own located error is the better one: a JSON file with a typo stays a JSON error)."""
+    kind = what_is(text)
+    if kind is None or kind.key in same:
+        return None
+    return InputError(f"this looks like {kind.name}, expected {expected}", label)
 
 
 def wrong_kind(text: str, path: str, expected: str, reads: str) -> InputError:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from kafka_authz_cli.acl import parse_expect
 from kafka_authz_cli.errors import InputError
-from kafka_authz_cli.formats import read_text
+from kafka_authz_cli.formats import JSON_KINDS, other_kind, read_text
 from kafka_authz_cli.policy.topic import (
     REQUEST_TYPES,
     ClusterState,
@@ -31,7 +31,8 @@ def read_policy(path: Path | str) -> TopicPolicy:
         try:
             doc = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
-            raise InputError(f"invalid TOML: {exc}", str(path)) from None
+            other = other_kind(text, str(path), "a KIP-201 policy (JSON or TOML)", JSON_KINDS | {"properties"})  # TOML reads as key=value lines
+            raise (other or InputError(f"invalid TOML: {exc}", str(path))) from None
     try:
         return parse_policy(doc, "policy")
     except PolicyFileError as exc:
@@ -122,7 +123,8 @@ def read_requests(path: Path | str) -> list[PolicyRequest]:
         try:
             rec = json.loads(line)
         except json.JSONDecodeError as exc:
-            raise InputError(f"invalid JSON: {exc.msg}", str(path), lineno, exc.colno) from None
+            other = other_kind(line, str(path), "topic requests (JSON lines)") if not out else None
+            raise (other or InputError(f"invalid JSON: {exc.msg}", str(path), lineno, exc.colno)) from None
         if not isinstance(rec, dict):
             raise InputError("each line is one JSON object", str(path), lineno)
         try:
@@ -141,7 +143,8 @@ def read_cluster_state(path: Path | str | None) -> ClusterState:
     try:
         doc = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise InputError(f"invalid JSON: {exc.msg}", str(path), exc.lineno, exc.colno) from None
+        other = other_kind(text, str(path), "a cluster state (JSON)")
+        raise (other or InputError(f"invalid JSON: {exc.msg}", str(path), exc.lineno, exc.colno)) from None
     try:
         if not isinstance(doc, dict) or set(doc) - {"brokers", "topics"}:
             raise ValueError('expected {"brokers": N, "topics": {"name": {"partitions": .., '
