@@ -50,8 +50,7 @@ def sniff(text: str) -> bool:
         return False
     if any(not ln[0].isspace() for ln in lines[1:]):
         return False
-    return any(ln.strip().rstrip(":").strip("'\"") in SECTIONS and ln.rstrip().endswith(":") or
-               ln.strip().split(":")[0].strip("'\"") in SECTIONS for ln in lines[1:])
+    return any(ln.strip().split(":")[0].strip("'\"") in SECTIONS for ln in lines[1:])
 
 
 class _Reading:

@@ -11,6 +11,7 @@ from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.ecosystem import format_of_text
 from kafka_authz_cli.ecosystem.ksm import read, sniff
 from kafka_authz_cli.errors import InputError
+from kafka_authz_cli.formats import what_is
 
 # KSM's own test text (YamlAclParserTest), which its tests decode to these bindings
 KSM_TEST = """#Ignore comments
@@ -111,6 +112,8 @@ def test_sniffing_tells_ksm_yaml_from_other_yaml():
     assert not sniff("users:\n  alice:\n    password: x\n")
     assert not sniff("settings: {}\nusers:\n  a:\n    topics: {}\n")
     assert not sniff("apiVersion: kafka.strimzi.io/v1\nkind: KafkaUser\n")
+    # the house sniffer names it too (for refusals elsewhere)
+    assert what_is(KSM_TEST).name == "a Kafka Security Manager YAML file"
 
 
 def test_every_command_reads_it_by_content_and_by_name(tmp_path):
