@@ -94,3 +94,30 @@ def test_the_helpers_are_never_written(tmp_path):
     text = write([AclBinding(ResourceType.TOPIC, "t", PatternType.LITERAL, "User:a", "*", op,
                              AclPermissionType.ALLOW) for op in (AclOperation.DESCRIBE, AclOperation.READ)]).text
     assert "Consume" not in text and "Describe,Allow,*" in text
+
+
+def test_cluster_pull_to_ksm_yaml_then_plan_plans_nothing(monkeypatch, tmp_path):
+    import json
+
+    from kafka_authz_cli.services import live as services_live
+
+    class FakeAdmin:
+        acls = [AclBinding.of("TOPIC", "orders", "LITERAL", "User:orders-app", "*", "READ", "ALLOW"),
+                AclBinding.of("GROUP", "orders-", "PREFIXED", "User:orders-app", "*", "READ", "ALLOW"),
+                AclBinding.of("TOPIC", "orders", "LITERAL", "User:billing", "10.1.2.3", "WRITE", "DENY"),
+                AclBinding.of("CLUSTER", "kafka-cluster", "LITERAL", "User:*", "*", "IDEMPOTENT_WRITE", "ALLOW")]
+
+        def list_acls(self, filters=None):
+            return [a for a in self.acls if not filters or any(f.matches(a) for f in filters)]
+
+    monkeypatch.setattr(services_live, "ADMIN_FACTORY", lambda bootstrap, config: FakeAdmin())
+    runner = CliRunner()
+    out = tmp_path / "acls.yml"
+    pulled = runner.invoke(app, ["cluster", "pull", "--bootstrap-server", "x:1", "--to", "ksm-yaml", "-o", str(out)])
+    assert pulled.exit_code == 0, pulled.output
+    plan = tmp_path / "plan.json"
+    planned = runner.invoke(app, ["cluster", "plan", str(out), "--bootstrap-server", "x:1", "--allow-delete",
+                                  "-o", str(plan)])
+    assert planned.exit_code == 0, planned.output
+    doc = json.loads(plan.read_text())
+    assert doc["creates"] == [] and doc["deletes"] == []
