@@ -121,3 +121,14 @@ def test_cluster_pull_to_ksm_yaml_then_plan_plans_nothing(monkeypatch, tmp_path)
     assert planned.exit_code == 0, planned.output
     doc = json.loads(plan.read_text())
     assert doc["creates"] == [] and doc["deletes"] == []
+
+
+def test_compile_to_ksm_yaml(tmp_path):
+    rules = tmp_path / "rules.txt"
+    rules.write_text('from io.kroxylicious.filter.authorization import TopicResource as Topic;\n'
+                     'allow User with name = "orders" to READ Topic with name = "t";\notherwise deny;\n')
+    result = CliRunner().invoke(app, ["compile", str(rules), "--to", "ksm-yaml"])
+    assert result.exit_code == 0, result.output
+    got = read(result.stdout, "c.yml").bindings
+    assert {(b.principal, b.resource_name, b.operation) for b in got} == {
+        ("User:orders", "t", AclOperation.READ), ("User:orders", "t", AclOperation.DESCRIBE)}
