@@ -80,7 +80,9 @@ def read_many(files: Iterable[tuple[str, str]], source: str, options: Mapping[st
     reading = _Reading(source)
     for text, path in files:
         reading.path = path
-        for doc in y.documents(text.removeprefix("\ufeff"), path):
+        for i, doc in enumerate(y.documents(text.removeprefix("\ufeff"), path)):
+            if i:  # circe-yaml's parser composes one document (SnakeYAML: "expected a single document")
+                raise y.error(doc, path, "a KSM YAML file holds one document; KSM refuses a second one")
             _document(reading, doc)
     reading.acl_set.warnings.extend(reading.tally.lines())
     reading.path = source

@@ -128,3 +128,8 @@ def test_every_command_reads_it_by_content_and_by_name(tmp_path):
     other.write_text("apiVersion: kafka.strimzi.io/v1\nkind: KafkaUser\nmetadata: {name: a}\n")
     refused = runner.invoke(app, ["convert", str(other), "--to", "csv", "--acls-format", "ksm-yaml"])
     assert refused.exit_code == 2 and "KafkaUser" in refused.stderr
+
+
+def test_a_second_document_is_refused_as_ksm_refuses_it():
+    with pytest.raises(InputError, match=r"d.yml:5:1: .*one document"):
+        read("users:\n  a:\n    topics: {t: [Read]}\n---\nusers:\n  b: {}\n", "d.yml")
