@@ -85,6 +85,9 @@ def read_many(files: Iterable[tuple[str, str]], source: str, options: Mapping[st
                 raise y.error(doc, path, "a KSM YAML file holds one document; KSM refuses a second one")
             _document(reading, doc)
     reading.acl_set.warnings.extend(reading.tally.lines())
+    if not reading.acl_set.bindings:
+        # AclSynchronizer: KSM removes every ACL of the cluster that the source does not hold
+        reading.acl_set.warnings.append(f"{source}: no ACLs; KSM applying this file deletes every ACL of the cluster")
     reading.path = source
     return reading.acl_set
 
@@ -99,6 +102,8 @@ def _keyed(reading: _Reading, node, what: str) -> list[tuple[object, str, object
     for key, value in node.value:
         if key.id != "scalar":
             raise y.error(key, path, f"{what}: keys must be names, got {y.kind_of(key)}")
+        if key.value == "<<":
+            raise y.error(key, path, f"{what}: YAML merge keys ('<<') are not read here; write the entries out")
         if key.value in out:
             reading.warn("keys are given twice (the later one counts)", key,
                          f"{what}: {key.value!r} is given twice; KSM's decoder keeps the later one")

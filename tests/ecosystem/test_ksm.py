@@ -133,3 +133,10 @@ def test_every_command_reads_it_by_content_and_by_name(tmp_path):
 def test_a_second_document_is_refused_as_ksm_refuses_it():
     with pytest.raises(InputError, match=r"d.yml:5:1: .*one document"):
         read("users:\n  a:\n    topics: {t: [Read]}\n---\nusers:\n  b: {}\n", "d.yml")
+
+
+def test_an_empty_file_warns_that_ksm_would_delete_every_acl():
+    acl_set = read("users:\n  a: {}\n", "e.yml")
+    assert acl_set.bindings == [] and any("deletes every ACL" in w for w in acl_set.warnings)
+    with pytest.raises(InputError, match="merge keys"):
+        read("users:\n  a:\n    <<: {topics: {t: [Read]}}\n", "m.yml")
