@@ -53,6 +53,7 @@ class AclFormat(str, Enum):
     csv = "csv"
     rules = "rules"
     strimzi = "strimzi"
+    ksm_yaml = "ksm-yaml"
 
 
 class StrimziAuthentication(str, Enum):

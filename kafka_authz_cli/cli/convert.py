@@ -30,11 +30,12 @@ class OutFormat(str, Enum):
     kafka_acls = "kafka-acls"
     csv = "csv"
     strimzi = "strimzi"
+    ksm_yaml = "ksm-yaml"
 
 
-@app.command("convert", short_help="Convert ACL sets between JSON, kafka-acls text, KSM CSV and Strimzi KafkaUsers.",
+@app.command("convert", short_help="Convert ACL sets between JSON, kafka-acls text, KSM CSV/YAML and Strimzi KafkaUsers.",
              help="""Convert an ACL set between formats: canonical JSON, the text `kafka-acls --list`
-prints, Kafka Security Manager CSV and Strimzi KafkaUser resources (a rules file is compiled first).
+prints, Kafka Security Manager CSV and YAML, and Strimzi KafkaUser resources (a rules file is compiled first).
 Round trips lose nothing.
 
 kafka-acls text of every Kafka version is read: 1.0/1.1 (`Topic:name`, `User:a has Allow permission for
@@ -50,6 +51,14 @@ User:<name> otherwise, one ACL per operation, cluster resources as LITERAL kafka
 writes one KafkaUser (kafka.strimzi.io/v1) per principal; a binding a KafkaUser cannot hold (another
 principal type, User:*, a name that is no Kubernetes name, DELEGATION_TOKEN/USER resources, token
 operations) refuses the conversion unless --lossy.
+
+Kafka Security Manager YAML (follows KSM 1.1.0's YamlAclParser, KSM 0.10 and later; its CSV is `csv`):
+`users: {<name>: {topics|groups|transactional_ids|clusters: {<name>: [entries]}}}` is read as KSM
+applies it: User:<name>, a name ending in `*` is PREFIXED, `Op` or `Op,Permission,Host` entries, and
+the helpers `Consume` (DESCRIBE, READ) and `Produce` (DESCRIBE, CREATE, WRITE, plus CREATE on CLUSTER
+`*`, warned). `--to ksm-yaml` writes explicit `Op,Permission,Host` entries only; it refuses, unless
+--lossy, non-User principals, other resource types, LITERAL names ending in `*`, names with surrounding
+spaces, hosts that are empty or hold `,`, token and two-phase-commit operations.
 
 Exit codes: 0 converted; 2 usage or input error (file:line: reason), or a conversion that would lose bindings.""")
 def convert(

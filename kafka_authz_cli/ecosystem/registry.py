@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator, Mapping, Optional
 
 from kafka_authz_cli.acl import AclSet
-from kafka_authz_cli.ecosystem import strimzi, strimzi_write
+from kafka_authz_cli.ecosystem import ksm, ksm_write, strimzi, strimzi_write
 from kafka_authz_cli.errors import InputError, OptionError
 from kafka_authz_cli.formats import read_text
 
@@ -59,6 +59,12 @@ FORMATS: dict[str, EcosystemFormat] = {f.name: f for f in (
         "non-User principals, User:*, names that are not Kubernetes names, DELEGATION_TOKEN and USER "
         "resources, cluster names other than kafka-cluster, token and two-phase-commit operations",
         (".yaml", ".yml", ".json"), strimzi.OPTIONS),
+    EcosystemFormat(
+        "ksm-yaml", "Kafka Security Manager YAML files", ksm.FOLLOWS, ksm.sniff, ksm.read, ksm.read_many,
+        ksm_write.write,
+        "non-User principals, LITERAL names ending in '*', names with surrounding spaces, hosts that are empty "
+        "or hold ',', resources other than topics, groups, transactional ids and clusters, token and "
+        "two-phase-commit operations", (".yaml", ".yml")),
 )}
 
 

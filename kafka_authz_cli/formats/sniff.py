@@ -59,6 +59,7 @@ AUTHORIZER_LOG = _k("authorizer-log", "an authorizer log (log4j)")
 CONFLUENT_AUDIT = _k("confluent-audit", "Confluent audit-log events (CloudEvents; authz whatif --logs reads them)")
 LOG = _k("log", "a log file")
 KAFKA_USER = _k("strimzi-kafkauser", "a Strimzi KafkaUser resource")
+KSM_YAML = _k("ksm-yaml", "a Kafka Security Manager YAML file")
 KAFKA_CONNECTOR = _k("strimzi-kafkaconnector", "a Strimzi KafkaConnector resource")
 KROXYLICIOUS_CONFIG = _k("kroxylicious-config", "a Kroxylicious proxy configuration")
 CONNECTOR_JSON = _k("connector-json", "a Kafka Connect connector configuration (REST JSON)")
@@ -166,12 +167,22 @@ def _properties_kind(lines: list[str]) -> Kind | None:
     return PROPERTIES
 
 
+def _ksm_users(lines: list[str]) -> bool:
+    """``users:`` is the only top-level key (KSM's ``AclYaml``)."""
+    keyed = [ln for ln in lines if ln.strip() and not ln.lstrip().startswith("#") and ln.strip() != "---"]
+    return bool(keyed) and keyed[0].rstrip().strip("'\"").rstrip(":").strip("'\"") == "users" and \
+        keyed[0].rstrip().endswith(":") and all(ln[0] in " \t" for ln in keyed[1:])
+_KSM_SECTION = re.compile(r"^[ \t]+[\"']?(?:topics|groups|transactional_ids|clusters)[\"']?:", re.M)
+
+
 def _yaml_kind(head: str, lines: list[str]) -> Kind | None:
     kinds = _K8S_KIND.findall(head)
     if "KafkaUser" in kinds or "List" in kinds and _LISTED_KAFKA_USER.search(head):
         return KAFKA_USER
     if "KafkaConnector" in kinds:
         return KAFKA_CONNECTOR
+    if _ksm_users(lines) and _KSM_SECTION.search(head):
+        return KSM_YAML  # KSM's YamlAclParser: `users:` alone at the top, sections under each user
     if re.search(r"^(?:virtualClusters|filterDefinitions|filters|adminHttp|defaultFilters):", head, re.M):
         return KROXYLICIOUS_CONFIG
     if kinds and re.search(r"^apiVersion:\s*[\"']?kafka\.strimzi\.io/", head, re.M):

@@ -36,12 +36,13 @@ def write_acls(bindings: Iterable[AclBinding], to: str, options: WriteOptions = 
     from kafka_authz_cli.ecosystem import ecosystem_format
 
     ecosystem = ecosystem_format(to)
-    if ecosystem is None:
+    if ecosystem is None or ecosystem.name != "strimzi":
         for given, name in ((options.strimzi_authentication, "--strimzi-authentication"),
                             (options.strimzi_cluster, "--strimzi-cluster"),
                             (options.strimzi_api_version, "--strimzi-api-version")):
             if given is not None:
                 raise OptionError(f"only with --to strimzi (not {to})", name)
+    if ecosystem is None:
         return dump_acls(bindings, to)
     if ecosystem.write is None:
         raise OptionError(f"authz reads {ecosystem.title} but does not write them", "--to")
