@@ -44,6 +44,7 @@ from kafka_authz_cli.acl.model import (
     AclOperation,
     AclPermissionType,
     KafkaPrincipal,
+    PatternType,
     ResourceType,
     java_host_address,
     unmatchable_host_reason,
@@ -99,33 +100,60 @@ class StandardAuthorizer:
         self.super_users = parse_super_users(super_users)
         self.allow_everyone_if_no_acl_found = allow_everyone_if_no_acl_found
         self.load_complete = load_complete
-        self.bindings: list[AclBinding] = []
-        #: Bindings given more than once; Kafka stores each ACL once.
-        self.duplicates: list[AclBinding] = []
         self._types: dict[ResourceType, TypeIndex] = {}
         #: Kafka's sorted set of each resource type, built when the walk is first needed.
         self._sorted: dict[ResourceType, SortedAcls] = {}
+        self._given: list[AclBinding] = list(bindings)
+        self._distinct: tuple[list[AclBinding], list[AclBinding]] | None = None
         with paused_gc():
-            self._index(bindings, force_walk)
+            self._index(self._given, force_walk)
         self._default = Outcome.ALLOWED if allow_everyone_if_no_acl_found else Outcome.DENIED
 
-    def _index(self, bindings: Iterable[AclBinding], force_walk: bool) -> None:
-        seen: set[AclBinding] = set()
+    def _index(self, bindings: list[AclBinding], force_walk: bool) -> None:
+        """Each ACL into the bucket of its resource pattern: one lookup per ACL. A bucket keeps each
+        ACL once and is sorted and indexed when a request first needs it (Bucket.freeze)."""
         types = self._types
-        keep = self.bindings.append
-        for acl in bindings:
-            if acl in seen:
-                self.duplicates.append(acl)
-                continue
-            seen.add(acl)
-            keep(acl)
-            index = types.get(acl.resource_type)
-            if index is None:
-                index = types[acl.resource_type] = TypeIndex(walk_only=force_walk)
-            index.add(acl)
         principal_keys: dict = {}
+        literal_type = PatternType.LITERAL
+        last_type, index = None, None
+        for acl in bindings:
+            rtype = acl.resource_type
+            if rtype is not last_type:
+                index = types.get(rtype)
+                if index is None:
+                    index = types[rtype] = TypeIndex(walk_only=force_walk, principal_keys=principal_keys)
+                last_type = rtype
+            table = index.literal if acl.pattern_type is literal_type else index.prefixed
+            bucket = table.get(acl.resource_name)
+            if bucket is None:
+                bucket = index.new_bucket(table, acl.resource_name)
+            bucket.acls.append(acl)
         for index in types.values():
-            index.freeze(principal_keys)
+            index.seal()
+
+    @property
+    def bindings(self) -> list[AclBinding]:
+        """The ACLs as Kafka stores them: each once (the first given), in the order given."""
+        return self._distinct_bindings()[0]
+
+    @property
+    def duplicates(self) -> list[AclBinding]:
+        """Bindings given more than once (each repeat); Kafka stores each ACL once."""
+        return self._distinct_bindings()[1]
+
+    def _distinct_bindings(self) -> tuple[list[AclBinding], list[AclBinding]]:
+        if self._distinct is None:
+            seen: set[AclBinding] = set()
+            kept: list[AclBinding] = []
+            repeats: list[AclBinding] = []
+            for acl in self._given:
+                if acl in seen:
+                    repeats.append(acl)
+                else:
+                    seen.add(acl)
+                    kept.append(acl)
+            self._distinct = (kept, repeats)
+        return self._distinct
 
     # -- public API -------------------------------------------------------------------------
 
@@ -293,7 +321,7 @@ class StandardAuthorizer:
 # -- notes: where Kafka's answer surprises a reader of the ACLs -----------------------------------
 
 def _wildcard_skipped(index: TypeIndex, r: Request, request_principal: tuple[str, str], address: str) -> list[str]:
-    wildcard = index.literal.get(WILDCARD_RESOURCE)
+    wildcard = index.bucket(index.literal, WILDCARD_RESOURCE)
     if wildcard is None or not r.resource_name.startswith("*") or r.resource_name == "*":
         return []
     skipped = wildcard.matches(lookup_keys(request_principal, address), r.operation)

@@ -41,7 +41,10 @@ _NO_ODD_HOSTS: dict = {}
 
 
 class Bucket:
-    """All ACLs of one resource pattern, indexed by (principal type, name, host) for O(1) matching."""
+    """All ACLs of one resource pattern, indexed by (principal type, name, host) for O(1) matching.
+
+    Indexed when a plan first takes it (:meth:`TypeIndex.plan`): a million ACLs load as a list per
+    resource pattern, and only the patterns some request asks about are ever sorted and indexed."""
 
     __slots__ = ("acls", "entries", "bad", "odd_hosts")
 
@@ -51,18 +54,25 @@ class Bucket:
         #: by (principal key, request operation they match, permission), in Kafka order, so that a
         #: note costs a lookup however many such ACLs there are (AuthorizerBenchmark has 5,000).
         self.odd_hosts: dict[tuple, tuple[AclBinding, ...]] = _NO_ODD_HOSTS
-        #: (principal type, principal name, host) -> ((acl, request ops it matches), ...) in Kafka order.
-        self.entries: dict[tuple[str, str, str], tuple[tuple[AclBinding, frozenset], ...]] = {}
+        #: (principal type, principal name, host) -> ((acl, request ops it matches), ...) in Kafka order;
+        #: None until the bucket is indexed.
+        self.entries: dict[tuple[str, str, str], tuple[tuple[AclBinding, frozenset], ...]] | None = None
         self.bad: AclBinding | None = None  # first ACL (in Kafka order) whose principal has no ':'
 
     def add(self, acl: AclBinding) -> None:
         self.acls.append(acl)
 
     def freeze(self, principal_keys: dict) -> None:
-        """Sort into Kafka's order and index; ``principal_keys`` memoises principal_key (shared by
-        every bucket: a million ACLs name a few thousand principals)."""
+        """Keep each ACL once (the first given), sort into Kafka's order and index; ``principal_keys``
+        memoises principal_key (shared by every bucket: a million ACLs name a few thousand principals)."""
         acls = self.acls
         if len(acls) > 1:
+            # Kafka stores each ACL once; within one resource pattern an ACL is its entry.
+            distinct: dict[tuple, AclBinding] = {}
+            for acl in acls:
+                distinct.setdefault((acl.principal, acl.host, acl.operation, acl.permission), acl)
+            if len(distinct) < len(acls):
+                acls = self.acls = list(distinct.values())
             acls.sort(key=_ascii_order_key if all(a.principal.isascii() and a.host.isascii() for a in acls)
                       else acl_order_key)
         grouped: dict[tuple[str, str, str], list] = {}
@@ -153,9 +163,9 @@ class TypeIndex:
     """The ACLs of one resource type: LITERAL and PREFIXED buckets by name, and the plans made so far."""
 
     __slots__ = ("literal", "prefixed", "prefixed_lengths", "has_empty_name", "has_names_below_star",
-                 "walk_only", "plans")
+                 "walk_only", "plans", "principal_keys")
 
-    def __init__(self, walk_only: bool = False) -> None:
+    def __init__(self, walk_only: bool = False, principal_keys: dict | None = None) -> None:
         self.literal: dict[str, Bucket] = {}
         self.prefixed: dict[str, Bucket] = {}
         self.prefixed_lengths: tuple[int, ...] = ()
@@ -165,14 +175,19 @@ class TypeIndex:
         self.walk_only = walk_only
         #: resource name -> candidate buckets in walk order (None: only the walk can tell).
         self.plans: dict[str, tuple[Bucket, ...] | None] = {}
+        #: principal text -> principal_key, shared by the buckets of every type.
+        self.principal_keys: dict = {} if principal_keys is None else principal_keys
 
     def add(self, acl: AclBinding) -> None:
         table = self.literal if acl.pattern_type is PatternType.LITERAL else self.prefixed
         bucket = table.get(acl.resource_name)
         if bucket is None:
-            bucket = table[acl.resource_name] = Bucket()
-        bucket.add(acl)
-        name = acl.resource_name
+            bucket = self.new_bucket(table, acl.resource_name)
+        bucket.acls.append(acl)
+
+    def new_bucket(self, table: dict[str, Bucket], name: str) -> Bucket:
+        """The empty bucket of a name met for the first time in ``table`` (literal or prefixed)."""
+        bucket = table[name] = Bucket()
         if name == "":
             self.has_empty_name = True
         if name == "" or name[0] < "*":
@@ -180,15 +195,23 @@ class TypeIndex:
         if not name.isascii() and has_lone_surrogate(name):
             # Prefixes in UTF-16 units and in code points differ only for such names: let the walk decide.
             self.has_empty_name = True
+        return bucket
 
-    def freeze(self, principal_keys: dict) -> None:
-        for bucket in self.literal.values():
-            bucket.freeze(principal_keys)
-        for bucket in self.prefixed.values():
-            bucket.freeze(principal_keys)
+    def seal(self) -> None:
+        """Every ACL added: the prefix lengths a plan tries."""
         self.prefixed_lengths = tuple(sorted({len(n) for n in self.prefixed}, reverse=True))
 
+    def bucket(self, table: dict[str, Bucket], name: str) -> Bucket | None:
+        """The bucket of ``name`` in ``table``, indexed."""
+        bucket = table.get(name)
+        if bucket is not None and bucket.entries is None:
+            bucket.freeze(self.principal_keys)
+        return bucket
+
     def acls(self) -> list[AclBinding]:
+        for table in (self.literal, self.prefixed):
+            for name in table:
+                self.bucket(table, name)
         return [a for b in self.literal.values() for a in b.acls] + [a for b in self.prefixed.values() for a in b.acls]
 
     def plan(self, name: str) -> tuple[Bucket, ...] | None:
@@ -213,25 +236,25 @@ class TypeIndex:
     def _candidates(self, name: str) -> tuple[Bucket, ...]:
         # The first scan: the name's own LITERAL ACLs, then its prefixes, longest first.
         chain: list[Bucket] = []
-        literal = self.literal.get(name)
+        literal = self.bucket(self.literal, name)
         if literal is not None:
             chain.append(literal)
         n = len(name)
         prefixed = self.prefixed
         for length in self.prefixed_lengths:
             if length <= n:
-                bucket = prefixed.get(name[:length] if length < n else name)
+                bucket = self.bucket(prefixed, name[:length] if length < n else name)
                 if bucket is not None:
                     chain.append(bucket)
         # The second scan: the wildcard section. For a name starting with '*', Kafka's walk takes the
         # LITERAL '*' for a LITERAL ACL whose name is only a prefix of the name, and skips it.
         starts_with_star = name.startswith(WILDCARD_RESOURCE)
         if not starts_with_star or name == WILDCARD_RESOURCE:
-            bucket = self.literal.get(WILDCARD_RESOURCE)
+            bucket = self.bucket(self.literal, WILDCARD_RESOURCE)
             if bucket is not None:
                 chain.append(bucket)
         if starts_with_star:
-            bucket = prefixed.get(WILDCARD_RESOURCE)
+            bucket = self.bucket(prefixed, WILDCARD_RESOURCE)
             if bucket is not None:
                 chain.append(bucket)
         return tuple(chain)

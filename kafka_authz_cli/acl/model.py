@@ -232,7 +232,10 @@ class AccessControlEntry:
                 f"permissionType={self.permission.name})")
 
 
-@dataclass(frozen=True, slots=True)
+# Not frozen=True: a frozen dataclass's __init__ sets each field through object.__setattr__, six
+# times the cost of plain slot stores, and a million ACLs are built on every load. Nothing assigns
+# to a binding's fields (it is hashed: sets, dict keys); treat it as immutable.
+@dataclass(slots=True, unsafe_hash=True)
 class AclBinding:
     """One ACL: a resource pattern and an entry. Field order follows Kafka's ``StandardAcl``."""
 

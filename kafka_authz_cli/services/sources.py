@@ -9,7 +9,9 @@ from typing import Optional
 from kafka_authz_cli.acl import (
     ACL_SET_EXPECTED,
     ACL_SET_READS,
+    CLUSTER_NAME,
     AclSet,
+    ResourceType,
     detect_format,
     empty_warning,
     parse_acls,
@@ -66,20 +68,32 @@ def _warn_about(acl_set: AclSet) -> None:
     for warning in acl_set.warnings:
         log.warning(warning)
     tally = WarningTally()
-    seen = set()
-    for binding, origin in zip(acl_set.bindings, acl_set.origins):
-        if binding in seen:
-            tally.add("duplicate ACLs (Kafka stores each once)", origin,
+    # A million ACLs share a few thousand (principal, host, operation, ...) shapes: each shape is
+    # checked once, and holds the names seen with it (a name seen twice is a duplicate ACL); per ACL
+    # remain two lookups and the checks on its name.
+    shapes: dict[tuple, tuple[set, bool, Optional[str]]] = {}
+    origins = acl_set.origins  # made when asked (LineOrigins): only for the ACLs warned about
+    for i, binding in enumerate(acl_set.bindings):
+        rtype, name, host = binding.resource_type, binding.resource_name, binding.host
+        shape = (rtype, binding.pattern_type, binding.principal, host, binding.operation, binding.permission)
+        found = shapes.get(shape)
+        if found is None:
+            found = shapes[shape] = (set(), bool(validation_errors(binding)),
+                                     unmatchable_host_kind(host) if host != "*" else None)
+        names = found[0]
+        count = len(names)
+        names.add(name)
+        if len(names) == count:
+            tally.add("duplicate ACLs (Kafka stores each once)", origins[i],
                       f"duplicate ACL {binding.standard_acl_str()} (Kafka stores it once)")
-        seen.add(binding)
-        errors = validation_errors(binding)
-        if errors:
-            tally.add("ACLs the broker's CreateAcls would refuse", origin,
-                      f"the broker's CreateAcls would refuse this ACL: {'; '.join(errors)}")
-        kind = unmatchable_host_kind(binding.host) if binding.host != "*" else None
-        if kind is not None:
-            tally.add(f"ACLs have a host that never matches a client address ({kind})", origin,
-                      unmatchable_host_reason(binding.host))
+        if found[1] or not name or (rtype is ResourceType.CLUSTER and name != CLUSTER_NAME):
+            errors = validation_errors(binding)
+            if errors:
+                tally.add("ACLs the broker's CreateAcls would refuse", origins[i],
+                          f"the broker's CreateAcls would refuse this ACL: {'; '.join(errors)}")
+        if found[2] is not None:
+            tally.add(f"ACLs have a host that never matches a client address ({found[2]})", origins[i],
+                      unmatchable_host_reason(host))
     for line in tally.lines():
         log.warning(line)
 
