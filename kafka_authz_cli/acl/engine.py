@@ -58,6 +58,8 @@ __all__ = ["AuthorizerConfigError", "Decision", "Outcome", "Request", "StandardA
 DENY = AclPermissionType.DENY
 #: Notes on ACLs whose host never matches, per decision, before "and N more".
 MAX_HOST_NOTES = 5
+#: Rule texts of deciding ACLs remembered before the memo starts over.
+MAX_RULE_TEXTS = 4096
 ALLOWED = Outcome.ALLOWED
 DENIED = Outcome.DENIED
 
@@ -105,6 +107,7 @@ class StandardAuthorizer:
         self._sorted: dict[ResourceType, SortedAcls] = {}
         self._given: list[AclBinding] = list(bindings)
         self._distinct: tuple[list[AclBinding], list[AclBinding]] | None = None
+        self._rules: dict[int, tuple[AclBinding, str]] = {}
         with paused_gc():
             self._index(self._given, force_walk)
         self._default = Outcome.ALLOWED if allow_everyone_if_no_acl_found else Outcome.DENIED
@@ -114,20 +117,22 @@ class StandardAuthorizer:
         ACL once and is sorted and indexed when a request first needs it (Bucket.freeze)."""
         types = self._types
         principal_keys: dict = {}
+        shapes: dict = {}
         literal_type = PatternType.LITERAL
         last_type, index = None, None
-        for acl in bindings:
+        for position, acl in enumerate(bindings):
             rtype = acl.resource_type
             if rtype is not last_type:
                 index = types.get(rtype)
                 if index is None:
-                    index = types[rtype] = TypeIndex(walk_only=force_walk, principal_keys=principal_keys)
+                    index = types[rtype] = TypeIndex(force_walk, principal_keys, shapes)
                 last_type = rtype
             table = index.literal if acl.pattern_type is literal_type else index.prefixed
             bucket = table.get(acl.resource_name)
             if bucket is None:
                 bucket = index.new_bucket(table, acl.resource_name)
             bucket.acls.append(acl)
+            bucket.positions.append(position)
         for index in types.values():
             index.seal()
 
@@ -245,6 +250,21 @@ class StandardAuthorizer:
                          "(for other principals, hosts or operations)")
         return notes
 
+    def position(self, acl: AclBinding) -> int | None:
+        """Where ``acl`` (as an ACL of a decision returns it) is in the bindings this authorizer was
+        given (the first of duplicates); None for an ACL it was not given."""
+        index = self._types.get(acl.resource_type)
+        if index is None:
+            return None
+        bucket = index.bucket(index.literal if acl.pattern_type is PatternType.LITERAL else index.prefixed,
+                              acl.resource_name)
+        if bucket is None:
+            return None
+        for i, kept in enumerate(bucket.acls):
+            if kept is acl:
+                return bucket.positions[i]
+        return None
+
     def clear_caches(self) -> None:
         for index in self._types.values():
             index.plans.clear()
@@ -271,12 +291,12 @@ class StandardAuthorizer:
             for key in keys:
                 found = entries.get(key)
                 if found:
-                    for acl, ops in found:
+                    for i, ops in found:
                         if op in ops:
                             if matches is None:
-                                matches = [acl]
+                                matches = [bucket.acls[i]]
                             else:
-                                matches.append(acl)
+                                matches.append(bucket.acls[i])
             if matches is None and bucket.bad is None:
                 continue
             acl = bucket.deciding_acl(matches)
@@ -285,11 +305,20 @@ class StandardAuthorizer:
             if acl is bucket.bad:
                 return Decision(request, Outcome.ERROR, None, None, address, bad_principal_error(acl))
             if acl.permission is DENY:
-                return Decision(request, DENIED, f"MatchingAcl(acl={acl.standard_acl_str()})", acl, address)
+                return Decision(request, DENIED, self._rule_text(acl), acl, address)
             last_allow = acl
         if last_allow is not None:
-            return Decision(request, ALLOWED, f"MatchingAcl(acl={last_allow.standard_acl_str()})", last_allow, address)
+            return Decision(request, ALLOWED, self._rule_text(last_allow), last_allow, address)
         return self._default_decision(request, address, has_resource_acls=bool(buckets))
+
+    def _rule_text(self, acl: AclBinding) -> str:
+        """Kafka's rule text for a deciding ACL (many requests are decided by the same few ACLs)."""
+        found = self._rules.get(id(acl))  # the engine holds the ACL: its id stays its own
+        if found is None or found[0] is not acl:
+            if len(self._rules) >= MAX_RULE_TEXTS:
+                self._rules.clear()
+            found = self._rules[id(acl)] = (acl, f"MatchingAcl(acl={acl.standard_acl_str()})")
+        return found[1]
 
     def _default_decision(self, request: Request, address: str, has_resource_acls: bool) -> Decision:
         if has_resource_acls or self._default is Outcome.DENIED:
@@ -345,7 +374,8 @@ def _unmatchable_hosts(plan, r: Request, request_principal: tuple[str, str], per
         for key in principals:
             found = bucket.odd_hosts.get((key, r.operation, permission), ())
             total += len(found)
-            for acl in found[:MAX_HOST_NOTES - len(notes)]:
+            for i in found[:MAX_HOST_NOTES - len(notes)]:
+                acl = bucket.acls[i]
                 notes.append(f"{unmatchable_host_reason(acl.host)} (the {acl.permission.name} "
                              f"{acl.operation.name} ACL for {acl.principal} on this resource does not apply)")
     more = total - len(notes)
@@ -360,7 +390,8 @@ def _deny_not_implied(index_plan, r: Request, request_principal: tuple[str, str]
     keys = lookup_keys(request_principal, address)
     for bucket in index_plan:
         for key in keys:
-            for acl, _ops in bucket.entries.get(key, ()):
+            for i, _ops in bucket.entries.get(key, ()):
+                acl = bucket.acls[i]
                 if acl.permission is DENY and acl.operation in implying and acl.operation is not r.operation:
                     return (f"a DENY {acl.operation.name} ACL exists, but Kafka applies operation "
                             f"implication to ALLOW ACLs only: it does not deny {r.operation.name}")

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 
+from kafka_authz_cli._java import utf16_key
 from kafka_authz_cli.acl.matching import (
     MATCHED_OPS,
     WILDCARD_PRINCIPAL_KEY,
@@ -44,73 +45,57 @@ class Bucket:
     """All ACLs of one resource pattern, indexed by (principal type, name, host) for O(1) matching.
 
     Indexed when a plan first takes it (:meth:`TypeIndex.plan`): a million ACLs load as a list per
-    resource pattern, and only the patterns some request asks about are ever sorted and indexed."""
+    resource pattern, and only the patterns some request asks about are ever sorted and indexed. The
+    index holds positions in :attr:`acls`, not the ACLs: buckets whose entries are the same (the
+    same principals, hosts, operations on another name, as for every resource of a team) share one."""
 
-    __slots__ = ("acls", "entries", "bad", "odd_hosts")
+    __slots__ = ("acls", "positions", "entries", "bad", "odd_hosts")
 
     def __init__(self) -> None:
         self.acls: list[AclBinding] = []
+        #: Where each ACL is in the list the engine was given (to find the line it was read from).
+        self.positions: list[int] = []
         #: ACLs whose host no client address can ever equal (``::1``, a CIDR, a host name), for notes:
-        #: by (principal key, request operation they match, permission), in Kafka order, so that a
-        #: note costs a lookup however many such ACLs there are (AuthorizerBenchmark has 5,000).
-        self.odd_hosts: dict[tuple, tuple[AclBinding, ...]] = _NO_ODD_HOSTS
-        #: (principal type, principal name, host) -> ((acl, request ops it matches), ...) in Kafka order;
-        #: None until the bucket is indexed.
-        self.entries: dict[tuple[str, str, str], tuple[tuple[AclBinding, frozenset], ...]] | None = None
+        #: by (principal key, request operation they match, permission), positions in Kafka order, so
+        #: that a note costs a lookup however many such ACLs there are (AuthorizerBenchmark has 5,000).
+        self.odd_hosts: dict[tuple, tuple[int, ...]] = _NO_ODD_HOSTS
+        #: (principal type, principal name, host) -> ((position in acls, request ops it matches), ...) in
+        #: Kafka order; None until the bucket is indexed.
+        self.entries: dict[tuple[str, str, str], tuple[tuple[int, frozenset], ...]] | None = None
         self.bad: AclBinding | None = None  # first ACL (in Kafka order) whose principal has no ':'
 
-    def add(self, acl: AclBinding) -> None:
+    def add(self, acl: AclBinding, position: int = -1) -> None:
         self.acls.append(acl)
+        self.positions.append(position)
 
-    def freeze(self, principal_keys: dict) -> None:
-        """Keep each ACL once (the first given), sort into Kafka's order and index; ``principal_keys``
-        memoises principal_key (shared by every bucket: a million ACLs name a few thousand principals)."""
+    def freeze(self, shapes: dict, principal_keys: dict) -> None:
+        """Keep each ACL once (the first given), sort into Kafka's order and index. ``shapes`` holds
+        the index made for each list of entries met so far, ``principal_keys`` memoises principal_key
+        (both shared by every bucket: a million ACLs name a few thousand principals)."""
         acls = self.acls
-        if len(acls) > 1:
-            # Kafka stores each ACL once; within one resource pattern an ACL is its entry.
-            distinct: dict[tuple, AclBinding] = {}
-            for acl in acls:
-                distinct.setdefault((acl.principal, acl.host, acl.operation, acl.permission), acl)
-            if len(distinct) < len(acls):
-                acls = self.acls = list(distinct.values())
-            acls.sort(key=_ascii_order_key if all(a.principal.isascii() and a.host.isascii() for a in acls)
-                      else acl_order_key)
-        grouped: dict[tuple[str, str, str], list] = {}
-        odd: dict[tuple, list[AclBinding]] | None = None
-        for acl in acls:
-            key = principal_keys.get(acl.principal, False)
-            if key is False:
-                key = principal_keys[acl.principal] = principal_key(acl.principal)
-            if key is None:
-                if self.bad is None:
-                    self.bad = acl
-                continue
-            ops = MATCHED_OPS[(acl.operation, acl.permission)]
-            host = acl.host
-            entry = grouped.get((key[0], key[1], host))
-            if entry is None:
-                grouped[(key[0], key[1], host)] = [(acl, ops)]
-            else:
-                entry.append((acl, ops))
-            if host != WILDCARD_HOST and unmatchable_host_reason(host):
-                if odd is None:
-                    odd = {}
-                for op in ops:
-                    odd.setdefault((key, op, acl.permission), []).append(acl)
-        self.entries = {k: tuple(v) for k, v in grouped.items()}
-        self.odd_hosts = {k: tuple(v) for k, v in odd.items()} if odd else _NO_ODD_HOSTS
+        signature = tuple([(a.principal, a.host, a.operation, a.permission) for a in acls])
+        shape = shapes.get(signature)
+        if shape is None:
+            shape = shapes[signature] = _shape(signature, principal_keys)
+        order, self.entries, self.odd_hosts, bad = shape
+        if order is not None:
+            acls = self.acls = [acls[i] for i in order]
+            positions = self.positions
+            self.positions = [positions[i] for i in order]
+        self.bad = None if bad is None else acls[bad]
 
     def matches(self, keys: tuple[tuple[str, str, str], ...], op: AclOperation) -> list[AclBinding]:
         """Matching ACLs of this bucket in Kafka's order; ``keys`` are the request's lookup keys."""
         found: list[AclBinding] = []
         lists = 0
+        acls = self.acls
         for key in keys:
             entries = self.entries.get(key)
             if entries:
                 before = len(found)
-                for acl, ops in entries:
+                for i, ops in entries:
                     if op in ops:
-                        found.append(acl)
+                        found.append(acls[i])
                 lists += len(found) > before
         if lists > 1:
             found.sort(key=acl_order_key)
@@ -136,13 +121,44 @@ class Bucket:
         return None
 
 
-_OP_CODES = {op: op.code for op in AclOperation}
-_PERM_CODES = {p: p.code for p in AclPermissionType}
+def _shape(signature: tuple, principal_keys: dict) -> tuple:
+    """The index of a bucket whose ACLs' entries are ``signature`` (principal, host, operation,
+    permission; in the order given): (the positions kept, in Kafka's order, or None when that is the
+    order given; entries; odd hosts; the position of the first ACL whose principal has no ':')."""
+    firsts: dict[tuple, int] = {}
+    for i, entry in enumerate(signature):
+        firsts.setdefault(entry, i)  # Kafka stores each ACL once; in one resource pattern it is its entry
+    ascii_only = all(e[0].isascii() and e[1].isascii() for e in firsts)
+    order = sorted(firsts.values(), key=lambda i: _entry_order_key(signature[i], ascii_only))
+    grouped: dict[tuple[str, str, str], list] = {}
+    odd: dict[tuple, list[int]] = {}
+    bad = None
+    for pos, i in enumerate(order):
+        principal, host, operation, permission = signature[i]
+        key = principal_keys.get(principal, False)
+        if key is False:
+            key = principal_keys[principal] = principal_key(principal)
+        if key is None:
+            if bad is None:
+                bad = pos
+            continue
+        ops = MATCHED_OPS[(operation, permission)]
+        grouped.setdefault((key[0], key[1], host), []).append((pos, ops))
+        if host != WILDCARD_HOST and unmatchable_host_reason(host):
+            for op in ops:
+                odd.setdefault((key, op, permission), []).append(pos)
+    entries = {k: tuple(v) for k, v in grouped.items()}
+    odd_hosts = {k: tuple(v) for k, v in odd.items()} if odd else _NO_ODD_HOSTS
+    return (None if order == list(range(len(signature))) else order), entries, odd_hosts, bad
 
 
-def _ascii_order_key(acl: AclBinding) -> tuple:
-    """:func:`acl_order_key` for ASCII principals and hosts, whose str order is Java's."""
-    return (_OP_CODES[acl.operation], acl.principal, acl.host, _PERM_CODES[acl.permission])
+def _entry_order_key(entry: tuple, ascii_only: bool) -> tuple:
+    """:func:`acl_order_key` of an entry (principal, host, operation, permission): ASCII text's str
+    order is Java's."""
+    principal, host, operation, permission = entry
+    if ascii_only:
+        return (operation.code, principal, host, permission.code)
+    return (operation.code, utf16_key(principal), utf16_key(host), permission.code)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -163,9 +179,10 @@ class TypeIndex:
     """The ACLs of one resource type: LITERAL and PREFIXED buckets by name, and the plans made so far."""
 
     __slots__ = ("literal", "prefixed", "prefixed_lengths", "has_empty_name", "has_names_below_star",
-                 "walk_only", "plans", "principal_keys")
+                 "walk_only", "plans", "principal_keys", "shapes")
 
-    def __init__(self, walk_only: bool = False, principal_keys: dict | None = None) -> None:
+    def __init__(self, walk_only: bool = False, principal_keys: dict | None = None,
+                 shapes: dict | None = None) -> None:
         self.literal: dict[str, Bucket] = {}
         self.prefixed: dict[str, Bucket] = {}
         self.prefixed_lengths: tuple[int, ...] = ()
@@ -177,13 +194,15 @@ class TypeIndex:
         self.plans: dict[str, tuple[Bucket, ...] | None] = {}
         #: principal text -> principal_key, shared by the buckets of every type.
         self.principal_keys: dict = {} if principal_keys is None else principal_keys
+        #: entries of a bucket -> its index (see Bucket.freeze), shared likewise.
+        self.shapes: dict = {} if shapes is None else shapes
 
     def add(self, acl: AclBinding) -> None:
         table = self.literal if acl.pattern_type is PatternType.LITERAL else self.prefixed
         bucket = table.get(acl.resource_name)
         if bucket is None:
             bucket = self.new_bucket(table, acl.resource_name)
-        bucket.acls.append(acl)
+        bucket.add(acl)
 
     def new_bucket(self, table: dict[str, Bucket], name: str) -> Bucket:
         """The empty bucket of a name met for the first time in ``table`` (literal or prefixed)."""
@@ -205,7 +224,7 @@ class TypeIndex:
         """The bucket of ``name`` in ``table``, indexed."""
         bucket = table.get(name)
         if bucket is not None and bucket.entries is None:
-            bucket.freeze(self.principal_keys)
+            bucket.freeze(self.shapes, self.principal_keys)
         return bucket
 
     def acls(self) -> list[AclBinding]:
@@ -243,8 +262,10 @@ class TypeIndex:
         prefixed = self.prefixed
         for length in self.prefixed_lengths:
             if length <= n:
-                bucket = self.bucket(prefixed, name[:length] if length < n else name)
+                bucket = prefixed.get(name[:length] if length < n else name)
                 if bucket is not None:
+                    if bucket.entries is None:
+                        bucket.freeze(self.shapes, self.principal_keys)
                     chain.append(bucket)
         # The second scan: the wildcard section. For a name starting with '*', Kafka's walk takes the
         # LITERAL '*' for a LITERAL ACL whose name is only a prefix of the name, and skips it.
