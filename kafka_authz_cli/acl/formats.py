@@ -135,7 +135,7 @@ _STR = r'"([^"\\\x00-\x1f]*)"'
 _CANONICAL_LINE = re.compile(
     r'^[ \t]*\{"resource_type": "([A-Z_]+)", "resource_name": ' + _STR
     + r'(, "pattern_type": "[A-Z_]+", "principal": "[^"\\\x00-\x1f]*", "host": "[^"\\\x00-\x1f]*", '
-    r'"operation": "[A-Z_]+", "permission": "[A-Z_]+")\}(,?)[ \t]*\r?$', re.M)
+    r'"operation": "[A-Z_]+", "permission": "[A-Z_]+")\}(,?)\r?$', re.M)
 _ARRAY_OPENED = re.compile(r'(?:^|"acls"[ \t\r\n]*:)[ \t\r\n]*\[[ \t\r\n]*$')
 
 
@@ -156,7 +156,9 @@ def _read_canonical(text: str, path: str) -> AclSet | None:
     if not _ARRAY_OPENED.search(header.lstrip("\ufeff")) or not footer.lstrip(" \t\r\n").startswith("]"):
         return None
     found = _CANONICAL_LINE.findall(text, start, end)
-    if not found or len(found) != text.count("\n", start, end) or found[-1][3]:
+    # One match per line, and a comma ending every line but the last (strings hold no line break).
+    if (not found or len(found) != text.count("\n", start, end) or found[-1][3]
+            or text.count("},\n", start, end) + text.count("},\r\n", start, end) != len(found) - 1):
         return None
     try:  # an error here is located in the careful reader's terms, with the lines in place
         doc = loads(header + footer, path)
@@ -174,20 +176,19 @@ def _read_canonical(text: str, path: str) -> AclSet | None:
 
 
 def _canonical_bindings(found: list[tuple[str, str, str, str]]) -> list[AclBinding] | None:
-    """Bindings of the matched ACL lines; None at a spelling that is no Kafka enum name, or a missing
-    comma. The part after the name repeats (a million ACLs name a few thousand principals): each
-    is decoded once, and its strings are shared by every ACL that has it."""
+    """Bindings of the matched ACL lines; None at a spelling that is no Kafka enum name. The part
+    after the name repeats (a million ACLs name a few thousand principals): each is decoded once,
+    and its strings are shared by every ACL that has it."""
     types, shapes = _TYPES, {}
     binding = AclBinding
     bindings = []
     append = bindings.append
-    last = len(found) - 1
-    for i, (rtype_text, name, tail, comma) in enumerate(found):
+    for rtype_text, name, tail, _comma in found:
         shape = shapes.get(tail)
         if shape is None:
             shape = shapes[tail] = _canonical_shape(tail)
         rtype = types.get(rtype_text)
-        if shape is False or rtype is None or (not comma and i != last):
+        if shape is False or rtype is None:
             return None
         append(binding(rtype, name, shape[0], shape[1], shape[2], shape[3], shape[4]))
     return bindings

@@ -47,6 +47,8 @@ def test_the_canonical_reader_reads_what_authz_writes():
 VARIANTS = {
     "crlf": lambda t: t.replace("\n", "\r\n"),
     "missing comma": lambda t: t.replace("},\n", "}\n", 1),
+    "blank after comma": lambda t: t.replace("},\n", "}, \n", 1),
+    "comma on its own line": lambda t: t.replace("},\n", "}\n,\n", 1),
     "trailing comma": lambda t: t.replace("}\n  ]", "},\n  ]"),
     "duplicate top key": lambda t: t.replace('"version": 1,', '"version": 1, "version": 1,'),
     "duplicate key after": lambda t: t.replace("\n}\n", ', "comment": "a", "comment": "b"\n}\n'),
