@@ -67,35 +67,48 @@ def _warn_about(acl_set: AclSet) -> None:
     warnings (an empty file, a --add output) come first."""
     for warning in acl_set.warnings:
         log.warning(warning)
+    # Most files hold no duplicate: a first pass only lists the names of each shape and tells whether
+    # some name repeats; only then a second pass finds each duplicate in file order.
+    tally = _findings(acl_set, duplicates=False) or _findings(acl_set, duplicates=True)
+    for line in tally.lines():
+        log.warning(line)
+
+
+def _findings(acl_set: AclSet, duplicates: bool) -> Optional[WarningTally]:
+    """The warnings on the ACLs, in file order. Without ``duplicates``: None when some ACL repeats
+    (the caller asks again, with them)."""
     tally = WarningTally()
     # A million ACLs share a few thousand (principal, host, operation, ...) shapes: each shape is
-    # checked once, and holds the names seen with it (a name seen twice is a duplicate ACL); per ACL
+    # checked once, and holds the names met with it (a name met twice is a duplicate ACL); per ACL
     # remain two lookups and the checks on its name.
-    shapes: dict[tuple, tuple[set, bool, Optional[str]]] = {}
+    shapes: dict[tuple, tuple[list, set, bool, Optional[str]]] = {}
     origins = acl_set.origins  # made when asked (LineOrigins): only for the ACLs warned about
+    cluster, shape_of = ResourceType.CLUSTER, shapes.get
     for i, binding in enumerate(acl_set.bindings):
         rtype, name, host = binding.resource_type, binding.resource_name, binding.host
         shape = (rtype, binding.pattern_type, binding.principal, host, binding.operation, binding.permission)
-        found = shapes.get(shape)
+        found = shape_of(shape)
         if found is None:
-            found = shapes[shape] = (set(), bool(validation_errors(binding)),
+            found = shapes[shape] = ([], set(), bool(validation_errors(binding)),
                                      unmatchable_host_kind(host) if host != "*" else None)
-        names = found[0]
-        count = len(names)
-        names.add(name)
-        if len(names) == count:
+        if not duplicates:
+            found[0].append(name)
+        elif name in found[1]:
             tally.add("duplicate ACLs (Kafka stores each once)", origins[i],
                       f"duplicate ACL {binding.standard_acl_str()} (Kafka stores it once)")
-        if found[1] or not name or (rtype is ResourceType.CLUSTER and name != CLUSTER_NAME):
+        else:
+            found[1].add(name)
+        if found[2] or not name or (rtype is cluster and name != CLUSTER_NAME):
             errors = validation_errors(binding)
             if errors:
                 tally.add("ACLs the broker's CreateAcls would refuse", origins[i],
                           f"the broker's CreateAcls would refuse this ACL: {'; '.join(errors)}")
-        if found[2] is not None:
-            tally.add(f"ACLs have a host that never matches a client address ({found[2]})", origins[i],
+        if found[3] is not None:
+            tally.add(f"ACLs have a host that never matches a client address ({found[3]})", origins[i],
                       unmatchable_host_reason(host))
-    for line in tally.lines():
-        log.warning(line)
+    if not duplicates and any(len(set(names)) < len(names) for names, _, _, _ in shapes.values()):
+        return None
+    return tally
 
 
 CLUSTER_PREFIX = "cluster:"

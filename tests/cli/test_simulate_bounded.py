@@ -122,3 +122,23 @@ def test_a_repeated_request_keeps_its_own_place_and_expectation(tmp_path):
     assert second["origin"].endswith(":2") and second["expect"] == "DENIED" and second["ok"] is False
     assert {k: v for k, v in first.items() if k != "origin"} == {k: v for k, v in second.items()
                                                                  if k not in ("origin", "expect", "ok")}
+
+
+def test_warning_kinds_keep_the_order_they_are_first_met_in(caplog):
+    from kafka_authz_cli.acl import AclSet
+    from kafka_authz_cli.acl.model import AclBinding
+    from kafka_authz_cli.services.sources import _warn_about
+
+    def acl(name, host="*"):
+        return AclBinding.of("TOPIC", name, "LITERAL", "User:a", host, "READ", "ALLOW")
+
+    for acls, first in (([acl("t", "h"), acl("a"), acl("a")], "host"), ([acl("a"), acl("a"), acl("t", "h")], "dup")):
+        caplog.clear()
+        _warn_about(AclSet(acls, [f"f:{i}" for i in range(1, 4)], "f", "json"))
+        lines = [r.getMessage() for r in caplog.records]
+        assert len(lines) == 2
+        dup = next(i for i, line in enumerate(lines) if "duplicate ACL" in line)
+        assert dup == (0 if first == "dup" else 1), lines
+        assert lines[dup] == ("f:3: duplicate ACL StandardAcl(resourceType=TOPIC, resourceName=a, patternType=LITERAL, "
+                              "principal=User:a, host=*, operation=READ, permissionType=ALLOW) (Kafka stores it once)"
+                              if first == "host" else lines[dup])
