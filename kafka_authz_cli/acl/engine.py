@@ -108,6 +108,7 @@ class StandardAuthorizer:
         self._given: list[AclBinding] = list(bindings)
         self._distinct: tuple[list[AclBinding], list[AclBinding]] | None = None
         self._rules: dict[int, tuple[AclBinding, str]] = {}
+        self._notes_memo: dict[tuple, list[str]] = {}
         with paused_gc():
             self._index(self._given, force_walk)
         self._default = Outcome.ALLOWED if allow_everyone_if_no_acl_found else Outcome.DENIED
@@ -237,9 +238,9 @@ class StandardAuthorizer:
         # Only the ACLs that would have decided this request but for their host: a DENY would have
         # denied an allowed request, an ALLOW would have allowed one denied for want of a match.
         if decision.outcome is Outcome.ALLOWED:
-            notes += _unmatchable_hosts(plan, r, pkey, DENY)
+            notes += self._host_notes(plan, r, pkey, DENY)
         elif decision.rule == "DefaultDeny":
-            notes += _unmatchable_hosts(plan, r, pkey, AclPermissionType.ALLOW)
+            notes += self._host_notes(plan, r, pkey, AclPermissionType.ALLOW)
         describes = r.operation in (AclOperation.DESCRIBE, AclOperation.DESCRIBE_CONFIGS)
         if decision.outcome is Outcome.ALLOWED and describes:
             implied = _deny_not_implied(plan, r, pkey, decision.client_address)
@@ -249,6 +250,16 @@ class StandardAuthorizer:
             notes.append("allow.everyone.if.no.acl.found=true does not help here: ACLs exist on this resource "
                          "(for other principals, hosts or operations)")
         return notes
+
+    def _host_notes(self, plan: tuple, r: Request, pkey: tuple[str, str], permission: AclPermissionType) -> list[str]:
+        """:func:`_unmatchable_hosts`, made once per resource's buckets, principal, operation and permission."""
+        key = (plan, pkey, r.operation, permission)
+        found = self._notes_memo.get(key)
+        if found is None:
+            if len(self._notes_memo) >= MAX_RULE_TEXTS:
+                self._notes_memo.clear()
+            found = self._notes_memo[key] = _unmatchable_hosts(plan, r, pkey, permission)
+        return found
 
     def position(self, acl: AclBinding) -> int | None:
         """Where ``acl`` (as an ACL of a decision returns it) is in the bindings this authorizer was
