@@ -58,6 +58,10 @@ class AclSet:
     format: str
     #: what the reader noticed that the user should hear about (the caller logs them)
     warnings: list[str] = field(default_factory=list)
+    #: A reader's hint (None: none given): the positions of the bindings that differ only in their
+    #: resource name, one list per resource type, pattern type, principal, host, operation and
+    #: permission, each in file order, with those bindings' names.
+    groups: list[tuple[list[int], list[str]]] | None = None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -168,37 +172,47 @@ def _read_canonical(text: str, path: str) -> AclSet | None:
             return None
     except InputError:
         return None
-    bindings = _canonical_bindings(found)
-    if bindings is None:
+    made = _canonical_bindings(found)
+    if made is None:
         return None
     first_line = header.count("\n") + 1
-    return AclSet(bindings, LineOrigins(path, array("i", range(first_line, first_line + len(found)))), path, "json")
+    return AclSet(made[0], LineOrigins(path, array("i", range(first_line, first_line + len(found)))), path, "json",
+                  groups=made[1])
 
 
-def _canonical_bindings(found: list[tuple[str, str, str, str]]) -> list[AclBinding] | None:
-    """Bindings of the matched ACL lines; None at a spelling that is no Kafka enum name. The part
-    after the name repeats (a million ACLs name a few thousand principals): each is decoded once,
-    and its strings are shared by every ACL that has it."""
-    types, shapes = _TYPES, {}
+def _canonical_bindings(found: list[tuple[str, str, str, str]]) -> tuple[list, list] | None:
+    """Bindings of the matched ACL lines, and their groups (AclSet.groups); None at a spelling that is
+    no Kafka enum name. The part after the name repeats (a million ACLs name a few thousand
+    principals): each is decoded once, and its strings are shared by every ACL that has it."""
+    types: dict[str, tuple] = {}
+    groups: list[tuple[list[int], list[str]]] = []
     binding = AclBinding
-    bindings = []
+    bindings: list[AclBinding] = []
     append = bindings.append
-    for rtype_text, name, tail, _comma in found:
-        shape = shapes.get(tail)
+    for i, (rtype_text, name, tail, _comma) in enumerate(found):
+        of_type = types.get(rtype_text)
+        if of_type is None:
+            of_type = types[rtype_text] = (_TYPES.get(rtype_text), {})
+        shape = of_type[1].get(tail)
         if shape is None:
-            shape = shapes[tail] = _canonical_shape(tail)
-        rtype = types.get(rtype_text)
+            shape = of_type[1][tail] = _canonical_shape(tail)
+            if shape is not False:
+                groups.append(shape[5])
+        rtype = of_type[0]
         if shape is False or rtype is None:
             return None
         append(binding(rtype, name, shape[0], shape[1], shape[2], shape[3], shape[4]))
-    return bindings
+        shape[5][0].append(i)
+        shape[5][1].append(name)
+    return bindings, groups
 
 
 def _canonical_shape(tail: str) -> tuple | bool:
-    """(pattern type, principal, host, operation, permission) of a line's part after the name, or False."""
+    """(pattern type, principal, host, operation, permission, its group) of a line's part after the
+    name, or False."""
     fields = json.loads("{" + tail[2:] + "}")
     shape = (_PATTERNS.get(fields["pattern_type"]), fields["principal"], fields["host"],
-             _OPERATIONS.get(fields["operation"]), _PERMISSIONS.get(fields["permission"]))
+             _OPERATIONS.get(fields["operation"]), _PERMISSIONS.get(fields["permission"]), ([], []))
     return False if None in (shape[0], shape[3], shape[4]) else shape
 
 

@@ -68,10 +68,49 @@ def _warn_about(acl_set: AclSet) -> None:
     for warning in acl_set.warnings:
         log.warning(warning)
     # Most files hold no duplicate: a first pass only lists the names of each shape and tells whether
-    # some name repeats; only then a second pass finds each duplicate in file order.
-    tally = _findings(acl_set, duplicates=False) or _findings(acl_set, duplicates=True)
+    # some name repeats; only then a second pass finds each duplicate in file order. A reader that
+    # grouped the ACLs (AclSet.groups) spares the first pass its loop over every ACL.
+    tally = _grouped_findings(acl_set) if acl_set.groups is not None else None
+    acl_set.groups = None  # a hint for this pass only: its lists are as long as the file
+    if tally is None:
+        tally = _findings(acl_set, duplicates=False)
+    if tally is None:
+        tally = _findings(acl_set, duplicates=True)
     for line in tally.lines():
         log.warning(line)
+
+
+def _grouped_findings(acl_set: AclSet) -> Optional[WarningTally]:
+    """The warnings on ACLs grouped by everything but their name (AclSet.groups), a group at a time;
+    None where a group needs its ACLs one by one (a repeated or empty name, the CLUSTER resource)."""
+    bindings, found = acl_set.bindings, []
+    for positions, names in acl_set.groups or ():
+        first = bindings[positions[0]]
+        distinct = set(names)
+        if len(distinct) < len(names) or "" in distinct or first.resource_type is ResourceType.CLUSTER:
+            return None
+        errors = validation_errors(first)
+        if errors:  # then every ACL of the group: the name is neither empty nor the cluster's
+            found.append((positions[0], 0, "ACLs the broker's CreateAcls would refuse", positions,
+                          f"the broker's CreateAcls would refuse this ACL: {'; '.join(errors)}"))
+        kind = unmatchable_host_kind(first.host) if first.host != "*" else None
+        if kind is not None:
+            found.append((positions[0], 1, f"ACLs have a host that never matches a client address ({kind})",
+                          positions, unmatchable_host_reason(first.host)))
+    # As the pass over every ACL would tally them: kinds in the order first met, places in file order.
+    tally = WarningTally()
+    few = tally.examples
+    kinds: dict[str, tuple[int, list, str]] = {}
+    for _, _, kind, positions, message in sorted(found, key=lambda f: (f[0], f[1])):
+        if kind in kinds:
+            count, places, first_message = kinds[kind]
+            # The first few places of the kind: among the first few of each group.
+            kinds[kind] = (count + len(positions), sorted(places + positions[:few])[:few], first_message)
+        else:
+            kinds[kind] = (len(positions), positions[:few], message)
+    for kind, (count, places, message) in kinds.items():
+        tally.add_many(kind, count, [acl_set.origins[i] for i in places], message)
+    return tally
 
 
 def _findings(acl_set: AclSet, duplicates: bool) -> Optional[WarningTally]:
