@@ -71,7 +71,8 @@ class Decision:
 
     @property
     def decision(self) -> str | None:
-        return self.outcome.value if self.outcome in (Outcome.ALLOWED, Outcome.DENIED) else None
+        outcome = self.outcome
+        return outcome._value_ if outcome is Outcome.ALLOWED or outcome is Outcome.DENIED else None
 
     @property
     def allowed(self) -> bool:
