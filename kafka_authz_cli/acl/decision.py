@@ -53,6 +53,11 @@ class Request:
     log_if_allowed: bool = True
     log_if_denied: bool = True
 
+    def __reduce__(self):
+        # Pickled as its fields (every protocol; the frozen dataclass had its own __getstate__).
+        return (Request, (self.principal, self.host, self.operation, self.resource_type, self.resource_name,
+                          self.api_key, self.resource_ref_count, self.log_if_allowed, self.log_if_denied))
+
 
 @dataclass(slots=True)
 class Decision:

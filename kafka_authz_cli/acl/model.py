@@ -263,6 +263,11 @@ class AclBinding:
         return cls(ResourceType.parse(resource_type), resource_name, PatternType.parse(pattern_type),
                    principal, host, AclOperation.parse(operation), AclPermissionType.parse(permission))
 
+    def __reduce__(self):
+        # Pickled as its fields (every protocol; the frozen dataclass had its own __getstate__).
+        return (AclBinding, (self.resource_type, self.resource_name, self.pattern_type, self.principal, self.host,
+                             self.operation, self.permission))
+
     def standard_acl_str(self) -> str:
         """``StandardAcl.toString()``: the text Kafka prints after ``based on rule MatchingAcl(acl=``."""
         return (f"StandardAcl(resourceType={self.resource_type.name}, resourceName={self.resource_name}, "
