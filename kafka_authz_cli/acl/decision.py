@@ -10,6 +10,7 @@ A :class:`Decision` carries Kafka's own rule text (``SuperUser``, ``DefaultAllow
 from __future__ import annotations
 
 import enum
+import functools
 from dataclasses import dataclass
 
 from kafka_authz_cli.acl.apikeys import api_key_name
@@ -36,7 +37,9 @@ class Outcome(enum.Enum):
     NON_TERMINATING = "NON_TERMINATING"
 
 
-@dataclass(frozen=True, slots=True)
+# Not frozen=True, as AclBinding (model.py): a frozen __init__ costs a microsecond more per request,
+# and a request file may hold millions. Nothing assigns to a request's fields; treat it as immutable.
+@dataclass(slots=True, unsafe_hash=True)
 class Request:
     """One ``authorize()`` call: a principal acting from a host on one LITERAL resource."""
 
@@ -49,6 +52,11 @@ class Request:
     resource_ref_count: int = 1
     log_if_allowed: bool = True
     log_if_denied: bool = True
+
+    def __reduce__(self):
+        # Pickled as its fields (every protocol; the frozen dataclass had its own __getstate__).
+        return (Request, (self.principal, self.host, self.operation, self.resource_type, self.resource_name,
+                          self.api_key, self.resource_ref_count, self.log_if_allowed, self.log_if_denied))
 
 
 @dataclass(slots=True)
@@ -68,7 +76,8 @@ class Decision:
 
     @property
     def decision(self) -> str | None:
-        return self.outcome.value if self.outcome in (Outcome.ALLOWED, Outcome.DENIED) else None
+        outcome = self.outcome
+        return outcome._value_ if outcome is Outcome.ALLOWED or outcome is Outcome.DENIED else None
 
     @property
     def allowed(self) -> bool:
@@ -88,7 +97,7 @@ class Decision:
         if self.decision is None:
             return None
         r = self.request
-        principal = KafkaPrincipal.parse(r.principal)
+        principal = _principal_text(r.principal)
         verb = "Allowed" if self.allowed else "Denied"
         return (f"Principal = {principal} is {verb} operation = {r.operation.name} from host = "
                 f"{self.client_address} on resource = {r.resource_type.pascal}:LITERAL:{r.resource_name} "
@@ -137,3 +146,9 @@ def _explain_default_deny(d: Decision) -> str:
     return (f"ACLs exist for this {r.resource_type.name}, but none allows {r.principal} to "
             f"{r.operation.name} from {d.client_address} (an ACL for anyone on a resource switches the "
             "no-ACL default off for everyone)")
+
+
+@functools.lru_cache(maxsize=4096)
+def _principal_text(principal: str) -> str:
+    """KafkaPrincipal.toString() of a request's principal, as the audit line shows it."""
+    return str(KafkaPrincipal.parse(principal))

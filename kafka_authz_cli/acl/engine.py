@@ -44,6 +44,7 @@ from kafka_authz_cli.acl.model import (
     AclOperation,
     AclPermissionType,
     KafkaPrincipal,
+    PatternType,
     ResourceType,
     java_host_address,
     unmatchable_host_reason,
@@ -57,6 +58,8 @@ __all__ = ["AuthorizerConfigError", "Decision", "Outcome", "Request", "StandardA
 DENY = AclPermissionType.DENY
 #: Notes on ACLs whose host never matches, per decision, before "and N more".
 MAX_HOST_NOTES = 5
+#: Rule texts of deciding ACLs remembered before the memo starts over.
+MAX_RULE_TEXTS = 4096
 ALLOWED = Outcome.ALLOWED
 DENIED = Outcome.DENIED
 
@@ -99,33 +102,64 @@ class StandardAuthorizer:
         self.super_users = parse_super_users(super_users)
         self.allow_everyone_if_no_acl_found = allow_everyone_if_no_acl_found
         self.load_complete = load_complete
-        self.bindings: list[AclBinding] = []
-        #: Bindings given more than once; Kafka stores each ACL once.
-        self.duplicates: list[AclBinding] = []
         self._types: dict[ResourceType, TypeIndex] = {}
         #: Kafka's sorted set of each resource type, built when the walk is first needed.
         self._sorted: dict[ResourceType, SortedAcls] = {}
+        self._given: list[AclBinding] = list(bindings)
+        self._distinct: tuple[list[AclBinding], list[AclBinding]] | None = None
+        self._rules: dict[int, tuple[AclBinding, str]] = {}
+        self._notes_memo: dict[tuple, list[str]] = {}
         with paused_gc():
-            self._index(bindings, force_walk)
+            self._index(self._given, force_walk)
         self._default = Outcome.ALLOWED if allow_everyone_if_no_acl_found else Outcome.DENIED
 
-    def _index(self, bindings: Iterable[AclBinding], force_walk: bool) -> None:
-        seen: set[AclBinding] = set()
+    def _index(self, bindings: list[AclBinding], force_walk: bool) -> None:
+        """Each ACL into the bucket of its resource pattern: one lookup per ACL. A bucket keeps each
+        ACL once and is sorted and indexed when a request first needs it (Bucket.freeze)."""
         types = self._types
-        keep = self.bindings.append
-        for acl in bindings:
-            if acl in seen:
-                self.duplicates.append(acl)
-                continue
-            seen.add(acl)
-            keep(acl)
-            index = types.get(acl.resource_type)
-            if index is None:
-                index = types[acl.resource_type] = TypeIndex(walk_only=force_walk)
-            index.add(acl)
         principal_keys: dict = {}
+        shapes: dict = {}
+        literal_type = PatternType.LITERAL
+        last_type, index = None, None
+        for position, acl in enumerate(bindings):
+            rtype = acl.resource_type
+            if rtype is not last_type:
+                index = types.get(rtype)
+                if index is None:
+                    index = types[rtype] = TypeIndex(force_walk, principal_keys, shapes)
+                last_type = rtype
+            table = index.literal if acl.pattern_type is literal_type else index.prefixed
+            bucket = table.get(acl.resource_name)
+            if bucket is None:
+                bucket = index.new_bucket(table, acl.resource_name)
+            bucket.acls.append(acl)
+            bucket.positions.append(position)
         for index in types.values():
-            index.freeze(principal_keys)
+            index.seal()
+
+    @property
+    def bindings(self) -> list[AclBinding]:
+        """The ACLs as Kafka stores them: each once (the first given), in the order given."""
+        return self._distinct_bindings()[0]
+
+    @property
+    def duplicates(self) -> list[AclBinding]:
+        """Bindings given more than once (each repeat); Kafka stores each ACL once."""
+        return self._distinct_bindings()[1]
+
+    def _distinct_bindings(self) -> tuple[list[AclBinding], list[AclBinding]]:
+        if self._distinct is None:
+            seen: set[AclBinding] = set()
+            kept: list[AclBinding] = []
+            repeats: list[AclBinding] = []
+            for acl in self._given:
+                if acl in seen:
+                    repeats.append(acl)
+                else:
+                    seen.add(acl)
+                    kept.append(acl)
+            self._distinct = (kept, repeats)
+        return self._distinct
 
     # -- public API -------------------------------------------------------------------------
 
@@ -204,9 +238,9 @@ class StandardAuthorizer:
         # Only the ACLs that would have decided this request but for their host: a DENY would have
         # denied an allowed request, an ALLOW would have allowed one denied for want of a match.
         if decision.outcome is Outcome.ALLOWED:
-            notes += _unmatchable_hosts(plan, r, pkey, DENY)
+            notes += self._host_notes(plan, r, pkey, DENY)
         elif decision.rule == "DefaultDeny":
-            notes += _unmatchable_hosts(plan, r, pkey, AclPermissionType.ALLOW)
+            notes += self._host_notes(plan, r, pkey, AclPermissionType.ALLOW)
         describes = r.operation in (AclOperation.DESCRIBE, AclOperation.DESCRIBE_CONFIGS)
         if decision.outcome is Outcome.ALLOWED and describes:
             implied = _deny_not_implied(plan, r, pkey, decision.client_address)
@@ -216,6 +250,31 @@ class StandardAuthorizer:
             notes.append("allow.everyone.if.no.acl.found=true does not help here: ACLs exist on this resource "
                          "(for other principals, hosts or operations)")
         return notes
+
+    def _host_notes(self, plan: tuple, r: Request, pkey: tuple[str, str], permission: AclPermissionType) -> list[str]:
+        """:func:`_unmatchable_hosts`, made once per resource's buckets, principal, operation and permission."""
+        key = (plan, pkey, r.operation, permission)
+        found = self._notes_memo.get(key)
+        if found is None:
+            if len(self._notes_memo) >= MAX_RULE_TEXTS:
+                self._notes_memo.clear()
+            found = self._notes_memo[key] = _unmatchable_hosts(plan, r, pkey, permission)
+        return found
+
+    def position(self, acl: AclBinding) -> int | None:
+        """Where ``acl`` (as an ACL of a decision returns it) is in the bindings this authorizer was
+        given (the first of duplicates); None for an ACL it was not given."""
+        index = self._types.get(acl.resource_type)
+        if index is None:
+            return None
+        bucket = index.bucket(index.literal if acl.pattern_type is PatternType.LITERAL else index.prefixed,
+                              acl.resource_name)
+        if bucket is None:
+            return None
+        for i, kept in enumerate(bucket.acls):
+            if kept is acl:
+                return bucket.positions[i]
+        return None
 
     def clear_caches(self) -> None:
         for index in self._types.values():
@@ -243,12 +302,12 @@ class StandardAuthorizer:
             for key in keys:
                 found = entries.get(key)
                 if found:
-                    for acl, ops in found:
+                    for i, ops in found:
                         if op in ops:
                             if matches is None:
-                                matches = [acl]
+                                matches = [bucket.acls[i]]
                             else:
-                                matches.append(acl)
+                                matches.append(bucket.acls[i])
             if matches is None and bucket.bad is None:
                 continue
             acl = bucket.deciding_acl(matches)
@@ -257,11 +316,20 @@ class StandardAuthorizer:
             if acl is bucket.bad:
                 return Decision(request, Outcome.ERROR, None, None, address, bad_principal_error(acl))
             if acl.permission is DENY:
-                return Decision(request, DENIED, f"MatchingAcl(acl={acl.standard_acl_str()})", acl, address)
+                return Decision(request, DENIED, self._rule_text(acl), acl, address)
             last_allow = acl
         if last_allow is not None:
-            return Decision(request, ALLOWED, f"MatchingAcl(acl={last_allow.standard_acl_str()})", last_allow, address)
+            return Decision(request, ALLOWED, self._rule_text(last_allow), last_allow, address)
         return self._default_decision(request, address, has_resource_acls=bool(buckets))
+
+    def _rule_text(self, acl: AclBinding) -> str:
+        """Kafka's rule text for a deciding ACL (many requests are decided by the same few ACLs)."""
+        found = self._rules.get(id(acl))  # the engine holds the ACL: its id stays its own
+        if found is None or found[0] is not acl:
+            if len(self._rules) >= MAX_RULE_TEXTS:
+                self._rules.clear()
+            found = self._rules[id(acl)] = (acl, f"MatchingAcl(acl={acl.standard_acl_str()})")
+        return found[1]
 
     def _default_decision(self, request: Request, address: str, has_resource_acls: bool) -> Decision:
         if has_resource_acls or self._default is Outcome.DENIED:
@@ -293,7 +361,7 @@ class StandardAuthorizer:
 # -- notes: where Kafka's answer surprises a reader of the ACLs -----------------------------------
 
 def _wildcard_skipped(index: TypeIndex, r: Request, request_principal: tuple[str, str], address: str) -> list[str]:
-    wildcard = index.literal.get(WILDCARD_RESOURCE)
+    wildcard = index.bucket(index.literal, WILDCARD_RESOURCE)
     if wildcard is None or not r.resource_name.startswith("*") or r.resource_name == "*":
         return []
     skipped = wildcard.matches(lookup_keys(request_principal, address), r.operation)
@@ -317,7 +385,8 @@ def _unmatchable_hosts(plan, r: Request, request_principal: tuple[str, str], per
         for key in principals:
             found = bucket.odd_hosts.get((key, r.operation, permission), ())
             total += len(found)
-            for acl in found[:MAX_HOST_NOTES - len(notes)]:
+            for i in found[:MAX_HOST_NOTES - len(notes)]:
+                acl = bucket.acls[i]
                 notes.append(f"{unmatchable_host_reason(acl.host)} (the {acl.permission.name} "
                              f"{acl.operation.name} ACL for {acl.principal} on this resource does not apply)")
     more = total - len(notes)
@@ -332,7 +401,8 @@ def _deny_not_implied(index_plan, r: Request, request_principal: tuple[str, str]
     keys = lookup_keys(request_principal, address)
     for bucket in index_plan:
         for key in keys:
-            for acl, _ops in bucket.entries.get(key, ()):
+            for i, _ops in bucket.entries.get(key, ()):
+                acl = bucket.acls[i]
                 if acl.permission is DENY and acl.operation in implying and acl.operation is not r.operation:
                     return (f"a DENY {acl.operation.name} ACL exists, but Kafka applies operation "
                             f"implication to ALLOW ACLs only: it does not deny {r.operation.name}")

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 
+from kafka_authz_cli._java import utf16_key
 from kafka_authz_cli.acl.matching import (
     MATCHED_OPS,
     WILDCARD_PRINCIPAL_KEY,
@@ -41,66 +42,60 @@ _NO_ODD_HOSTS: dict = {}
 
 
 class Bucket:
-    """All ACLs of one resource pattern, indexed by (principal type, name, host) for O(1) matching."""
+    """All ACLs of one resource pattern, indexed by (principal type, name, host) for O(1) matching.
 
-    __slots__ = ("acls", "entries", "bad", "odd_hosts")
+    Indexed when a plan first takes it (:meth:`TypeIndex.plan`): a million ACLs load as a list per
+    resource pattern, and only the patterns some request asks about are ever sorted and indexed. The
+    index holds positions in :attr:`acls`, not the ACLs: buckets whose entries are the same (the
+    same principals, hosts, operations on another name, as for every resource of a team) share one."""
+
+    __slots__ = ("acls", "positions", "entries", "bad", "odd_hosts")
 
     def __init__(self) -> None:
         self.acls: list[AclBinding] = []
+        #: Where each ACL is in the list the engine was given (to find the line it was read from).
+        self.positions: list[int] = []
         #: ACLs whose host no client address can ever equal (``::1``, a CIDR, a host name), for notes:
-        #: by (principal key, request operation they match, permission), in Kafka order, so that a
-        #: note costs a lookup however many such ACLs there are (AuthorizerBenchmark has 5,000).
-        self.odd_hosts: dict[tuple, tuple[AclBinding, ...]] = _NO_ODD_HOSTS
-        #: (principal type, principal name, host) -> ((acl, request ops it matches), ...) in Kafka order.
-        self.entries: dict[tuple[str, str, str], tuple[tuple[AclBinding, frozenset], ...]] = {}
+        #: by (principal key, request operation they match, permission), positions in Kafka order, so
+        #: that a note costs a lookup however many such ACLs there are (AuthorizerBenchmark has 5,000).
+        self.odd_hosts: dict[tuple, tuple[int, ...]] = _NO_ODD_HOSTS
+        #: (principal type, principal name, host) -> ((position in acls, request ops it matches), ...) in
+        #: Kafka order; None until the bucket is indexed.
+        self.entries: dict[tuple[str, str, str], tuple[tuple[int, frozenset], ...]] | None = None
         self.bad: AclBinding | None = None  # first ACL (in Kafka order) whose principal has no ':'
 
-    def add(self, acl: AclBinding) -> None:
+    def add(self, acl: AclBinding, position: int = -1) -> None:
         self.acls.append(acl)
+        self.positions.append(position)
 
-    def freeze(self, principal_keys: dict) -> None:
-        """Sort into Kafka's order and index; ``principal_keys`` memoises principal_key (shared by
-        every bucket: a million ACLs name a few thousand principals)."""
+    def freeze(self, shapes: dict, principal_keys: dict) -> None:
+        """Keep each ACL once (the first given), sort into Kafka's order and index. ``shapes`` holds
+        the index made for each list of entries met so far, ``principal_keys`` memoises principal_key
+        (both shared by every bucket: a million ACLs name a few thousand principals)."""
         acls = self.acls
-        if len(acls) > 1:
-            acls.sort(key=_ascii_order_key if all(a.principal.isascii() and a.host.isascii() for a in acls)
-                      else acl_order_key)
-        grouped: dict[tuple[str, str, str], list] = {}
-        odd: dict[tuple, list[AclBinding]] | None = None
-        for acl in acls:
-            key = principal_keys.get(acl.principal, False)
-            if key is False:
-                key = principal_keys[acl.principal] = principal_key(acl.principal)
-            if key is None:
-                if self.bad is None:
-                    self.bad = acl
-                continue
-            ops = MATCHED_OPS[(acl.operation, acl.permission)]
-            host = acl.host
-            entry = grouped.get((key[0], key[1], host))
-            if entry is None:
-                grouped[(key[0], key[1], host)] = [(acl, ops)]
-            else:
-                entry.append((acl, ops))
-            if host != WILDCARD_HOST and unmatchable_host_reason(host):
-                if odd is None:
-                    odd = {}
-                for op in ops:
-                    odd.setdefault((key, op, acl.permission), []).append(acl)
-        self.entries = {k: tuple(v) for k, v in grouped.items()}
-        self.odd_hosts = {k: tuple(v) for k, v in odd.items()} if odd else _NO_ODD_HOSTS
+        signature = tuple([(a.principal, a.host, a.operation, a.permission) for a in acls])
+        shape = shapes.get(signature)
+        if shape is None:
+            shape = shapes[signature] = _shape(signature, principal_keys)
+        order, self.entries, self.odd_hosts, bad = shape
+        if order is not None:
+            acls = self.acls = [acls[i] for i in order]
+            positions = self.positions
+            self.positions = [positions[i] for i in order]
+        self.bad = None if bad is None else acls[bad]
 
     def matches(self, keys: tuple[tuple[str, str, str], ...], op: AclOperation) -> list[AclBinding]:
         """Matching ACLs of this bucket in Kafka's order; ``keys`` are the request's lookup keys."""
         found: list[AclBinding] = []
         lists = 0
+        acls = self.acls
         for key in keys:
             entries = self.entries.get(key)
             if entries:
                 before = len(found)
-                for acl, ops in entries:
+                for i, ops in entries:
                     if op in ops:
-                        found.append(acl)
+                        found.append(acls[i])
                 lists += len(found) > before
         if lists > 1:
             found.sort(key=acl_order_key)
@@ -126,13 +121,44 @@ class Bucket:
         return None
 
 
-_OP_CODES = {op: op.code for op in AclOperation}
-_PERM_CODES = {p: p.code for p in AclPermissionType}
+def _shape(signature: tuple, principal_keys: dict) -> tuple:
+    """The index of a bucket whose ACLs' entries are ``signature`` (principal, host, operation,
+    permission; in the order given): (the positions kept, in Kafka's order, or None when that is the
+    order given; entries; odd hosts; the position of the first ACL whose principal has no ':')."""
+    firsts: dict[tuple, int] = {}
+    for i, entry in enumerate(signature):
+        firsts.setdefault(entry, i)  # Kafka stores each ACL once; in one resource pattern it is its entry
+    ascii_only = all(e[0].isascii() and e[1].isascii() for e in firsts)
+    order = sorted(firsts.values(), key=lambda i: _entry_order_key(signature[i], ascii_only))
+    grouped: dict[tuple[str, str, str], list] = {}
+    odd: dict[tuple, list[int]] = {}
+    bad = None
+    for pos, i in enumerate(order):
+        principal, host, operation, permission = signature[i]
+        key = principal_keys.get(principal, False)
+        if key is False:
+            key = principal_keys[principal] = principal_key(principal)
+        if key is None:
+            if bad is None:
+                bad = pos
+            continue
+        ops = MATCHED_OPS[(operation, permission)]
+        grouped.setdefault((key[0], key[1], host), []).append((pos, ops))
+        if host != WILDCARD_HOST and unmatchable_host_reason(host):
+            for op in ops:
+                odd.setdefault((key, op, permission), []).append(pos)
+    entries = {k: tuple(v) for k, v in grouped.items()}
+    odd_hosts = {k: tuple(v) for k, v in odd.items()} if odd else _NO_ODD_HOSTS
+    return (None if order == list(range(len(signature))) else order), entries, odd_hosts, bad
 
 
-def _ascii_order_key(acl: AclBinding) -> tuple:
-    """:func:`acl_order_key` for ASCII principals and hosts, whose str order is Java's."""
-    return (_OP_CODES[acl.operation], acl.principal, acl.host, _PERM_CODES[acl.permission])
+def _entry_order_key(entry: tuple, ascii_only: bool) -> tuple:
+    """:func:`acl_order_key` of an entry (principal, host, operation, permission): ASCII text's str
+    order is Java's."""
+    principal, host, operation, permission = entry
+    if ascii_only:
+        return (operation.code, principal, host, permission.code)
+    return (operation.code, utf16_key(principal), utf16_key(host), permission.code)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -153,9 +179,10 @@ class TypeIndex:
     """The ACLs of one resource type: LITERAL and PREFIXED buckets by name, and the plans made so far."""
 
     __slots__ = ("literal", "prefixed", "prefixed_lengths", "has_empty_name", "has_names_below_star",
-                 "walk_only", "plans")
+                 "walk_only", "plans", "principal_keys", "shapes")
 
-    def __init__(self, walk_only: bool = False) -> None:
+    def __init__(self, walk_only: bool = False, principal_keys: dict | None = None,
+                 shapes: dict | None = None) -> None:
         self.literal: dict[str, Bucket] = {}
         self.prefixed: dict[str, Bucket] = {}
         self.prefixed_lengths: tuple[int, ...] = ()
@@ -165,14 +192,21 @@ class TypeIndex:
         self.walk_only = walk_only
         #: resource name -> candidate buckets in walk order (None: only the walk can tell).
         self.plans: dict[str, tuple[Bucket, ...] | None] = {}
+        #: principal text -> principal_key, shared by the buckets of every type.
+        self.principal_keys: dict = {} if principal_keys is None else principal_keys
+        #: entries of a bucket -> its index (see Bucket.freeze), shared likewise.
+        self.shapes: dict = {} if shapes is None else shapes
 
     def add(self, acl: AclBinding) -> None:
         table = self.literal if acl.pattern_type is PatternType.LITERAL else self.prefixed
         bucket = table.get(acl.resource_name)
         if bucket is None:
-            bucket = table[acl.resource_name] = Bucket()
+            bucket = self.new_bucket(table, acl.resource_name)
         bucket.add(acl)
-        name = acl.resource_name
+
+    def new_bucket(self, table: dict[str, Bucket], name: str) -> Bucket:
+        """The empty bucket of a name met for the first time in ``table`` (literal or prefixed)."""
+        bucket = table[name] = Bucket()
         if name == "":
             self.has_empty_name = True
         if name == "" or name[0] < "*":
@@ -180,15 +214,23 @@ class TypeIndex:
         if not name.isascii() and has_lone_surrogate(name):
             # Prefixes in UTF-16 units and in code points differ only for such names: let the walk decide.
             self.has_empty_name = True
+        return bucket
 
-    def freeze(self, principal_keys: dict) -> None:
-        for bucket in self.literal.values():
-            bucket.freeze(principal_keys)
-        for bucket in self.prefixed.values():
-            bucket.freeze(principal_keys)
+    def seal(self) -> None:
+        """Every ACL added: the prefix lengths a plan tries."""
         self.prefixed_lengths = tuple(sorted({len(n) for n in self.prefixed}, reverse=True))
 
+    def bucket(self, table: dict[str, Bucket], name: str) -> Bucket | None:
+        """The bucket of ``name`` in ``table``, indexed."""
+        bucket = table.get(name)
+        if bucket is not None and bucket.entries is None:
+            bucket.freeze(self.shapes, self.principal_keys)
+        return bucket
+
     def acls(self) -> list[AclBinding]:
+        for table in (self.literal, self.prefixed):
+            for name in table:
+                self.bucket(table, name)
         return [a for b in self.literal.values() for a in b.acls] + [a for b in self.prefixed.values() for a in b.acls]
 
     def plan(self, name: str) -> tuple[Bucket, ...] | None:
@@ -213,7 +255,7 @@ class TypeIndex:
     def _candidates(self, name: str) -> tuple[Bucket, ...]:
         # The first scan: the name's own LITERAL ACLs, then its prefixes, longest first.
         chain: list[Bucket] = []
-        literal = self.literal.get(name)
+        literal = self.bucket(self.literal, name)
         if literal is not None:
             chain.append(literal)
         n = len(name)
@@ -222,16 +264,18 @@ class TypeIndex:
             if length <= n:
                 bucket = prefixed.get(name[:length] if length < n else name)
                 if bucket is not None:
+                    if bucket.entries is None:
+                        bucket.freeze(self.shapes, self.principal_keys)
                     chain.append(bucket)
         # The second scan: the wildcard section. For a name starting with '*', Kafka's walk takes the
         # LITERAL '*' for a LITERAL ACL whose name is only a prefix of the name, and skips it.
         starts_with_star = name.startswith(WILDCARD_RESOURCE)
         if not starts_with_star or name == WILDCARD_RESOURCE:
-            bucket = self.literal.get(WILDCARD_RESOURCE)
+            bucket = self.bucket(self.literal, WILDCARD_RESOURCE)
             if bucket is not None:
                 chain.append(bucket)
         if starts_with_star:
-            bucket = prefixed.get(WILDCARD_RESOURCE)
+            bucket = self.bucket(prefixed, WILDCARD_RESOURCE)
             if bucket is not None:
                 chain.append(bucket)
         return tuple(chain)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 from dataclasses import dataclass
 from typing import Iterable, Iterator
@@ -86,7 +87,27 @@ def _java_int(value, name: str) -> int:
     return number
 
 
+_REQUIRED_KEYS = frozenset(REQUIRED)
+
+
+@functools.lru_cache(maxsize=4096)
+def _checked_principal_host(principal: str, host: str) -> None:
+    """Raises AclError unless the principal is ``type:name`` and the host a client address."""
+    KafkaPrincipal.parse(principal)
+    java_host_address(host)
+
+
 def request_from_fields(rec: dict, where: str) -> RequestSpec:
+    # The common request (the five fields, all strings) in a few lookups; anything else is checked
+    # field by field below, with the same outcome.
+    if len(rec) == 5 and rec.keys() == _REQUIRED_KEYS:
+        principal, host, op, rtype, name = (rec["principal"], rec["host"], rec["operation"], rec["resource_type"],
+                                            rec["resource_name"])
+        if (type(principal) is str and type(host) is str and type(op) is str and type(rtype) is str
+                and type(name) is str and principal and host and op and rtype):
+            _checked_principal_host(principal, host)
+            return RequestSpec(Request(principal, host, AclOperation.parse(op), ResourceType.parse(rtype), name),
+                               None, where)
     missing = [k for k in REQUIRED if rec.get(k) is None or (k != "resource_name" and rec.get(k) == "")]
     if missing:
         raise ValueError(f"missing field(s) {', '.join(missing)}")

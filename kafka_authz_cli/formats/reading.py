@@ -350,16 +350,45 @@ def json_lines(text: str | Iterable[str], label: str, comments: bool = True,
         if suspicious or (not whole and "\\u" in line and _SURROGATE_ESCAPE.search(line)):
             yield lineno, loads(line, label, lineno)
             continue
-        try:
-            value = decode(stripped)
-        except (ValueError, RecursionError, _Duplicate, _BadNumber):
-            if first and stripped[0] not in "{[\"":
-                other = other_kind(text[:HEAD] if whole else line, label, expected)
-                if other is not None:
-                    raise other from None
-            value = loads(line, label, lineno)
+        value = _flat_object(stripped)
+        if value is None:
+            try:
+                value = decode(stripped)
+            except (ValueError, RecursionError, _Duplicate, _BadNumber):
+                if first and stripped[0] not in "{[\"":
+                    other = other_kind(text[:HEAD] if whole else line, label, expected)
+                    if other is not None:
+                        raise other from None
+                value = loads(line, label, lineno)
         first = False
         yield lineno, value
+
+
+_PLAIN_DECODE = json.JSONDecoder().decode
+
+
+def _flat_object(text: str) -> dict | None:
+    """A one-level JSON object with no escape, read by the C decoder without hooks, when that is
+    exactly what the strict reader reads; else None (the caller reads it strictly). Without escapes a
+    string's text is its value, so a repeated key shows as one ':' more in the text than the object's
+    keys and strings account for; floats (NaN) and nested values are left to the strict reader."""
+    if "\\" in text:
+        return None
+    try:
+        value = _PLAIN_DECODE(text)
+    except (ValueError, RecursionError):
+        return None
+    if type(value) is not dict:
+        return None
+    colons = len(value)
+    for key, item in value.items():
+        kind = type(item)
+        if kind is str:
+            colons += item.count(":")
+        elif kind is float or kind is dict or kind is list:
+            return None
+        colons += key.count(":")
+    return value if text.count(":") == colons else None
 
 
 def array_element_offsets(text: str, array_start: int) -> list[int]:

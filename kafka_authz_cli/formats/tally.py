@@ -44,6 +44,16 @@ class WarningTally:
         if len(entry[1]) < self.examples:
             entry[1].append(where)
 
+    def add_many(self, kind: str, count: int, places: list[str], message: str) -> None:
+        """``count`` findings at once: ``places`` the first few, ``message`` what is wrong at the first
+        (as ``count`` calls of :meth:`add` in file order would leave it)."""
+        entry = self._kinds.get(kind)
+        if entry is None:
+            self._kinds[kind] = [count, places[:self.examples], message]
+            return
+        entry[0] += count
+        entry[1].extend(places[:self.examples - len(entry[1])])
+
     def count(self, kind: str) -> int:
         entry = self._kinds.get(kind)
         return entry[0] if entry else 0

@@ -17,6 +17,7 @@ from typing import Callable, Iterable, Iterator, Mapping, Optional, Union
 
 from kafka_authz_cli.acl import (
     CLUSTER_NAME,
+    AclBinding,
     AclError,
     AclOperation,
     AclSet,
@@ -137,7 +138,7 @@ class DecisionTally:
 
     def add(self, spec: RequestSpec, d: Decision, row: dict) -> None:
         self.total += 1
-        key = d.outcome.value
+        key = d.outcome._value_  # the value without Enum's descriptor (twice per request)
         self.outcomes[key] = self.outcomes.get(key, 0) + 1
         if spec.expect is not None:
             self.expected += 1
@@ -249,16 +250,17 @@ def _request_specs(o: SimulateOptions, principal: Optional[str]) -> Iterator[Req
 
 def _decision_rows(specs: Iterable[RequestSpec], authorizer: StandardAuthorizer, acl_set: AclSet,
                    mapping: Optional[dict], tally: DecisionTally, progress: Optional[Progress]) -> Iterator[dict]:
-    origins = _Origins(acl_set)
+    origins = _Origins(acl_set, authorizer)
     authorize, notes = authorizer.authorize, authorizer.notes
     # Request files repeat requests (a test suite per team, a replayed log): each distinct one is
     # decided once while it is among the last MEMO_REQUESTS distinct ones; memory stays bounded.
     memo: dict[Request, tuple[Decision, dict]] = {}
+    parts: dict = {}
     for spec in specs:
         hit = memo.get(spec.request)
         if hit is None:
             d = authorize(spec.request)
-            row = decision_row(spec, d, notes(d), origins)
+            row = decision_row(spec, d, notes(d), origins, parts)
             if len(memo) >= MEMO_REQUESTS:
                 memo.clear()
             memo[spec.request] = (d, row)
@@ -285,49 +287,76 @@ def _row_for(spec: RequestSpec, d: Decision, decided: dict) -> dict:
 class _Origins:
     """Where each ACL was read (its first place), looked up only for the ACLs that decide something.
 
-    The engine keeps the very binding objects it was given (the first of duplicates), so the place
-    of a deciding ACL is found by identity: no hash of a million bindings."""
+    The engine keeps the very binding objects it was given (the first of duplicates) and where each
+    was in the list: the place of a deciding ACL costs a look into its bucket, not a map of a
+    million bindings."""
 
-    def __init__(self, acl_set: AclSet) -> None:
+    def __init__(self, acl_set: AclSet, authorizer: StandardAuthorizer) -> None:
         self._acl_set = acl_set
-        self._by_id: Optional[dict] = None
+        self._authorizer = authorizer
+        self._found: dict[int, tuple[AclBinding, Optional[str]]] = {}
         self._by_value: Optional[dict] = None
 
     def get(self, acl) -> Optional[str]:
+        found = self._found.get(id(acl))
+        if found is not None and found[0] is acl:
+            return found[1]
         bindings, origins = self._acl_set.bindings, self._acl_set.origins
-        if self._by_id is None:
-            self._by_id = dict(zip(map(id, bindings), range(len(bindings))))
-        i = self._by_id.get(id(acl))
-        if i is not None and bindings[i] is acl:
-            return origins[i]
-        if self._by_value is None:
-            self._by_value = {}
-            for binding, origin in zip(bindings, origins):
-                self._by_value.setdefault(binding, origin)
-        return self._by_value.get(acl)
+        i = self._authorizer.position(acl)
+        if i is not None and i < len(bindings) and bindings[i] is acl:
+            origin = origins[i]
+        else:
+            if self._by_value is None:
+                self._by_value = {}
+                for binding, place in zip(bindings, origins):
+                    self._by_value.setdefault(binding, place)
+            origin = self._by_value.get(acl)
+        if len(self._found) >= MEMO_REQUESTS:
+            self._found.clear()
+        self._found[id(acl)] = (acl, origin)
+        return origin
 
 
 def _met(spec: RequestSpec, d: Decision) -> bool:
     return (d.decision or d.outcome.value) == spec.expect
 
 
-def decision_row(spec: RequestSpec, d: Decision, notes: list[str], origins: dict) -> dict:
+def decision_row(spec: RequestSpec, d: Decision, notes: list[str], origins: _Origins,
+                 parts: Optional[dict] = None) -> dict:
+    """The row of a decision. ``parts`` memoises what depends on the deciding ACL and the operation
+    only (its fields, its place, the explanation): a run decides many requests by the same ACL."""
     r = spec.request
+    acl = d.acl
+    if acl is None:
+        acl_dict = origin = None
+        explanation = d.explain()
+    else:
+        key = (id(acl), r.operation, d.rule)
+        found = parts.get(key) if parts is not None else None
+        if found is None or found[0] is not acl:
+            found = (acl, acl.as_dict(), origins.get(acl), d.explain())
+            if parts is not None:
+                if len(parts) >= MEMO_REQUESTS:
+                    parts.clear()
+                parts[key] = found
+        acl_dict, origin, explanation = found[1], found[2], found[3]
+    # _value_ and _name_: Enum's own attributes, read without its descriptors (the hot path).
+    outcome = d.outcome._value_
     row = {
         "principal": r.principal,
         "host": r.host,
-        "operation": r.operation.name,
-        "resource_type": r.resource_type.name,
+        "operation": r.operation._name_,
+        "resource_type": r.resource_type._name_,
         "resource_name": r.resource_name,
-        "decision": d.decision,
-        "outcome": d.outcome.value,
+        "decision": outcome if outcome in _DECIDED else None,
+        "outcome": outcome,
         "rule": d.rule,
-        "explanation": d.explain(),
+        "explanation": explanation,
         "audit": d.audit,
         "audit_level": d.audit_level,
         "client_address": d.client_address,
-        "acl": d.acl.as_dict() if d.acl else None,
-        "acl_origin": origins.get(d.acl) if d.acl else None,
+        "acl": acl_dict,
+        "acl_origin": origin,
         "notes": notes,
         "error": d.error,
         "origin": spec.origin,
@@ -336,6 +365,9 @@ def decision_row(spec: RequestSpec, d: Decision, notes: list[str], origins: dict
         row["expect"] = spec.expect
         row["ok"] = _met(spec, d)
     return row
+
+
+_DECIDED = ("ALLOWED", "DENIED")
 
 
 def _topic_policy_row(o: SimulateOptions, specs: Iterable[RequestSpec], authorizer: StandardAuthorizer) -> dict:

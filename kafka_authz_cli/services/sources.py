@@ -9,7 +9,9 @@ from typing import Mapping, Optional
 from kafka_authz_cli.acl import (
     ACL_SET_EXPECTED,
     ACL_SET_READS,
+    CLUSTER_NAME,
     AclSet,
+    ResourceType,
     detect_format,
     empty_warning,
     parse_acls,
@@ -90,23 +92,87 @@ def _warn_about(acl_set: AclSet) -> None:
     warnings (an empty file, a --add output) come first."""
     for warning in acl_set.warnings:
         log.warning(warning)
-    tally = WarningTally()
-    seen = set()
-    for binding, origin in zip(acl_set.bindings, acl_set.origins):
-        if binding in seen:
-            tally.add("duplicate ACLs (Kafka stores each once)", origin,
-                      f"duplicate ACL {binding.standard_acl_str()} (Kafka stores it once)")
-        seen.add(binding)
-        errors = validation_errors(binding)
-        if errors:
-            tally.add("ACLs the broker's CreateAcls would refuse", origin,
-                      f"the broker's CreateAcls would refuse this ACL: {'; '.join(errors)}")
-        kind = unmatchable_host_kind(binding.host) if binding.host != "*" else None
-        if kind is not None:
-            tally.add(f"ACLs have a host that never matches a client address ({kind})", origin,
-                      unmatchable_host_reason(binding.host))
+    # Most files hold no duplicate: a first pass only lists the names of each shape and tells whether
+    # some name repeats; only then a second pass finds each duplicate in file order. A reader that
+    # grouped the ACLs (AclSet.groups) spares the first pass its loop over every ACL.
+    tally = _grouped_findings(acl_set) if acl_set.groups is not None else None
+    acl_set.groups = None  # a hint for this pass only: its lists are as long as the file
+    if tally is None:
+        tally = _findings(acl_set, duplicates=False)
+    if tally is None:
+        tally = _findings(acl_set, duplicates=True)
     for line in tally.lines():
         log.warning(line)
+
+
+def _grouped_findings(acl_set: AclSet) -> Optional[WarningTally]:
+    """The warnings on ACLs grouped by everything but their name (AclSet.groups), a group at a time;
+    None where a group needs its ACLs one by one (a repeated or empty name, the CLUSTER resource)."""
+    bindings, found = acl_set.bindings, []
+    for positions, names in acl_set.groups or ():
+        first = bindings[positions[0]]
+        distinct = set(names)
+        if len(distinct) < len(names) or "" in distinct or first.resource_type is ResourceType.CLUSTER:
+            return None
+        errors = validation_errors(first)
+        if errors:  # then every ACL of the group: the name is neither empty nor the cluster's
+            found.append((positions[0], 0, "ACLs the broker's CreateAcls would refuse", positions,
+                          f"the broker's CreateAcls would refuse this ACL: {'; '.join(errors)}"))
+        kind = unmatchable_host_kind(first.host) if first.host != "*" else None
+        if kind is not None:
+            found.append((positions[0], 1, f"ACLs have a host that never matches a client address ({kind})",
+                          positions, unmatchable_host_reason(first.host)))
+    # As the pass over every ACL would tally them: kinds in the order first met, places in file order.
+    tally = WarningTally()
+    few = tally.examples
+    kinds: dict[str, tuple[int, list, str]] = {}
+    for _, _, kind, positions, message in sorted(found, key=lambda f: (f[0], f[1])):
+        if kind in kinds:
+            count, places, first_message = kinds[kind]
+            # The first few places of the kind: among the first few of each group.
+            kinds[kind] = (count + len(positions), sorted(places + positions[:few])[:few], first_message)
+        else:
+            kinds[kind] = (len(positions), positions[:few], message)
+    for kind, (count, places, message) in kinds.items():
+        tally.add_many(kind, count, [acl_set.origins[i] for i in places], message)
+    return tally
+
+
+def _findings(acl_set: AclSet, duplicates: bool) -> Optional[WarningTally]:
+    """The warnings on the ACLs, in file order. Without ``duplicates``: None when some ACL repeats
+    (the caller asks again, with them)."""
+    tally = WarningTally()
+    # A million ACLs share a few thousand (principal, host, operation, ...) shapes: each shape is
+    # checked once, and holds the names met with it (a name met twice is a duplicate ACL); per ACL
+    # remain two lookups and the checks on its name.
+    shapes: dict[tuple, tuple[list, set, bool, Optional[str]]] = {}
+    origins = acl_set.origins  # made when asked (LineOrigins): only for the ACLs warned about
+    cluster, shape_of = ResourceType.CLUSTER, shapes.get
+    for i, binding in enumerate(acl_set.bindings):
+        rtype, name, host = binding.resource_type, binding.resource_name, binding.host
+        shape = (rtype, binding.pattern_type, binding.principal, host, binding.operation, binding.permission)
+        found = shape_of(shape)
+        if found is None:
+            found = shapes[shape] = ([], set(), bool(validation_errors(binding)),
+                                     unmatchable_host_kind(host) if host != "*" else None)
+        if not duplicates:
+            found[0].append(name)
+        elif name in found[1]:
+            tally.add("duplicate ACLs (Kafka stores each once)", origins[i],
+                      f"duplicate ACL {binding.standard_acl_str()} (Kafka stores it once)")
+        else:
+            found[1].add(name)
+        if found[2] or not name or (rtype is cluster and name != CLUSTER_NAME):
+            errors = validation_errors(binding)
+            if errors:
+                tally.add("ACLs the broker's CreateAcls would refuse", origins[i],
+                          f"the broker's CreateAcls would refuse this ACL: {'; '.join(errors)}")
+        if found[3] is not None:
+            tally.add(f"ACLs have a host that never matches a client address ({found[3]})", origins[i],
+                      unmatchable_host_reason(host))
+    if not duplicates and any(len(set(names)) < len(names) for names, _, _, _ in shapes.values()):
+        return None
+    return tally
 
 
 CLUSTER_PREFIX = "cluster:"

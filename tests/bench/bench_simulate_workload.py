@@ -22,6 +22,7 @@ per decision at 10k resources, 750-2,500 µs at 50k.
     python tests/bench/bench_simulate_workload.py            # 10k, 50k, 200k and 1M ACLs, with baseline
     python tests/bench/bench_simulate_workload.py --quick    # 10k and 50k, 1M load skipped
     python tests/bench/bench_simulate_workload.py --no-baseline
+    python tests/bench/bench_simulate_workload.py --baseline a657f88 --baseline-requests 20000  # against a commit
 """
 
 from __future__ import annotations
@@ -161,8 +162,8 @@ def main() -> None:
                 old = measure(base_tree, acls, head_of(reqs, ns.baseline_requests, tmp), ns.baseline_requests, tmp)
                 row["baseline"] = old
                 line += (f" {old['load_s']:>9.1f} {old['load_cpu_s']:>8.1f} {old['us']:>8,.0f} {old['cpu_us']:>8,.0f} "
-                         f"{old['rss_mib']:>8,} {old['us'] / max(few['us'], 1e-9):>8,.0f} "
-                         f"{old['cpu_us'] / max(few['cpu_us'], 1e-9):>8,.0f} |")
+                         f"{old['rss_mib']:>8,} {old['us'] / max(few['us'], 1e-9):>8,.1f} "
+                         f"{old['cpu_us'] / max(few['cpu_us'], 1e-9):>8,.1f} |")
             else:
                 line += " " * 62 + "|"
             print(line + f" {JVM_US.get(size, '')}", flush=True)

@@ -7,6 +7,8 @@ import sys
 import tracemalloc
 from pathlib import Path
 
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from kafka_authz_cli.cli.app import app
@@ -122,3 +124,49 @@ def test_a_repeated_request_keeps_its_own_place_and_expectation(tmp_path):
     assert second["origin"].endswith(":2") and second["expect"] == "DENIED" and second["ok"] is False
     assert {k: v for k, v in first.items() if k != "origin"} == {k: v for k, v in second.items()
                                                                  if k not in ("origin", "expect", "ok")}
+
+
+def test_warning_kinds_keep_the_order_they_are_first_met_in(caplog):
+    from kafka_authz_cli.acl import AclSet
+    from kafka_authz_cli.acl.model import AclBinding
+    from kafka_authz_cli.services.sources import _warn_about
+
+    def acl(name, host="*"):
+        return AclBinding.of("TOPIC", name, "LITERAL", "User:a", host, "READ", "ALLOW")
+
+    for acls, first in (([acl("t", "h"), acl("a"), acl("a")], "host"), ([acl("a"), acl("a"), acl("t", "h")], "dup")):
+        caplog.clear()
+        _warn_about(AclSet(acls, [f"f:{i}" for i in range(1, 4)], "f", "json"))
+        lines = [r.getMessage() for r in caplog.records]
+        assert len(lines) == 2
+        dup = next(i for i, line in enumerate(lines) if "duplicate ACL" in line)
+        assert dup == (0 if first == "dup" else 1), lines
+        assert lines[dup] == ("f:3: duplicate ACL StandardAcl(resourceType=TOPIC, resourceName=a, patternType=LITERAL, "
+                              "principal=User:a, host=*, operation=READ, permissionType=ALLOW) (Kafka stores it once)"
+                              if first == "host" else lines[dup])
+
+
+_NAMES = st.sampled_from(["a", "b", "", "kafka-cluster", "*"])
+_HOSTS = st.sampled_from(["*", "10.0.0.1", "127.0.01", "::1", "h.example", "10.0.0.0/8"])
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(acls=st.lists(st.tuples(st.sampled_from(["TOPIC", "GROUP", "CLUSTER"]), _NAMES,
+                               st.sampled_from(["User:a", "User:b", "nocolon"]), _HOSTS,
+                               st.sampled_from(["READ", "WRITE", "ALTER", "CREATE"])), max_size=12))
+def test_warnings_from_the_readers_groups_are_those_of_the_pass_over_every_acl(acls, caplog):
+    from kafka_authz_cli.acl.formats import read_json, write_json
+    from kafka_authz_cli.acl.model import AclBinding
+    from kafka_authz_cli.services.sources import _warn_about
+
+    text = write_json(AclBinding.of(t, n, "LITERAL", p, h, o, "ALLOW") for t, n, p, h, o in acls)
+    said = []
+    for grouped in (True, False):
+        acl_set = read_json(text, "f.json")
+        assert (acl_set.groups is not None) == bool(acls)
+        if not grouped:
+            acl_set.groups = None
+        caplog.clear()
+        _warn_about(acl_set)
+        said.append([r.getMessage() for r in caplog.records])
+    assert said[0] == said[1]

@@ -182,3 +182,27 @@ def test_csv_rows_agree_with_the_csv_module(rows):
     csv.writer(buf, lineterminator="\n").writerows(rows)
     got = [r for _, r in csv_rows(buf.getvalue(), "f.csv")]
     assert got == list(csv.reader(io.StringIO(buf.getvalue(), newline="")))
+
+
+_KEYS = st.sampled_from(["a", "b", "a:b", ":", "é", ""])
+_VALUES = st.one_of(st.text(st.sampled_from(list('a:"\\é\u2028 ')), max_size=4), st.integers(-5, 5), st.booleans(),
+                    st.none(), st.floats(allow_nan=True, allow_infinity=True), st.lists(st.integers(), max_size=2),
+                    st.dictionaries(_KEYS, st.integers(), max_size=2))
+
+
+@settings(max_examples=200, deadline=None)
+@given(pairs=st.lists(st.tuples(_KEYS, _VALUES), max_size=5))
+def test_json_lines_fast_path_reads_as_the_strict_reader(pairs):
+    """Flat objects go through the C decoder without hooks; the outcome is the strict reader's,
+    duplicate keys and NaN included."""
+    text = "{" + ", ".join(json.dumps(k) + ": " + json.dumps(v) for k, v in pairs) + "}"
+
+    def outcome(read):
+        try:
+            return ("ok", read())
+        except InputError as exc:
+            return ("error", str(exc))
+
+    strict = outcome(lambda: loads(text, "f"))
+    fast = outcome(lambda: list(json_lines(text + "\n", "f"))[0][1])
+    assert repr(fast) == repr(strict)
