@@ -1,4 +1,4 @@
-"""`authz convert`: ACL sets between canonical JSON, kafka-acls text, KSM CSV or YAML and Strimzi KafkaUsers."""
+"""`authz convert`: ACL sets between canonical JSON, kafka-acls text, KSM CSV/YAML and Strimzi KafkaUsers."""
 
 from __future__ import annotations
 
