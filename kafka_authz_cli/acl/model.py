@@ -375,11 +375,15 @@ def java_host_address(host: str) -> str:
     return str(addr)
 
 
+_NOT_KAFKAS_TEXT = "not written as Kafka writes the client's address"
+
+
 @functools.lru_cache(maxsize=4096)
-def unmatchable_host_kind(host: str) -> str | None:
-    """Which kind of host no client can match (a short phrase to count ACLs by), or None when it can."""
+def _host_problem(host: str) -> tuple[str, str | None] | None:
+    """``(kind, canonical)`` for a host no client can match (``canonical``: how Kafka writes that
+    address, when it is one), or None when it can."""
     if host in (WILDCARD_HOST, ""):
-        return None
+        return None  # '' is refused by CreateAcls (see validation_errors)
     try:
         canonical = java_host_address(host)
     except AclError:
@@ -387,12 +391,18 @@ def unmatchable_host_kind(host: str) -> str | None:
     if canonical == host:
         return None
     if canonical is not None:
-        return "not written as Kafka writes the client's address"
+        return _NOT_KAFKAS_TEXT, canonical
     if "/" in host:
-        return "a CIDR range"
+        return "a CIDR range", None
     if "*" in host:
-        return "a host pattern"
-    return "not an IP address"
+        return "a host pattern", None
+    return "not an IP address", None
+
+
+def unmatchable_host_kind(host: str) -> str | None:
+    """Which kind of host no client can match (a short phrase to count ACLs by), or None when it can."""
+    problem = _host_problem(host)
+    return problem[0] if problem else None
 
 
 @functools.lru_cache(maxsize=4096)
@@ -402,22 +412,18 @@ def unmatchable_host_reason(host: str) -> str | None:
     Kafka matches an ACL host only when it is ``*`` or the exact text of the client's
     ``InetAddress.getHostAddress()``: IPv6 in full uncompressed form, no names, no ranges.
     """
-    if host in (WILDCARD_HOST, ""):
-        return None  # '' is refused by CreateAcls (see validation_errors)
-    try:
-        canonical = java_host_address(host)
-    except AclError:
-        canonical = None
-    if canonical == host:
+    problem = _host_problem(host)
+    if problem is None:
         return None
+    kind, canonical = problem
     shown = _brief(host)
-    if canonical is not None:
+    if kind == _NOT_KAFKAS_TEXT:
         return (f"ACL host {shown} never matches: Kafka compares ACL hosts as text with the client's address, "
                 f"which it writes {canonical!r}; write the host as {canonical!r}")
-    if "/" in host:
+    if kind == "a CIDR range":
         return (f"ACL host {shown} never matches: Kafka has no CIDR ranges, an ACL host is one IP address "
                 "(or '*' for every host)")
-    if "*" in host:
+    if kind == "a host pattern":
         return (f"ACL host {shown} never matches: Kafka has no host patterns, only '*' alone for every host")
     return (f"ACL host {shown} never matches: it is not an IP address, and the broker compares ACL hosts with "
             "the client's IP address (it never resolves names)")
