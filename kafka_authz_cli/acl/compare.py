@@ -69,6 +69,9 @@ class Change:
     new_rule: str | None
     #: Every host class tried for this resource name (to tell "from any host" from "from some").
     host_classes: tuple[str, ...] = ()
+    #: The ACL that decided the witness on each side (None: a super user, the default, or an error).
+    old_acl: AclBinding | None = None
+    new_acl: AclBinding | None = None
 
     @property
     def direction(self) -> str:
@@ -96,6 +99,9 @@ class Finding:
     excluded: tuple[str, ...] = ()
     #: Every host class tried (ACL hosts and FRESH_HOST), to name the hosts "any other host" leaves out.
     host_classes: tuple[str, ...] = ()
+    #: The ACL that decided the witness on each side (None: a super user, the default, or an error).
+    old_acl: AclBinding | None = None
+    new_acl: AclBinding | None = None
 
     @property
     def excluded_hosts(self) -> list[str]:
@@ -156,6 +162,10 @@ class DiffResult:
     changes: list[Change]
     findings: list[Finding] = field(default_factory=list)
     classes_examined: int = 0
+    #: Where each side's bindings that the diff names were written (``file:line (construct)``), when
+    #: the caller knows: the added and removed bindings and the ACLs that decided a witness.
+    old_origins: dict[AclBinding, str] = field(default_factory=dict)
+    new_origins: dict[AclBinding, str] = field(default_factory=dict)
 
     @property
     def gained(self) -> int:
@@ -354,7 +364,7 @@ def diff(old_acls: list[AclBinding], new_acls: list[AclBinding], old_settings: d
                 a, b = old.authorize(request), new.authorize(request)
                 if _label(a) != _label(b):
                     changes.append(Change(rtype, name_class, principal, host, op.name, _label(a), _label(b),
-                                          request, a.rule or a.error, b.rule or b.error, tuple(hosts)))
+                                          request, a.rule or a.error, b.rule or b.error, tuple(hosts), a.acl, b.acl))
     result = DiffResult(bindings, changes, classes_examined=examined)
     result.findings = merge(changes)
     for f in result.findings:
@@ -381,7 +391,7 @@ def merge(changes: list[Change]) -> list[Finding]:
         first = op_items[0][0]
         findings.append(Finding(direction, principal, rtype, nc, [items[0].operation for items in op_items],
                                 list(hosts), first.witness, first.old_rule, first.new_rule,
-                                host_classes=first.host_classes))
+                                host_classes=first.host_classes, old_acl=first.old_acl, new_acl=first.new_acl))
     findings.sort(key=lambda f: (f.direction != "lost", f.principal, f.resource_type.value, str(f.name_class.prefix),
                                  f.hosts != ["*"]))
     return findings

@@ -43,7 +43,9 @@ operation, resource) that the two sets decide differently, with a witness reques
 ("User:bob can now WRITE every topic starting with `orders-` except `orders-audit`…"). Not sampled:
 the request space is cut into the classes neither set can tell apart. Verdict: equivalent, more
 permissive, less permissive, or both. Either side may be a live cluster: cluster:HOST:PORT (with
---command-config), e.g. `authz diff cluster:broker:9092 proposed.json`.
+--command-config), e.g. `authz diff cluster:broker:9092 proposed.json`. Each change says why: the ACL
+that decided it on each side and where that ACL was written (file:line, and the KafkaUser, role or
+entry it came from); each added or removed binding says where it was written.
 
 Broker settings apply to both sides (--super-users, --allow-everyone-if-no-acl-found,
 --broker-config) unless given per side (--old-... / --new-...).
@@ -110,14 +112,48 @@ def to_json(result: DiffResult) -> dict:
         "gained": result.gained,
         "lost": result.lost,
         "classes_examined": result.classes_examined,
-        "bindings": {"added": [b.as_dict() for b in result.bindings.added],
-                     "removed": [b.as_dict() for b in result.bindings.removed]},
+        "bindings": {"added": [_binding(b, result.new_origins) for b in result.bindings.added],
+                     "removed": [_binding(b, result.old_origins) for b in result.bindings.removed]},
         "changes": [{"direction": f.direction, "description": f.describe(), "principal": f.principal,
                      "resource_type": f.resource_type.name, "resources": describe_names(f.resource_type, f.name_class, f.excluded),
                      "operations": f.operations, "hosts": f.hosts, "excluded_hosts": f.excluded_hosts,
                      "witness": _witness(f),
-                     "old_rule": f.old_rule, "new_rule": f.new_rule} for f in result.findings],
+                     "old_rule": f.old_rule, "new_rule": f.new_rule,
+                     "old_acl": _binding(f.old_acl, result.old_origins) if f.old_acl else None,
+                     "new_acl": _binding(f.new_acl, result.new_origins) if f.new_acl else None,
+                     "because": because(f, result)} for f in result.findings],
     }
+
+
+def _binding(b, origins: dict) -> dict:
+    """A binding as JSON, with ``origin`` (where it was written) when the diff knows it."""
+    out = b.as_dict()
+    if b in origins:
+        out["origin"] = origins[b]
+    return out
+
+
+#: Kafka's rule names (``StandardAuthorizerData``) in words, for a side no ACL decided
+_RULE_WORDS = {"SuperUser": "a super user", "DefaultAllow": "no ACL on the resource (allow.everyone.if.no.acl.found)",
+               "DefaultDeny": "no ACL allowing it"}
+
+
+def _side(rule, acl, origins: dict) -> str:
+    if acl is None:
+        return _RULE_WORDS.get(rule or "", rule or "no decision")
+    host = "" if acl.host == "*" else f" from {acl.host}"
+    text = (f"{acl.permission.name} {acl.operation.name} {acl.resource_type.name}:{acl.pattern_type.name}:"
+            f"{acl.resource_name} for {acl.principal}{host}")
+    origin = origins.get(acl)
+    return f"{text} ({origin})" if origin else text
+
+
+def because(f, result: DiffResult) -> str:
+    """Why the witness changes, naming the deciding ACL of each side and where it was written:
+    "was: ALLOW READ TOPIC:LITERAL:orders for User:alice (users/alice.yaml:17 (KafkaUser alice)); now:
+    no ACL allowing it"."""
+    return (f"was: {_side(f.old_rule, f.old_acl, result.old_origins)}; "
+            f"now: {_side(f.new_rule, f.new_acl, result.new_origins)}")
 
 
 def to_markdown(result: DiffResult) -> str:
@@ -125,13 +161,14 @@ def to_markdown(result: DiffResult) -> str:
              f"{len(result.bindings.added)} binding(s) added, {len(result.bindings.removed)} removed; "
              f"{result.gained} access class(es) gained, {result.lost} lost.", ""]
     if result.findings:
-        lines += ["| | change | witness |", "|---|---|---|"]
+        lines += ["| | change | witness | because |", "|---|---|---|---|"]
         for f in result.findings:
             mark = {"gained": "➕", "lost": "➖"}.get(f.direction, "≠")
             w = f.witness
             host = _witness_host(f)
             lines.append(f"| {mark} | {_md_cell(f.describe())} | `{_md_cell(w.principal)}` {w.operation.name} "
-                         f"{w.resource_type.name}:`{_md_cell(w.resource_name)}` from {host} |")
+                         f"{w.resource_type.name}:`{_md_cell(w.resource_name)}` from {host} | "
+                         f"{_md_cell(because(f, result))} |")
         lines.append("")
     for title, items in (("Added bindings", result.bindings.added), ("Removed bindings", result.bindings.removed)):
         if items:
@@ -168,7 +205,7 @@ def _print(result: DiffResult, console) -> None:
         for f in result.findings[:MAX_TABLE_ROWS]:
             mark = {"gained": "[green]+[/]", "lost": "[red]-[/]"}.get(f.direction, "~")
             w = f.witness
-            table.add_row(mark, cell(f.describe(), 4000),
+            table.add_row(mark, cell(f.describe(), 4000) + "\n[dim]" + cell(because(f, result), 4000) + "[/]",
                           cell(f"{w.principal} {w.operation.name} {w.resource_type.name}:{w.resource_name!r} "
                                f"from {_witness_host(f)}", 4000))
         console.print(table)
@@ -182,7 +219,7 @@ def _print(result: DiffResult, console) -> None:
                 (sign, b))
     if groups:
         table = Table(header_style="bold", title="bindings")
-        for col in ("", "resource", "principal", "host", "operation", "permission"):
+        for col in ("", "resource", "principal", "host", "grant", "written at"):
             table.add_column(col, overflow="fold")
         total = sum(len(items) for items in groups.values())
         shown = 0
@@ -192,8 +229,9 @@ def _print(result: DiffResult, console) -> None:
                     break
                 shown += 1
                 style = "green" if sign == "+" else "red"
+                origin = (result.new_origins if sign == "+" else result.old_origins).get(b, "")
                 table.add_row(f"[{style}]{sign}[/]", cell(f"{rtype}:{pattern}:{name}"), cell(principal), cell(b.host),
-                              b.operation.name, b.permission.name)
+                              f"{b.permission.name} {b.operation.name}", cell(origin))
         console.print(table)
         more = rows_not_shown(total, shown, how)
         if more:

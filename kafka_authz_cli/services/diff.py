@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Mapping, Optional
+from typing import Iterable, Mapping, Optional
 
-from kafka_authz_cli.acl import DiffResult, diff
+from kafka_authz_cli.acl import AclBinding, AclSet, DiffResult, diff
 from kafka_authz_cli.services.settings import BrokerSettings, broker_settings
 from kafka_authz_cli.services.sources import cluster_acl_set, load_source
 
@@ -26,7 +26,26 @@ def diff_acl_sets(old: Path, new: Path, acls_format: Optional[str] = None, super
                                    new_broker_config or broker_config)
     old_set = cluster_acl_set(old, command_config, timeout) or load_source(old, acls_format, options=acls_options)
     new_set = cluster_acl_set(new, command_config, timeout) or load_source(new, acls_format, options=acls_options)
-    return diff(old_set.bindings, new_set.bindings, _config(old_settings), _config(new_settings))
+    result = diff(old_set.bindings, new_set.bindings, _config(old_settings), _config(new_settings))
+    result.old_origins = _origins(old_set, [*result.bindings.removed, *(f.old_acl for f in result.findings)])
+    result.new_origins = _origins(new_set, [*result.bindings.added, *(f.new_acl for f in result.findings)])
+    return result
+
+
+def _origins(acl_set: AclSet, wanted: Iterable[Optional[AclBinding]]) -> dict[AclBinding, str]:
+    """Where each wanted binding was first written in ``acl_set`` (one pass; origins are made only
+    for these, which matters when an origin is computed from a line table for a million ACLs)."""
+    wanted_set = {b for b in wanted if b is not None}
+    found: dict[AclBinding, str] = {}
+    if not wanted_set:
+        return found
+    origins = acl_set.origins
+    for i, binding in enumerate(acl_set.bindings):
+        if binding in wanted_set and binding not in found:
+            found[binding] = origins[i]
+            if len(found) == len(wanted_set):
+                break
+    return found
 
 
 def _config(settings: BrokerSettings) -> dict:

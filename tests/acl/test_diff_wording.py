@@ -77,7 +77,7 @@ def test_names_are_not_markup_and_pipes_do_not_break_markdown(tmp_path):
     assert "[/x]|y" in res.stdout and "User:[bold]" in res.stdout
     md = runner.invoke(app, ["diff", str(old), str(new), "--format", "markdown"]).stdout
     row = next(line for line in md.splitlines() if line.startswith("| ➕"))
-    assert row.count(" | ") == 2 and "[/x]\\|y" in row
+    assert row.count(" | ") == 3 and "[/x]\\|y" in row
 
 
 def test_a_big_binding_table_is_cut_and_says_so(tmp_path):
