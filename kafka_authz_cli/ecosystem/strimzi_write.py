@@ -93,8 +93,10 @@ def why_not(binding: AclBinding) -> str | None:
 
 def write(bindings: Iterable[AclBinding], authentication: str | None = None, cluster: str = DEFAULT_CLUSTER,
           lossy: bool = False, api_version: str = API_VERSION) -> Written:
-    """One KafkaUser per principal (in order of first appearance), one rule per resource, host and
-    permission with its operations in order. Raises :class:`NotExpressible` on any binding it cannot
+    """One KafkaUser per principal, one rule per resource, host and permission with its operations.
+    Sorted (users by name; rules by resource type, name, pattern type, permission, host; operations in
+    Kafka's order) whatever order the bindings came in: a cluster's DescribeAcls order is arbitrary, and
+    a pull committed to git must change only where the ACLs did. Raises :class:`NotExpressible` on any binding it cannot
     write, unless ``lossy`` (then the lost ones are returned with the text)."""
     if api_version in API_VERSIONS:
         api_version = API_VERSIONS[api_version]
@@ -120,8 +122,13 @@ def write(bindings: Iterable[AclBinding], authentication: str | None = None, clu
             b.operation)
     if lost and not lossy:
         raise NotExpressible("strimzi", lost)
-    docs = [_user_yaml(name, auth, rules, cluster, api_version) for name, (auth, rules) in users.items()]
+    docs = [_user_yaml(name, *users[name], cluster, api_version) for name in sorted(users)]
     return Written("---\n".join(docs), lost)
+
+
+def _rule_order(key: tuple) -> tuple:
+    permission, rtype, rname, pattern, host = key
+    return rtype.value, rname, pattern.value, permission.value, host
 
 
 def _user_yaml(name: str, auth: str, rules: dict, cluster: str, api_version: str) -> str:
@@ -129,7 +136,8 @@ def _user_yaml(name: str, auth: str, rules: dict, cluster: str, api_version: str
            f"    {CLUSTER_LABEL}: {quote(cluster)}", "spec:", "  authentication:", f"    type: {auth}",
            "  authorization:", "    type: simple", "    acls:"]
     singular = api_version != API_VERSION
-    for (permission, rtype, rname, pattern, host), ops in rules.items():
+    for key in sorted(rules, key=_rule_order):
+        (permission, rtype, rname, pattern, host), ops = key, sorted(rules[key], key=lambda op: op.value)
         for group in ([op] for op in ops) if singular else [ops]:
             out.append("      - resource:")
             out.append(f"          type: {_TYPE_NAMES[rtype]}")

@@ -62,4 +62,15 @@ def test_compile_to_strimzi(tmp_path):
     result = CliRunner().invoke(app, ["compile", str(rules), "--to", "strimzi", "--strimzi-authentication",
                                       "scram-sha-512"])
     assert result.exit_code == 0, result.output
-    assert "name: orders" in result.stdout and "operations: [Describe, Read]" in result.stdout
+    assert "name: orders" in result.stdout and "operations: [Read, Describe]" in result.stdout
+
+
+def test_pull_to_strimzi_is_the_same_text_whatever_order_the_cluster_lists(fake):
+    runner = CliRunner()
+    first = runner.invoke(app, ["cluster", "pull", "--bootstrap-server", "x:1", "--to", "strimzi"])
+    fake.acls.reverse()
+    second = runner.invoke(app, ["cluster", "pull", "--bootstrap-server", "x:1", "--to", "strimzi"])
+    assert first.exit_code == second.exit_code == 0, first.output + second.output
+    assert first.stdout == second.stdout
+    # users by name: billing before orders-app
+    assert first.stdout.index("name: billing") < first.stdout.index("name: orders-app")
