@@ -516,15 +516,27 @@ def write_kafka_acls(bindings: Iterable[AclBinding], verb: str = "Current") -> s
 # Kafka Security Manager CSV
 
 def read_csv(text: str, path: str) -> AclSet:
+    """KSM's CSV as its ``CsvAclParser`` reads it: by header, so columns may come in any order; a file
+    written before KSM 0.4 (Kafka 2.0, which brought pattern types) has no ``PatternType`` column and
+    KSM reads every row as LITERAL, as this does, saying so once."""
     bindings, origins = [], []
-    for lineno, rec in csv_table(text, path, KSM_COLUMNS, normalise=str.strip):
+    optional = ["PatternType"]
+    required = [c for c in KSM_COLUMNS if c not in optional]
+    without_pattern = None
+    for lineno, rec in csv_table(text, path, required, optional, normalise=str.strip):
+        if without_pattern is None:
+            without_pattern = lineno if "PatternType" not in rec else 0
         try:
-            bindings.append(AclBinding.of(rec["ResourceType"], rec["ResourceName"], rec["PatternType"],
+            bindings.append(AclBinding.of(rec["ResourceType"], rec["ResourceName"], rec.get("PatternType", "LITERAL"),
                                           rec["KafkaPrincipal"], rec["Host"], rec["Operation"], rec["PermissionType"]))
         except AclError as exc:
             raise InputError(str(exc), path, lineno, 1) from None
         origins.append(f"{path}:{lineno}")
-    return AclSet(bindings, origins, path, "csv")
+    acl_set = AclSet(bindings, origins, path, "csv")
+    if without_pattern:
+        acl_set.warnings.append(f"{path}:1: the header has no PatternType column (a KSM file from before KSM 0.4): "
+                                f"every row is read as LITERAL, as KSM's CsvAclParser reads it ({len(bindings)} ACL(s))")
+    return acl_set
 
 
 def write_csv(bindings: Iterable[AclBinding]) -> str:

@@ -52,7 +52,11 @@ writes one KafkaUser (kafka.strimzi.io/v1) per principal; a binding a KafkaUser 
 principal type, User:*, a name that is no Kubernetes name, DELEGATION_TOKEN/USER resources, token
 operations) refuses the conversion unless --lossy.
 
-Kafka Security Manager YAML (follows KSM 1.1.0's YamlAclParser, KSM 0.10 and later; its CSV is `csv`):
+Kafka Security Manager CSV of every KSM version, by header as its CsvAclParser reads it (a file from
+before KSM 0.4 has no PatternType column: every row is LITERAL, warned). `--acls-format ksm` names
+either KSM format, told by content (`csv` and `ksm-yaml` name one).
+
+Kafka Security Manager YAML (follows KSM 1.1.0's YamlAclParser, KSM 0.10 and later):
 `users: {<name>: {topics|groups|transactional_ids|clusters: {<name>: [entries]}}}` is read as KSM
 applies it: User:<name>, a name ending in `*` is PREFIXED, `Op` or `Op,Permission,Host` entries, and
 the helpers `Consume` (DESCRIBE, READ) and `Produce` (DESCRIBE, CREATE, WRITE, plus CREATE on CLUSTER

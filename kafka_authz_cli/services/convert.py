@@ -11,7 +11,7 @@ from typing import Iterable, Mapping, Optional
 
 from kafka_authz_cli.acl import AclBinding, dump_acls
 from kafka_authz_cli.errors import OptionError
-from kafka_authz_cli.services.sources import load_source
+from kafka_authz_cli.services.sources import KSM, load_source
 
 log = logging.getLogger(__name__)
 
@@ -30,6 +30,10 @@ class WriteOptions:
     strimzi_api_version: Optional[str] = None
 
 
+#: lost bindings named one by one in the --lossy warning
+SHOWN_LOST = 20
+
+
 def write_acls(bindings: Iterable[AclBinding], to: str, options: WriteOptions = WriteOptions()) -> str:
     """The text of ``bindings`` in format ``to``; bindings an ecosystem format cannot hold refuse the
     conversion (NotExpressible), or with ``lossy`` are each logged as lost."""
@@ -42,6 +46,8 @@ def write_acls(bindings: Iterable[AclBinding], to: str, options: WriteOptions = 
                             (options.strimzi_api_version, "--strimzi-api-version")):
             if given is not None:
                 raise OptionError(f"only with --to strimzi (not {to})", name)
+    if to == KSM:
+        raise OptionError("ksm names both of Kafka Security Manager's formats: write ksm-yaml or csv", "--to")
     if ecosystem is None:
         return dump_acls(bindings, to)
     if ecosystem.write is None:
@@ -55,9 +61,11 @@ def write_acls(bindings: Iterable[AclBinding], to: str, options: WriteOptions = 
         kwargs["api_version"] = options.strimzi_api_version
     written = ecosystem.write(bindings, **kwargs)
     if written.lost:
-        log.warning(f"--lossy: {len(written.lost)} binding(s) left out of the {to} output (it cannot express them)")
-        for lost in written.lost:
-            log.warning(f"left out: {lost}")
+        # Bounded: the first few by name, the rest counted (a pull of 100,000 ACLs may lose thousands).
+        shown = "; ".join(str(lost) for lost in written.lost[:SHOWN_LOST])
+        more = f"; and {len(written.lost) - SHOWN_LOST:,} more" if len(written.lost) > SHOWN_LOST else ""
+        log.warning(f"--lossy: {len(written.lost):,} binding(s) left out of the {to} output (it cannot express "
+                    f"them): {shown}{more}")
     return written.text
 
 

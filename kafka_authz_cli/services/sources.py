@@ -24,6 +24,9 @@ from kafka_authz_cli.formats import WarningTally, read_text, source_label, what_
 
 log = logging.getLogger(__name__)
 
+#: ``--acls-format ksm``: either of Kafka Security Manager's formats, its YAML or its CSV, told by content
+KSM = "ksm"
+
 
 def compile_rules_text(text: str, path: str) -> AclSet:
     from kafka_authz_cli.rules import compile_rules_text as compile_rules
@@ -48,6 +51,8 @@ def parse_acl_source(text: str, path: str = "<input>", fmt: str | None = None,
     expanded as their tools do."""
     from kafka_authz_cli.ecosystem import ecosystem_format, format_of_text
 
+    if fmt == KSM:
+        fmt = "ksm-yaml" if ecosystem_format("ksm-yaml").sniff(text) else "csv"
     ecosystem = ecosystem_format(fmt) if fmt else format_of_text(text)
     if ecosystem is not None:
         if fmt is not None and not ecosystem.sniff(text):

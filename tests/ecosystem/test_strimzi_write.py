@@ -118,7 +118,19 @@ def test_convert_refuses_then_lossy_writes_and_says_what_was_lost(tmp_path):
     lossy = runner.invoke(app, ["convert", str(src), "--to", "strimzi", "--lossy", "--strimzi-cluster", "prod"])
     assert lossy.exit_code == 0, lossy.output
     assert "name: app" in lossy.stdout and "strimzi.io/cluster: prod" in lossy.stdout
-    assert "left out: ALLOW Group:ops READ TOPIC:LITERAL:t" in lossy.stderr
+    assert "1 binding(s) left out of the strimzi output (it cannot express them): ALLOW Group:ops READ " \
+           "TOPIC:LITERAL:t" in " ".join(lossy.stderr.split())
+
+
+def test_lossy_names_the_first_lost_bindings_and_counts_the_rest(tmp_path):
+    src = tmp_path / "acls.csv"
+    src.write_text("KafkaPrincipal,ResourceType,PatternType,ResourceName,Operation,PermissionType,Host\n"
+                   + "".join(f"Group:ops,Topic,LITERAL,t{i},Read,Allow,*\n" for i in range(5000)))
+    lossy = CliRunner().invoke(app, ["convert", str(src), "--to", "strimzi", "--lossy"])
+    assert lossy.exit_code == 0, lossy.output
+    said = " ".join(lossy.stderr.split())
+    assert "5,000 binding(s) left out" in said and "TOPIC:LITERAL:t19 " in said and "t20 " not in said
+    assert "and 4,980 more" in said and len(lossy.stderr) < 5000
 
 
 def test_strimzi_options_need_to_strimzi(tmp_path):
