@@ -90,7 +90,7 @@ def detect_format(text: str) -> str | None:
 _ACLS_TEXT = re.compile(r"^[ \t]*(?:(?:Current|Adding) ACLs for resource `|ACLs for principal `)", re.M)
 #: what the ACL readers take, for errors
 ACL_SET_READS = "authz ACL JSON, kafka-acls --list/--add output (Kafka 1.0 to 4.x), Kafka Security Manager CSV and YAML, " \
-        "a Kroxylicious rules file, " \
+        "a Kroxylicious rules file or the proxy configuration, KafkaProtocolFilter or ConfigMap holding it, " \
         "Strimzi KafkaUser YAML (a file or a directory)"
 ACL_SET_EXPECTED = "an ACL set"
 #: kinds a reader of each format may fail on with its own (better) message

@@ -55,6 +55,7 @@ class AclFormat(str, Enum):
     strimzi = "strimzi"
     ksm_yaml = "ksm-yaml"
     ksm = "ksm"
+    kroxylicious = "kroxylicious"
 
 
 class StrimziAuthentication(str, Enum):

@@ -32,5 +32,5 @@ __getattr__, __all__ = lazy_face(__name__, {
     "TypeRegistry": "types", "USER_CLASS": "types", "load_types": "types_file", "parse_types": "types_file",
     # compile and decompile
     "CompileError": "compile", "DecompileError": "compile", "ExpansionNames": "compile",
-    "compile_checked": "compile", "compile_rules_text": "compile", "decompile": "compile", "load_checked": "compile",
+    "compile_checked": "compile", "compile_rules_text": "compile", "compile_rules_lines": "compile", "decompile": "compile", "load_checked": "compile",
 })

@@ -101,10 +101,16 @@ def _kafka_principal_type(rule: CheckedRule, registry: TypeRegistry) -> str:
 
 
 def compile_checked(checked: CheckedRules, expand: ExpansionNames | None = None) -> list[AclBinding]:
+    return list(compile_checked_lines(checked, expand))
+
+
+def compile_checked_lines(checked: CheckedRules, expand: ExpansionNames | None = None) -> dict[AclBinding, int | None]:
+    """Each binding with the line of the first rule that makes it (None: the DENY that Kafka's cluster
+    implication needs, made by no one rule), in the order :func:`compile_checked` gives them."""
     registry = checked.registry
     problems: list[CompileProblem] = []
     classes = {r.principal_class for r in checked.rules}
-    out: dict[AclBinding, None] = {}
+    out: dict[AclBinding, int | None] = {}
     allow_grants: list[tuple[list[str], ResourceType, list[tuple[str, PatternType]], frozenset[str]]] = []
     for rule in checked.rules:
         resource_class = registry.resources.get(rule.resource_class)
@@ -127,7 +133,8 @@ def compile_checked(checked: CheckedRules, expand: ExpansionNames | None = None)
         for principal in principals:
             for name, pattern in resources:
                 for op in sorted(operations):
-                    out[AclBinding(rtype, name, pattern, principal, "*", AclOperation[op], permission)] = None
+                    out.setdefault(AclBinding(rtype, name, pattern, principal, "*", AclOperation[op], permission),
+                                   rule.rule.pos.line)
         if rule.effect == "allow":
             allow_grants.append((principals, rtype, resources, operations))
     if problems:
@@ -135,7 +142,7 @@ def compile_checked(checked: CheckedRules, expand: ExpansionNames | None = None)
     _cluster_implication(allow_grants, out, problems)
     if problems:
         raise CompileError(problems)
-    return list(out)
+    return out
 
 
 def _principals(rule: CheckedRule, registry: TypeRegistry, classes: set[str], expand: ExpansionNames | None,
@@ -202,7 +209,7 @@ def _resources(rule: CheckedRule, rtype: ResourceType, expand: ExpansionNames | 
     return None
 
 
-def _cluster_implication(allow_grants, out: dict[AclBinding, None], problems: list[CompileProblem]) -> None:
+def _cluster_implication(allow_grants, out: dict[AclBinding, int | None], problems: list[CompileProblem]) -> None:
     """Kafka's ALLOW ALTER (ALTER_CONFIGS) on the cluster also allows DESCRIBE (DESCRIBE_CONFIGS);
     the proxy's Cluster does not. Deny the extra operation where no rule grants it."""
     granted: dict[str, set[str]] = {}
@@ -221,7 +228,8 @@ def _cluster_implication(allow_grants, out: dict[AclBinding, None], problems: li
                     problems.append(CompileProblem(None, f"Kafka's ALLOW {op} on the cluster implies {extra} for "
                                                          f"everyone, which the rules grant only to some principals"))
                     return
-            out[AclBinding(ResourceType.CLUSTER, CLUSTER_NAME, LITERAL, principal, "*", AclOperation[extra], DENY)] = None
+            out.setdefault(AclBinding(ResourceType.CLUSTER, CLUSTER_NAME, LITERAL, principal, "*", AclOperation[extra],
+                                      DENY), None)
 
 
 # -- decompile ---------------------------------------------------------------------------------------
@@ -425,11 +433,17 @@ def load_checked(text: str, path: str, registry: TypeRegistry | None = None):
 def compile_rules_text(text: str, path: str, registry: TypeRegistry | None = None,
                        expand: ExpansionNames | None = None) -> list[AclBinding]:
     """Parse, check and compile; errors become :class:`InputError` with file:line:col."""
+    return list(compile_rules_lines(text, path, registry, expand))
+
+
+def compile_rules_lines(text: str, path: str, registry: TypeRegistry | None = None,
+                        expand: ExpansionNames | None = None) -> dict[AclBinding, int | None]:
+    """:func:`compile_rules_text` with the line of the rule each binding comes from."""
     from kafka_authz_cli.errors import InputError
 
     checked = load_checked(text, path, registry)
     try:
-        return compile_checked(checked, expand)
+        return compile_checked_lines(checked, expand)
     except CompileError as exc:
         p = exc.problems[0]
         more = f" (and {len(exc.problems) - 1} more)" if len(exc.problems) > 1 else ""

@@ -21,6 +21,7 @@ from kafka_authz_cli.acl import (
 )
 from kafka_authz_cli.errors import InputError, OptionError
 from kafka_authz_cli.formats import WarningTally, read_text, source_label, what_is, wrong_kind
+from kafka_authz_cli.services import kroxylicious
 
 log = logging.getLogger(__name__)
 
@@ -29,16 +30,19 @@ KSM = "ksm"
 
 
 def compile_rules_text(text: str, path: str) -> AclSet:
-    from kafka_authz_cli.rules import compile_rules_text as compile_rules
+    """A rules file's bindings, each with the ``file:line`` of the rule it comes from."""
+    from kafka_authz_cli.rules import compile_rules_lines
 
     try:
-        bindings = compile_rules(text, path)
+        lines = compile_rules_lines(text, path)
     except InputError:
         kind = what_is(text)
         if kind is not None and kind.key != "rules":
             raise wrong_kind(text, path, ACL_SET_EXPECTED, ACL_SET_READS) from None
         raise
-    acl_set = AclSet(list(bindings), [path] * len(bindings), path, "rules")
+    bindings = list(lines)
+    origins = [path if line is None else f"{path}:{line}" for line in lines.values()]
+    acl_set = AclSet(bindings, origins, path, "rules")
     if not bindings:
         acl_set.warnings.append(empty_warning(path, "the rules file has no rules"))
     return acl_set
@@ -53,6 +57,9 @@ def parse_acl_source(text: str, path: str = "<input>", fmt: str | None = None,
 
     if fmt == KSM:
         fmt = "ksm-yaml" if ecosystem_format("ksm-yaml").sniff(text) else "csv"
+    if fmt == kroxylicious.FORMAT or (fmt is None and kroxylicious.holds(text)):
+        _no_options(options, kroxylicious.OPTIONS)
+        return kroxylicious.read([(text, path)], path, options)
     ecosystem = ecosystem_format(fmt) if fmt else format_of_text(text)
     if ecosystem is not None:
         if fmt is not None and not ecosystem.sniff(text):
@@ -64,7 +71,9 @@ def parse_acl_source(text: str, path: str = "<input>", fmt: str | None = None,
     return parse_acls(text, path, fmt)
 
 
-def _no_options(options: Mapping[str, str] | None) -> None:
+def _no_options(options: Mapping[str, str] | None, known: Mapping[str, str] | None = None) -> None:
+    if known is not None:
+        return  # the reader checks its own
     if options:
         from kafka_authz_cli.ecosystem import FORMATS
 
@@ -78,8 +87,31 @@ def load_acl_set(path: str | Path, fmt: str | None = None, options: Mapping[str,
     if str(path) != "-" and Path(path).is_dir():
         from kafka_authz_cli.ecosystem import read_directory
 
+        if fmt == kroxylicious.FORMAT or (fmt is None and _kroxylicious_directory(Path(path))):
+            return kroxylicious.read_directory(Path(path), options)
         return read_directory(path, fmt, options)
     return parse_acl_source(read_text(path), source_label(path), fmt, options)
+
+
+def _kroxylicious_directory(root: Path) -> bool:
+    """A directory whose YAML files name or hold rules and hold no KafkaUser or KSM file (a filter and
+    its ConfigMap are often kept side by side)."""
+    from kafka_authz_cli.ecosystem import format_of_text
+
+    proxy = other = None
+    for p in kroxylicious.yaml_files(root):
+        text = read_text(p)
+        fmt = format_of_text(text)
+        if fmt is not None:
+            other = other or (p, fmt)
+        elif proxy is None and kroxylicious.holds(text):
+            proxy = p
+    if proxy is not None and other is not None:
+        # Both apply, at different places (the proxy's rules, the cluster's ACLs): nothing is guessed.
+        raise InputError(f"this directory holds {other[1].title} ({other[0].name}) and a Kroxylicious configuration "
+                         f"({proxy.name}): say which to read with --acls-format {other[1].name} or "
+                         f"--acls-format {kroxylicious.FORMAT}", str(root))
+    return proxy is not None
 
 
 def load_source(path: Path | str, fmt: Optional[str] = None, quiet: bool = False,

@@ -1,0 +1,248 @@
+"""Kroxylicious configurations as ACL sources: the rules an Authorization filter applies, found exactly
+as the proxy and its Kubernetes operator find them, compiled like any rules file.
+
+Three shapes (``rules/embedded.py`` reads each, following Kroxylicious 0.24):
+
+- a proxy configuration: ``filterDefinitions[]`` with ``type: Authorization`` and
+  ``config.authorizerConfig.aclFile``, a path the proxy opens from its working directory
+  (``AclAuthorizerService.initialize``: ``Path.of(aclFile)``);
+- the operator's ``KafkaProtocolFilter`` whose ``aclFile`` is ``${configmap:NAME:KEY}`` (or
+  ``${secret:...}``), resolved against the ConfigMaps and Secrets of the same input (a multi-document
+  YAML, or the files of a directory), as the operator mounts them;
+- a ConfigMap (or Secret) alone: it names no filter, so a value that reads as a rules file is the rules.
+
+Nothing is guessed: several Authorization filters need ``--option filter=NAME``, a ConfigMap with several
+rules values ``--option key=KEY``; a missing file, ConfigMap or key is one located error; a configuration
+the proxy refuses is refused. Every position of the rules (errors, origins) points into the YAML: the
+block scalar's line plus the line inside it.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Mapping
+
+from kafka_authz_cli.acl import AclSet
+from kafka_authz_cli.errors import InputError
+from kafka_authz_cli.formats import read_text
+
+#: ``--acls-format`` name
+FORMAT = "kroxylicious"
+TITLE = "a Kroxylicious proxy configuration, KafkaProtocolFilter or ConfigMap holding rules"
+#: reading options (``--option KEY=VALUE``)
+OPTIONS = {"filter": "the Authorization filter whose rules to read, by name (needed when the input has several)",
+           "key": "the ConfigMap/Secret key holding the rules (needed when a ConfigMap alone holds several)"}
+SUFFIXES = (".yaml", ".yml")
+
+
+def sniff(text: str) -> bool:
+    """A YAML holding or naming rules (cheap test; ``read`` decides)."""
+    from kafka_authz_cli.rules import may_hold_rules
+
+    return may_hold_rules(text) and not text.lstrip("\ufeff").lstrip().startswith(("{", "["))
+
+
+@dataclass(frozen=True)
+class _Yaml:
+    path: str
+    found: object  # rules.KroxyliciousYaml
+
+
+def read(texts: Iterable[tuple[str, str]], source: str, options: Mapping[str, str] | None = None) -> AclSet:
+    """The bindings of the rules that ``texts`` (``(text, path)`` of each YAML file) make the proxy apply."""
+    options = _checked(options)
+    yamls = [_parse(text, path) for text, path in texts]
+    for y in yamls:
+        for p in y.found.problems:
+            raise InputError(f"{p.message}: the proxy would not start with this configuration", y.path, p.line, p.col)
+        for embedded in y.found.inline:
+            line, col = embedded.anchor
+            raise InputError(f"{embedded.where}: rules written inline are refused by the proxy (only aclFile names "
+                             "them)", y.path, line, col)
+    refs = [(y, ref) for y in yamls for ref in y.found.refs]
+    if refs:
+        y, ref = _the_filter(refs, options.get("filter"), source)
+        return _from_ref(y, ref, yamls, options.get("key"))
+    if "filter" in options:
+        raise InputError(f"--option filter={options['filter']}: no Authorization filter here", source)
+    return _from_maps(yamls, options.get("key"), source)
+
+
+def _checked(options: Mapping[str, str] | None) -> Mapping[str, str]:
+    from kafka_authz_cli.errors import OptionError
+
+    options = options or {}
+    unknown = sorted(set(options) - set(OPTIONS))
+    if unknown:
+        known = "; ".join(f"{k}: {v}" for k, v in OPTIONS.items())
+        raise OptionError(f"{FORMAT} has no reading option {', '.join(unknown)} (its options: {known})", "--option")
+    return options
+
+
+def _parse(text: str, path: str) -> _Yaml:
+    from kafka_authz_cli.rules import YamlSyntaxError, read_kroxylicious_yaml
+
+    try:
+        return _Yaml(path, read_kroxylicious_yaml(text))
+    except YamlSyntaxError as exc:
+        raise InputError(str(exc), path, exc.line, exc.col) from None
+
+
+def _the_filter(refs: list, name: str | None, source: str):
+    """The one Authorization filter meant: the only one, or the one ``--option filter`` names."""
+    names = sorted({ref.filter_name for _, ref in refs})
+    if name is not None:
+        chosen = [(y, ref) for y, ref in refs if ref.filter_name == name]
+        if not chosen:
+            raise InputError(f"--option filter={name}: no Authorization filter of that name here (there are: "
+                             f"{', '.join(names)})", source)
+        refs = chosen
+    if len(refs) > 1:
+        y, ref = refs[1]
+        raise InputError(f"{len(refs)} Authorization filters ({', '.join(names)}): say which one's rules to read with "
+                         "--option filter=NAME", y.path, ref.line, ref.col)
+    return refs[0]
+
+
+def _from_ref(y: _Yaml, ref, yamls: list[_Yaml], key_option: str | None) -> AclSet:
+    from kafka_authz_cli.rules import MOUNTED, PLACEHOLDER
+
+    label = f"{'KafkaProtocolFilter' if ref.operator else 'filter'} {ref.filter_name}"
+    placeholder = PLACEHOLDER.fullmatch(ref.value) if ref.operator else MOUNTED.fullmatch(ref.value)
+    if ref.operator and placeholder is None:
+        if PLACEHOLDER.search(ref.value):
+            raise InputError(f"{label}: the operator refuses `aclFile: {ref.value}`: a config provider placeholder "
+                             "cannot be preceded or followed by other characters (SecureConfigInterpolator)",
+                             y.path, ref.line, ref.col)
+        raise InputError(f"{label}: aclFile {ref.value!r} is a path inside the proxy pod, which this input does not "
+                         "hold (keep the rules in a ConfigMap and name it as ${configmap:NAME:KEY})",
+                         y.path, ref.line, ref.col)
+    if placeholder is not None:
+        provider, name, key = placeholder.group("provider", "name", "key")
+        kind = {"configmap": "ConfigMap", "secret": "Secret"}.get(provider)
+        if kind is None:
+            raise InputError(f"{label}: unknown config provider {provider!r} (the operator knows configmap and "
+                             "secret)", y.path, ref.line, ref.col)
+        holder = _find_map(yamls, kind, ref.namespace, name)
+        if holder is None:
+            raise InputError(f"{label}: the rules are {kind} {name}, key {key}, which this input does not hold "
+                             "(give that YAML too, or a directory holding both)", y.path, ref.line, ref.col)
+        map_path, values = holder
+        if key not in values:
+            raise InputError(f"{label}: {kind} {name} ({map_path}) has no key {key!r}: the proxy pod's "
+                             f"/opt/kroxylicious/secure/{provider}/{name}/{key} does not exist and the proxy fails "
+                             "to start", y.path, ref.line, ref.col)
+        return _compile_embedded(values[key], map_path, f"rules of {label}, {values[key].where}")
+    target = _local_file(ref, y.path)
+    return _from_file(read_text(target), str(target), f"rules of {label} at {y.path}:{ref.line}")
+
+
+def _find_map(yamls: list[_Yaml], kind: str, namespace: str | None, name: str):
+    """The ConfigMap/Secret a placeholder names: same name, and same namespace where both say one."""
+    for y in yamls:
+        for (k, ns, n), values in y.found.maps.items():
+            if k == kind and n == name and (namespace is None or ns is None or ns == namespace):
+                return y.path, values
+    return None
+
+
+def _local_file(ref, config_path: str) -> Path:
+    """The aclFile as the proxy opens it: absolute as written, relative from the working directory
+    (``Path.of``). Also accepted next to the configuration, which is where a repository keeps it; a
+    proxy started elsewhere would not find it, which the lint of the configuration reports (AZ112)."""
+    target = Path(ref.value)
+    candidates = [target] if target.is_absolute() else [Path.cwd() / target, Path(config_path).parent / target]
+    for candidate in candidates:
+        if candidate.is_file():
+            return candidate
+    where = "" if target.is_absolute() else f" (looked in {os.getcwd()} and next to the configuration)"
+    raise InputError(f"filter {ref.filter_name}: aclFile {ref.value!r} does not exist{where}: the proxy would fail "
+                     "to start (AclAuthorizerService: NoSuchFileException)", config_path, ref.line, ref.col)
+
+
+def _from_maps(yamls: list[_Yaml], key_option: str | None, source: str) -> AclSet:
+    """No filter: the ConfigMap/Secret values that read as rules files; exactly one, or the one ``key`` names."""
+    from kafka_authz_cli.rules import is_rules
+
+    held = [(y.path, key, e) for y in yamls for values in y.found.maps.values() for key, e in values.items()
+            if is_rules(e.text)]
+    if key_option is not None:
+        held = [h for h in held if h[1] == key_option]
+        if not held:
+            raise InputError(f"--option key={key_option}: no ConfigMap or Secret key of that name holds rules", source)
+    if not held:
+        raise InputError("no Authorization filter and no ConfigMap or Secret value holding rules: this holds no "
+                         "ACLs the proxy would apply", source)
+    if len(held) > 1:
+        path, _, e = held[1]
+        raise InputError(f"{len(held)} values hold rules ({', '.join(h[2].where for h in held)}): each is a rules "
+                         "file of its own; say which with --option key=KEY", path, *e.anchor)
+    path, _, embedded = held[0]
+    return _compile_embedded(embedded, path, f"rules of {embedded.where}")
+
+
+def _compile_embedded(embedded, path: str, what: str) -> AclSet:
+    """Rules held in a YAML scalar, compiled; an error in them placed at the YAML's line:col."""
+    try:
+        acl_set = _compile(embedded.text, embedded.where, what)
+    except InputError as exc:
+        if exc.line is None:
+            raise InputError(f"{embedded.where}: {exc.reason}", path, *embedded.anchor) from None
+        line, col = embedded.place(exc.line, exc.col or 0)
+        raise InputError(f"{exc.reason} ({embedded.where}: {exc.line}:{exc.col} as the proxy reports it)",
+                         path, line, col) from None
+    origins = [f"{path}:{embedded.place(line, 0)[0] if line else embedded.anchor[0]} ({what})"
+               for line in acl_set.lines]
+    return AclSet(acl_set.bindings, origins, path, FORMAT, acl_set.warnings)
+
+
+@dataclass
+class _Compiled:
+    bindings: list
+    lines: list  # per binding, its rule's line in the rules text (None: no one rule)
+    warnings: list
+
+
+def _compile(text: str, label: str, what: str) -> _Compiled:
+    """The proxy reads an aclFile as rules whatever it holds: compiled as such (no sniffing)."""
+    from kafka_authz_cli.rules import compile_rules_lines
+
+    lines = compile_rules_lines(text, label)
+    warnings = [] if lines else [f"{label}: the rules file has no rules (they allow nothing)"]
+    return _Compiled(list(lines), list(lines.values()), warnings)
+
+
+def _from_file(text: str, label: str, what: str) -> AclSet:
+    compiled = _compile(text, label, what)
+    origins = [f"{label}{'' if line is None else f':{line}'} ({what})" for line in compiled.lines]
+    return AclSet(compiled.bindings, origins, label, FORMAT, compiled.warnings)
+
+
+def holds(text: str) -> bool:
+    """Whether ``text`` is a YAML that names or holds rules (a filter, a ConfigMap with a rules value)."""
+    from kafka_authz_cli.rules import YamlSyntaxError, read_kroxylicious_yaml
+
+    if not sniff(text):
+        return False
+    try:
+        return bool(read_kroxylicious_yaml(text))
+    except YamlSyntaxError:
+        return False
+
+
+def yaml_files(root: Path) -> list[Path]:
+    """A directory's YAML files, recursively, hidden ones skipped, in name order."""
+    out = []
+    for here, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        out.extend(Path(here, f) for f in sorted(files) if f.endswith(SUFFIXES) and not f.startswith("."))
+    return out
+
+
+def read_directory(root: Path, options: Mapping[str, str] | None = None) -> AclSet:
+    """The YAML files of a directory as one input (a filter in one file, its ConfigMap in another);
+    files that hold nothing of Kroxylicious's are left out."""
+    texts = [(read_text(p), str(p)) for p in yaml_files(root)]
+    return read([(t, p) for t, p in texts if holds(t)], str(root), options)
