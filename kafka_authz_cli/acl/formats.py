@@ -62,6 +62,10 @@ class AclSet:
     #: resource name, one list per resource type, pattern type, principal, host, operation and
     #: permission, each in file order, with those bindings' names.
     groups: list[tuple[list[int], list[str]]] | None = None
+    #: Coded findings of an ecosystem reader (objects with code, path, line, col, message, severity,
+    #: name): constructs the generating tool applies differently from how they read; ``authz lint``
+    #: reports them, the other commands hear them among ``warnings``.
+    findings: list = field(default_factory=list)
 
 
 # ---------------------------------------------------------------------------------------------

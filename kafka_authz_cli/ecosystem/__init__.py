@@ -18,4 +18,5 @@ __getattr__, __all__ = lazy_face(__name__, {
     "FORMATS": "registry", "EcosystemFormat": "registry", "ecosystem_format": "registry",
     "format_of_text": "registry", "read_directory": "registry",
     "Lost": "written", "Written": "written", "NotExpressible": "written",
+    "CODES": "findings", "SourceFinding": "reading",
 })

@@ -20,8 +20,9 @@ from __future__ import annotations
 from typing import Iterable, Mapping
 
 from kafka_authz_cli.acl import AclBinding, AclOperation, AclPermissionType, AclSet, PatternType, ResourceType
+from kafka_authz_cli.codes import FindingCode
 from kafka_authz_cli.ecosystem import yamlnodes as y
-from kafka_authz_cli.formats import WarningTally
+from kafka_authz_cli.ecosystem.reading import SourceReading
 
 FOLLOWS = "Kafka Security Manager 1.1.0 (YamlAclParser, KSM 0.10 and later)"
 #: ``kafka.security.auth.Operation.values`` (Kafka 2.8), matched with ``equalsIgnoreCase``
@@ -41,6 +42,31 @@ _HELPERS = {"consume": [AclOperation.DESCRIBE, AclOperation.READ],
             "produce": [AclOperation.DESCRIBE, AclOperation.CREATE, AclOperation.WRITE,
                         (ResourceType.CLUSTER, "*", AclOperation.CREATE)]}
 
+# -- coded findings: what KSM applies differently from how the file reads --------------------------------
+PRODUCE_CREATES_TOPICS = FindingCode(
+    "EA201", "ksm-produce-creates-topics", "warning", "Produce entries also grant CREATE on CLUSTER * (any topic)",
+    "KSM's `Produce` helper is DESCRIBE, CREATE and WRITE on the topic plus ALLOW CREATE on CLUSTER `*` "
+    "(YamlAclParser.parseAcl, the README's \"Cluster Create\"): the user may create any topic, not only this "
+    "one. Write `Describe`, `Write` (and `Create`) entries instead.",
+    "users:\n  alice:\n    topics:\n      orders:\n        - Produce\n")
+SECTION_IGNORED = FindingCode(
+    "EA202", "ksm-section-ignored", "warning", "sections KSM ignores (their ACLs are dropped)",
+    "KSM's YAML decoder reads only `topics`, `groups`, `transactional_ids` and `clusters` under a user and "
+    "ignores other keys silently: a misspelt `cluster:` (or KSM's own export's `transactionalids:`) drops "
+    "every ACL under it, and KSM then deletes those ACLs from the cluster.",
+    "users:\n  alice:\n    cluster:\n      kafka-cluster:\n        - Create\n")
+USER_PREFIXED = FindingCode(
+    "EA203", "ksm-user-prefixed", "warning", "user names start with 'User:'",
+    "KSM always makes the principal `User:<key>`: a key `User:alice` is the principal `User:User:alice`, which "
+    "no client authenticates as.",
+    "users:\n  'User:alice':\n    topics:\n      orders:\n        - Read\n")
+CLUSTER_NAME_UNUSED = FindingCode(
+    "EA204", "ksm-cluster-name-unused", "warning", "cluster entries name neither kafka-cluster nor *",
+    "The broker checks cluster operations only against CLUSTER `kafka-cluster` (and `*`): a cluster entry "
+    "under another name grants nothing.",
+    "users:\n  alice:\n    clusters:\n      prod:\n        - Create\n")
+FINDINGS = (PRODUCE_CREATES_TOPICS, SECTION_IGNORED, USER_PREFIXED, CLUSTER_NAME_UNUSED)
+
 
 def sniff(text: str) -> bool:
     """A mapping whose only top-level key is ``users``, with a KSM section under it."""
@@ -53,15 +79,10 @@ def sniff(text: str) -> bool:
     return any(ln.strip().split(":")[0].strip("'\"") in SECTIONS for ln in lines[1:])
 
 
-class _Reading:
+class _Reading(SourceReading):
     def __init__(self, source: str) -> None:
-        self.path = source
-        self.acl_set = AclSet([], [], source, "ksm-yaml")
-        self.tally = WarningTally()
+        super().__init__(source, "ksm-yaml")
         self.seen: set[AclBinding] = set()
-
-    def warn(self, kind: str, node, message: str) -> None:
-        self.tally.add(kind, f"{self.path}:{y.line(node)}", message)
 
     def add(self, binding: AclBinding, origin: str) -> None:
         if binding not in self.seen:  # KSM keeps a Set[(Resource, Acl)]
@@ -84,7 +105,7 @@ def read_many(files: Iterable[tuple[str, str]], source: str, options: Mapping[st
             if i:  # circe-yaml's parser composes one document (SnakeYAML: "expected a single document")
                 raise y.error(doc, path, "a KSM YAML file holds one document; KSM refuses a second one")
             _document(reading, doc)
-    reading.acl_set.warnings.extend(reading.tally.lines())
+    reading.finish()
     if not reading.acl_set.bindings:
         # AclSynchronizer: KSM removes every ACL of the cluster that the source does not hold
         reading.acl_set.warnings.append(f"{source}: no ACLs; KSM applying this file deletes every ACL of the cluster")
@@ -124,7 +145,7 @@ def _document(reading: _Reading, node) -> None:
         raise y.error(users, path, "users must be a mapping of user names, got null (KSM fails to decode it)")
     for name_node, name, resources in _keyed(reading, users, "users"):
         if name.startswith("User:"):
-            reading.warn("user names start with 'User:'", name_node,
+            reading.find(USER_PREFIXED, name_node,
                          f"user {name!r} is the principal User:{name} (KSM always prefixes 'User:')")
         _user(reading, name_node, f"User:{name}", name, resources)
 
@@ -136,7 +157,7 @@ def _user(reading: _Reading, name_node, principal: str, name: str, node) -> None
     for key_node, key, value in _keyed(reading, node, f"user {name}"):
         rtype = SECTIONS.get(key)
         if rtype is None:
-            reading.warn("sections KSM ignores (their ACLs are dropped)", key_node,
+            reading.find(SECTION_IGNORED, key_node,
                          f"user {name}: {key!r} is not a section KSM reads ({', '.join(SECTIONS)}); "
                          "its ACLs are silently dropped by KSM")
             continue
@@ -156,7 +177,7 @@ def _resource(reading: _Reading, principal: str, user: str, rtype: ResourceType,
         name, pattern = trimmed, PatternType.LITERAL
     if rtype is ResourceType.CLUSTER and (name, pattern) not in (("kafka-cluster", PatternType.LITERAL),
                                                                  ("*", PatternType.LITERAL)):
-        reading.warn("cluster entries name neither kafka-cluster nor *", res_node,
+        reading.find(CLUSTER_NAME_UNUSED, res_node,
                      f"user {user}: cluster {res_name!r} is not kafka-cluster: the broker checks only "
                      "CLUSTER kafka-cluster, so these ACLs grant nothing")
     if y.is_null(entries):
@@ -190,7 +211,7 @@ def _entry(reading: _Reading, node, text: str, rtype: ResourceType, user: str) -
     word = fields[0].lower()
     if rtype is ResourceType.TOPIC and word in _HELPERS:
         if word == "produce":
-            reading.warn("Produce entries also grant CREATE on CLUSTER * (any topic)", node,
+            reading.find(PRODUCE_CREATES_TOPICS, node,
                          f"user {user}: Produce adds ALLOW CREATE on CLUSTER '*' (YamlAclParser.parseAcl): "
                          "this user may create any topic")
         return [((ResourceType.CLUSTER, x[1], PatternType.LITERAL), x[2], AclPermissionType.ALLOW, "*")

@@ -20,9 +20,10 @@ import re
 from typing import Iterable, Mapping
 
 from kafka_authz_cli.acl import AclBinding, AclOperation, AclPermissionType, AclSet, PatternType, ResourceType
+from kafka_authz_cli.codes import FindingCode
 from kafka_authz_cli.ecosystem import yamlnodes as y
+from kafka_authz_cli.ecosystem.reading import SourceReading
 from kafka_authz_cli.errors import InputError
-from kafka_authz_cli.formats import WarningTally
 
 FOLLOWS = "Strimzi 1.2.0 (kafka.strimzi.io/v1; v1beta2 and older as 0.51.0)"
 GROUPS = ("kafka.strimzi.io", "eventstreams.ibm.com")
@@ -51,6 +52,34 @@ _API = re.compile(r"^[ \t]*(?:- )?apiVersion:[ \t]*[\"']?(?:kafka\.strimzi\.io|e
 _KIND = re.compile(r"^[ \t]*(?:- )?[\"']?kind[\"']?[ \t]*:[ \t]*[\"']?KafkaUser[\"']?[ \t]*,?[ \t]*$", re.M)
 _JSON_KIND = re.compile(r'"kind"\s*:\s*"KafkaUser"')
 
+# -- coded findings: what the User Operator applies differently from how the file reads ----------------
+_USER = ("apiVersion: kafka.strimzi.io/v1\nkind: KafkaUser\nmetadata:\n  name: app\n  labels:\n"
+         "    strimzi.io/cluster: prod\nspec:\n  authentication:\n    type: tls\n  authorization:\n"
+         "    type: simple\n    acls:\n")
+PREFIX_STAR = FindingCode(
+    "EA101", "strimzi-prefix-star", "warning", "rules use prefix '*', which matches only names starting with '*'",
+    "`patternType: prefix` with `name: '*'` becomes Kafka's PREFIXED '*', which matches only names that begin "
+    "with '*'. Every name is the literal '*' (`patternType: literal`, the default). The author almost surely "
+    "meant every name; what the operator applies grants almost nothing.",
+    _USER + "      - resource: {type: topic, name: '*', patternType: prefix}\n        operations: [Read]\n")
+LITERAL_GLOB = FindingCode(
+    "EA102", "strimzi-literal-glob", "warning", "rules use a literal name ending in '*' (no wildcard)",
+    "A literal name like `orders-*` matches only the topic called exactly `orders-*`: Kafka has no globs. "
+    "`name: orders-` with `patternType: prefix` matches the names starting with `orders-`.",
+    _USER + "      - resource: {type: topic, name: orders-*}\n        operations: [Read]\n")
+CLUSTER_NAME_IGNORED = FindingCode(
+    "EA103", "strimzi-cluster-name-ignored", "warning", "cluster resources give a name or patternType the operator "
+    "ignores",
+    "The User Operator creates every cluster ACL on LITERAL kafka-cluster (SimpleAclRuleResource.fromCrd), "
+    "whatever name or patternType the rule gives: a rule meant for one cluster of several applies to each.",
+    _USER + "      - resource: {type: cluster, name: other}\n        operations: [Describe]\n")
+V1_OPERATION_DROPPED = FindingCode(
+    "EA104", "strimzi-v1-operation", "warning", "v1 rules give 'operation', which the v1 CRD does not have",
+    "kafka.strimzi.io/v1 has only `operations`; the API server prunes the unknown `operation` field, so the "
+    "rule keeps only its `operations` (and none at all if it had only `operation`).",
+    _USER + "      - resource: {type: topic, name: t}\n        operation: Read\n        operations: [Write]\n")
+FINDINGS = (PREFIX_STAR, LITERAL_GLOB, CLUSTER_NAME_IGNORED, V1_OPERATION_DROPPED)
+
 
 def sniff(text: str) -> bool:
     """A Strimzi ``KafkaUser`` (alone, among other documents, or in a ``kind: List``)."""
@@ -59,24 +88,18 @@ def sniff(text: str) -> bool:
     return bool(_API.search(text) or '"apiVersion"' in text) and bool(_KIND.search(text) or _JSON_KIND.search(text))
 
 
-class _Reading:
+class _Reading(SourceReading):
     """One source's users (a file, or every file of a directory): bindings, origins, warnings (one line
     per kind for the whole source), and which user was defined where."""
 
     def __init__(self, source: str, cluster: str | None = None) -> None:
-        self.source = source
+        super().__init__(source, "strimzi")
         #: only the users of this cluster (``--option cluster=NAME``), or all
         self.cluster = cluster
         self.skipped = 0
-        self.path = source  # the file being read
-        self.acl_set = AclSet([], [], source, "strimzi")
-        self.tally = WarningTally()
         self.users: dict[tuple, str] = {}  # (cluster, namespace, name) -> where first defined
         self.clusters: dict[str | None, int] = {}
         self.others: dict[str, int] = {}
-
-    def warn(self, kind: str, node, message: str) -> None:
-        self.tally.add(kind, f"{self.path}:{y.line(node)}", message)
 
 
 def read(text: str, path: str, options: Mapping[str, str] | None = None) -> AclSet:
@@ -97,8 +120,7 @@ def read_many(files: Iterable[tuple[str, str]], source: str, options: Mapping[st
 
 
 def _finish(reading: _Reading) -> AclSet:
-    acl_set = reading.acl_set
-    acl_set.warnings.extend(reading.tally.lines())
+    acl_set = reading.finish()
     labelled = [c for c in reading.clusters if c is not None]
     if len(labelled) > 1:
         acl_set.warnings.append(
@@ -276,8 +298,7 @@ def _resource(reading: _Reading, node, path: str, what: str) -> tuple[ResourceTy
     rtype = _enum(resource, "type", RESOURCE_TYPES, None, path, what)
     if rtype is ResourceType.CLUSTER:
         if "name" in resource or "patternType" in resource:
-            reading.warn("cluster resources give a name or patternType the operator ignores", node,
-                         f"{what}: a cluster resource is always LITERAL {CLUSTER_NAME} "
+            reading.find(CLUSTER_NAME_IGNORED, node, f"{what}: a cluster resource is always LITERAL {CLUSTER_NAME} "
                          "(SimpleAclRuleResource.fromCrd); its name/patternType are ignored")
         return rtype, CLUSTER_NAME, PatternType.LITERAL
     name = y.optional_string(resource, "name", path, what)
@@ -285,13 +306,11 @@ def _resource(reading: _Reading, node, path: str, what: str) -> tuple[ResourceTy
         raise y.error(node, path, f"{what} has no name (SimpleAclRuleResource: 'Name is required')")
     pattern = _enum(resource, "patternType", PATTERNS, "literal", path, what)
     if name == "*" and pattern is PatternType.PREFIXED:
-        reading.warn("rules use prefix '*', which matches only names starting with '*'", node,
-                     f"{what}: patternType prefix with name '*' is PREFIXED '*' in Kafka, which matches only "
-                     "names that begin with '*' (not every name: that is literal '*')")
+        reading.find(PREFIX_STAR, node, f"{what}: patternType prefix with name '*' is PREFIXED '*' in Kafka, which "
+                     "matches only names that begin with '*' (not every name: that is literal '*')")
     elif name.endswith("*") and len(name) > 1 and pattern is PatternType.LITERAL:
-        reading.warn("rules use a literal name ending in '*' (no wildcard)", node,
-                     f"{what}: literal name {name!r} matches only that exact name; Kafka has no glob "
-                     "(patternType prefix without the '*' matches the names it starts)")
+        reading.find(LITERAL_GLOB, node, f"{what}: literal name {name!r} matches only that exact name; Kafka has no "
+                     "glob (patternType prefix without the '*' matches the names it starts)")
     return rtype, name, pattern
 
 
@@ -301,9 +320,8 @@ def _operations(reading: _Reading, node, rule: dict, path: str, what: str, versi
     if version == "v1":
         if has_one:
             # Not in the v1 schema: the API server prunes it (structural schemas drop unknown fields).
-            reading.warn("v1 rules give 'operation', which the v1 CRD does not have", rule["operation"],
-                         f"{what}.operation is not in the kafka.strimzi.io/v1 schema: the API server drops it; "
-                         "use operations")
+            reading.find(V1_OPERATION_DROPPED, rule["operation"], f"{what}.operation is not in the "
+                         "kafka.strimzi.io/v1 schema: the API server drops it; use operations")
         if not has_list:
             # SimpleAclRule.fromCrd (1.x): no operations, no ACLs ("should not happen" with the v1 CRD)
             reading.warn("rules have no operations (they grant nothing)", node,
