@@ -166,9 +166,16 @@ def _merge(reading: Reading, merged: dict, topology: m.Topology) -> None:
         main.add_project(project)
     for key in topology.order:
         if key not in main.order:
-            # appended to the shared order: every project of the context now prefixes with it
+            # appended to the order every project of the context shares, but absent from the context each
+            # project copied when it was added: ProjectImpl.namePrefix then appends "null"
             main.order.append(key)
             main.others[key] = topology.full_context().get(key)
+            reading.warn("files adding top-level keys to a context read before (project prefixes hold 'null')",
+                         topology.path, topology.line,
+                         f"{key!r} is not a top-level key of {main.path}, the first file of context "
+                         f"{main.context!r}: JulieOps appends it to that context's prefix order, so the project "
+                         "prefixes used by streams and ksql apps without applicationId and by optimized ACLs "
+                         "hold 'null' in its place")
     if topology.platform or topology.special_topics:
         reading.warn("files whose platform or special_topics JulieOps ignores", topology.path,
                      topology.platform_line or topology.line,

@@ -197,6 +197,11 @@ def test_a_directory_merges_files_of_one_context(tmp_path):
     # project q's streams prefix comes from the first file's context and keys (TopologyObjectBuilder)
     assert ("User:s", T, "ctx.co.q.", PRE, Op.ALL) in got
     assert any("subdirectories skipped" in w for w in acl_set.warnings)
+    (tmp_path / "c.yaml").write_text('context: "ctx"\nenv: "e"\nprojects: []\n')
+    # a key the first file lacks joins the shared order, absent from each project's copied context
+    acl_set = read_directory(tmp_path, "julieops")
+    assert ("User:s", T, "ctx.co.null.q.", PRE, Op.ALL) in rows(acl_set)
+    assert any("hold 'null'" in w for w in acl_set.warnings)
     (tmp_path / "c.yaml").write_text('context: "other"\nprojects: []\n')
     with pytest.raises(InputError, match="different contexts"):
         read_directory(tmp_path, "julieops")

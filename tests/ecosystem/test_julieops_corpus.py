@@ -12,7 +12,8 @@ from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.services.sources import load_acl_set
 
 CORPUS = Path(__file__).parents[1] / "formats" / "julieops"
-FILES = sorted(p for p in CORPUS.glob("*.yaml") if p.with_name(p.stem + ".bindings.json").is_file())
+FILES = sorted(p for p in [*CORPUS.glob("*.yaml"), *CORPUS.glob("*.json")]
+               if not p.name.endswith(".bindings.json") and p.with_name(p.stem + ".bindings.json").is_file())
 REFUSED = {
     "descriptor-with-others.yml": ([], "descriptor-with-others.yml:9: project foo: 'zookeepers' is a custom role, "
                                        "and no roles file is given"),
@@ -26,7 +27,7 @@ REFUSED = {
 def test_the_corpus_has_at_least_five_real_files_each_with_its_meaning_and_source():
     assert len(FILES) >= 5
     sources = (CORPUS / "SOURCES.md").read_text(encoding="utf-8")
-    for path in [*CORPUS.glob("*.y*ml"), CORPUS / "dir_with_multiple"]:
+    for path in [*CORPUS.glob("*.y*ml"), *FILES, CORPUS / "dir_with_multiple"]:
         assert f"`{path.name}" in sources, f"{path.name} has no source in SOURCES.md"
 
 
