@@ -244,7 +244,7 @@ def _platform(topology: m.Topology, node, path: str) -> None:
 
 def _project(reading: Reading, topology: m.Topology, node, path: str) -> m.Project:
     entries = y.mapping(node, path, "a project")
-    if "name" not in entries or y.is_null(entries["name"]):
+    if "name" not in entries:
         raise y.error(node, path, "a project has no name (JulieOps fails reading it)")
     name = m.as_text(entries["name"])
     project = m.Project(name, path, y.line(node))
@@ -259,7 +259,8 @@ def _project(reading: Reading, topology: m.Topology, node, path: str) -> m.Proje
         if key in ("connectors", "ksql"):
             value = _access_control(reading, project, key, value, path)
         if key == "schemas":
-            if m.users(value, path, "schemas", key, owner):
+            # Confluent RBAC only: the ACL provider reads nothing of it (not even its principals)
+            if not y.is_null(value) and y.sequence(value, path, f"schemas of {owner}"):
                 project.rbac_only.append((y.line(value), "schemas"))
             continue
         kind = key if key in m.CORE_KEYS else "other"

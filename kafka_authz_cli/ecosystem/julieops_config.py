@@ -120,10 +120,10 @@ def config(options: Mapping[str, str] | None) -> Config:
         raise OptionError("topology.topic.prefix.format should start with topology.project.prefix.format "
                           "(JulieOps' Configuration.validateGeneralConfiguration)", "--option")
     provider = o.get("topology.builder.access.control.class", SIMPLE_ACLS)
-    if provider.lower() == RBAC.lower():
+    if provider == RBAC:
         raise OptionError(f"{provider} creates Confluent RBAC role bindings, not Kafka ACLs: nothing to read",
                           "--option")
-    if provider.lower() not in {SIMPLE_ACLS.lower(), *(c.lower() for c in CCLOUD_ACLS)}:
+    if provider not in (SIMPLE_ACLS, *CCLOUD_ACLS):  # AccessControlProviderFactory.get: an exact switch
         raise OptionError(f"{provider}: unknown access control provider (JulieOps' AccessControlProviderFactory "
                           "refuses it)", "--option")
     return Config(

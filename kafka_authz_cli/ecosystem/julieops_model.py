@@ -23,13 +23,11 @@ USER_FIELDS = {
     "connectors": {**_META, "topics": "topics", "status_topic": "str", "offset_topic": "str",
                    "configs_topic": "str", "group": "str", "cluster_id": "str", "connectors": "list"},
     "ksql": {**_META, "topics": "topics", "applicationId": "str", "ksqlDbId": "str"},
-    "schemas": {**_META, "subjects": "list", "role": "str", "prefixed": "bool"},
     "other": {**_META, "transactionId": "str", "idempotence": "bool", "group": "str", "topic": "str",
               "subject": "str", "connector": "str"},
     "schema_registry": {**_META, "topic": "str", "consumer_offsets_topic": "str", "group": "str"},
     "control_center": {**_META, "appId": "str"},
     "ksql_server": {**_META, "ksqlDbId": "str", "owner": "str"},
-    "rbac": _META,
 }
 #: ``projectCoreKeys``: a project's keys that are not custom roles (``rbac`` compared ignoring case)
 CORE_KEYS = ("consumers", "producers", "connectors", "streams", "schemas", "ksql")

@@ -248,3 +248,49 @@ def test_each_findings_example_produces_exactly_its_code(finding, tmp_path):
     assert codes(acl_set) == {finding.code[2:]}
     (line,) = [w for w in acl_set.warnings if "EA4" in w]
     assert f" {finding.code} " in f" {line}"
+
+
+def test_artefact_only_sections_create_no_acl_and_rbac_only_constructs_are_told():
+    text = BASE + """    connectors:
+      artefacts:
+        - path: "c.json"
+          server: "connect"
+          name: "c"
+    ksql:
+      artefacts:
+        streams: []
+    schemas:
+      - principal: "App2"
+        subjects: ["s"]
+    rbac:
+      - ResourceOwner:
+          - principal: "User:Foo"
+    topics:
+      - name: "a"
+        plan: "gold"
+"""
+    acl_set = read(text, "t.yaml")
+    assert not acl_set.bindings
+    joined = " ".join(acl_set.warnings)
+    assert "RBAC" in joined and "plan 'gold'" in joined
+
+
+def test_jinja_beyond_substitutions_is_refused_not_guessed():
+    text = BASE + '    topics:\n      - name: "a"\n'
+    with pytest.raises(InputError, match="only"):
+        read(text, "t.yaml", {"topology.topic.prefix.format": "{{context|upper}}.{{topic}}",
+                              "topology.project.prefix.format": "{{context|upper}}"})
+
+
+def test_the_rbac_provider_creates_no_acl_and_is_refused():
+    with pytest.raises(OptionError, match="RBAC"):
+        read(BASE, "t.yaml", {"topology.builder.access.control.class": "com.purbon.kafka.topology.roles.RBACProvider"})
+
+
+def test_a_json_topology_through_the_cli(tmp_path):
+    path = tmp_path / "topology.json"
+    path.write_text('{"context": "c", "projects": [{"name": "p", "producers": [{"principal": "User:p", '
+                    '"idempotence": "true"}], "topics": [{"name": "t"}]}]}')
+    result = CliRunner().invoke(app, ["convert", str(path), "--to", "kafka-acls"])
+    assert result.exit_code == 0, result.output
+    assert "c.p.t" in result.stdout and "IDEMPOTENT_WRITE" in result.stdout
