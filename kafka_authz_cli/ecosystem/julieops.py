@@ -192,6 +192,7 @@ def parse(reading: Reading, text: str, path: str) -> m.Topology:
         raise y.error(docs[1], path, "a topology file holds one YAML document (JulieOps reads only the first); "
                       "split it into files of a directory")
     node = docs[0]
+    _last_wins(reading, node, path)
     top = y.mapping(node, path, "a JulieOps topology")
     if "context" not in top:
         raise y.error(node, path, "context is a required field in the topology (JulieOps' "
@@ -220,6 +221,25 @@ def parse(reading: Reading, text: str, path: str) -> m.Topology:
             topic.what = f"special topic {topic.name}"
             topology.special_topics.append(topic)
     return topology
+
+
+def _last_wins(reading: Reading, node, path: str) -> None:
+    """Jackson's tree keeps the last of a key given twice (no duplicate detection): drop the earlier
+    ones, and say so."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current.id == "sequence":
+            stack.extend(current.value)
+        elif current.id == "mapping":
+            last = {k.value: i for i, (k, _) in enumerate(current.value) if k.id == "scalar"}
+            for i, (key, _) in enumerate(current.value):
+                if key.id == "scalar" and last[key.value] != i:
+                    reading.warn("keys given twice (JulieOps reads the last one)", path, y.line(key),
+                                 f"{key.value!r} is given again further down: JulieOps reads only the last one")
+            current.value = [(k, v) for i, (k, v) in enumerate(current.value)
+                             if k.id != "scalar" or last[k.value] == i]
+            stack.extend(v for _, v in current.value)
 
 
 _PLATFORM = {"kafka": ("instances", "rbac"), "kafka_connect": ("rbac",), "schema_registry": ("instances", "rbac"),

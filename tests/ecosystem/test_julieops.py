@@ -294,3 +294,11 @@ def test_a_json_topology_through_the_cli(tmp_path):
     result = CliRunner().invoke(app, ["convert", str(path), "--to", "kafka-acls"])
     assert result.exit_code == 0, result.output
     assert "c.p.t" in result.stdout and "IDEMPOTENT_WRITE" in result.stdout
+
+
+def test_a_key_given_twice_reads_as_jacksons_tree_does_the_last_one():
+    text = BASE + '    consumers:\n      - principal: "User:c"\n        group: "a"\n        group: "b"\n' \
+                  '    topics:\n      - name: "a"\n'
+    acl_set = read(text, "t.yaml")
+    assert ("User:c", G, "b", LIT, Op.READ) in rows(acl_set) and ("User:c", G, "a", LIT, Op.READ) not in rows(acl_set)
+    assert any("given again" in w for w in acl_set.warnings)
