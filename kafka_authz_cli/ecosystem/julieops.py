@@ -188,9 +188,10 @@ def parse(reading: Reading, text: str, path: str) -> m.Topology:
     docs = list(y.documents(text, path))
     if not docs:
         raise InputError("an empty file is no topology (JulieOps needs context)", path)
-    if len(docs) > 1:
-        raise y.error(docs[1], path, "a topology file holds one YAML document (JulieOps reads only the first); "
-                      "split it into files of a directory")
+    if len(docs) > 1:  # ObjectMapper.readValue reads one value; trailing documents are not looked at
+        reading.warn("files with several YAML documents (JulieOps reads only the first)", path, y.line(docs[1]),
+                     f"{len(docs) - 1} more document(s) after the first: JulieOps ignores them (split them into "
+                     "files of a directory)")
     node = docs[0]
     _last_wins(reading, node, path)
     top = y.mapping(node, path, "a JulieOps topology")

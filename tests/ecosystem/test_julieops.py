@@ -302,3 +302,11 @@ def test_a_key_given_twice_reads_as_jacksons_tree_does_the_last_one():
     acl_set = read(text, "t.yaml")
     assert ("User:c", G, "b", LIT, Op.READ) in rows(acl_set) and ("User:c", G, "a", LIT, Op.READ) not in rows(acl_set)
     assert any("given again" in w for w in acl_set.warnings)
+
+
+def test_only_the_first_yaml_document_is_read_as_jackson_reads_one_value():
+    text = BASE + '    producers:\n      - principal: "User:p"\n    topics:\n      - name: "a"\n---\n' + \
+        BASE.replace('"p"', '"q"') + '    producers:\n      - principal: "User:q"\n    topics:\n      - name: "a"\n'
+    acl_set = read(text, "t.yaml")
+    assert {b.principal for b in acl_set.bindings} == {"User:p"}
+    assert any("JulieOps ignores them" in w for w in acl_set.warnings)
