@@ -64,6 +64,20 @@ the helpers `Consume` (DESCRIBE, READ) and `Produce` (DESCRIBE, CREATE, WRITE, p
 --lossy, non-User principals, other resource types, LITERAL names ending in `*`, names with surrounding
 spaces, hosts that are empty or hold `,`, token and two-phase-commit operations.
 
+JulieOps topologies (follows JulieOps 4.4.1's default ACL provider; read only): a topology file or a
+directory is read as the ACLs JulieOps creates, topic names from the project prefix
+`context.<other top-level values>.<project>.`; every ACL names its construct (`consumers entry of
+project X`). JulieOps' settings are --option with its keys: topology.topic.prefix.separator,
+topology.topic.prefix.format and topology.project.prefix.format (Jinja `{{name}}` only),
+topology.acls.optimized, topology.connector.allow.topic.create, topology.dlq.topics.generate (and
+.allow.list/.deny.list, topology.topic.dlq.label/.prefix.format), julie.roles=FILE (custom roles),
+topology.{topic,group,service.accounts}.managed.prefixes, confluent.{monitoring,command,metrics}.topic,
+julie.multiple.context.per.dir.enabled, topology.builder.access.control.class. Where JulieOps grants
+more than the file says it warns with a code: EA401 consumer without group, EA402 app without
+applicationId, EA403 role DENY made ALLOW, EA404 connector cluster CREATE, EA405 shared connector
+defaults, EA406 idempotence false, EA407 optimized prefixes, EA408 applicationId prefix, EA409 Control
+Center wildcards.
+
 Exit codes: 0 converted; 2 usage or input error (file:line: reason), or a conversion that would lose bindings.""")
 def convert(
     source: Path = typer.Argument(..., help="Input ACL set ('-' for stdin, or a directory of KafkaUsers); format "

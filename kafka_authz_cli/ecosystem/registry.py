@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator, Mapping, Optional
 
 from kafka_authz_cli.acl import AclSet
-from kafka_authz_cli.ecosystem import ksm, ksm_write, strimzi, strimzi_write
+from kafka_authz_cli.ecosystem import julieops, ksm, ksm_write, strimzi, strimzi_write
 from kafka_authz_cli.errors import InputError, OptionError
 from kafka_authz_cli.formats import read_text
 
@@ -65,6 +65,10 @@ FORMATS: dict[str, EcosystemFormat] = {f.name: f for f in (
         "non-User principals, LITERAL names ending in '*', names with surrounding spaces, hosts that are empty "
         "or hold ',', resources other than topics, groups, transactional ids and clusters, token and "
         "two-phase-commit operations", (".yaml", ".yml")),
+    EcosystemFormat(
+        "julieops", "JulieOps topologies", julieops.FOLLOWS, julieops.sniff, julieops.read, julieops.read_many,
+        None, "DENY, hosts, and any binding none of its roles generates (read only)",
+        (".yaml", ".yml", ".json"), julieops.OPTIONS),
 )}
 
 

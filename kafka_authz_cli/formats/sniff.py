@@ -60,6 +60,7 @@ CONFLUENT_AUDIT = _k("confluent-audit", "Confluent audit-log events (CloudEvents
 LOG = _k("log", "a log file")
 KAFKA_USER = _k("strimzi-kafkauser", "a Strimzi KafkaUser resource")
 KSM_YAML = _k("ksm-yaml", "a Kafka Security Manager YAML file")
+JULIEOPS = _k("julieops", "a JulieOps topology")
 KAFKA_CONNECTOR = _k("strimzi-kafkaconnector", "a Strimzi KafkaConnector resource")
 KROXYLICIOUS_CONFIG = _k("kroxylicious-config", "a Kroxylicious proxy configuration")
 CONNECTOR_JSON = _k("connector-json", "a Kafka Connect connector configuration (REST JSON)")
@@ -126,6 +127,8 @@ def _json_kind(head: str, text: str) -> Kind:
             return KAFKA_USER
         if doc.get("kind") == "KafkaConnector":
             return KAFKA_CONNECTOR
+        if "context" in keys and keys & {"projects", "platform"}:
+            return JULIEOPS
         if "connector.class" in keys or isinstance(doc.get("config"), dict) and "connector.class" in doc["config"]:
             return CONNECTOR_JSON
         if keys & {"cluster_default", "brokers"} and keys <= {"cluster_default", "brokers"}:
@@ -172,6 +175,8 @@ def _ksm_users(lines: list[str]) -> bool:
     keyed = [ln for ln in lines if ln.strip() and not ln.lstrip().startswith("#") and ln.strip() != "---"]
     return bool(keyed) and keyed[0].rstrip().strip("'\"").rstrip(":").strip("'\"") == "users" and \
         keyed[0].rstrip().endswith(":") and all(ln[0] in " \t" for ln in keyed[1:])
+_JULIE_CONTEXT = re.compile(r"^[\"']?context[\"']?[ \t]*:", re.M)
+_JULIE_OTHER = re.compile(r"^[\"']?(?:projects|platform)[\"']?[ \t]*:", re.M)
 _KSM_SECTION = re.compile(r"^[ \t]+[\"']?(?:topics|groups|transactional_ids|clusters)[\"']?:", re.M)
 
 
@@ -183,6 +188,8 @@ def _yaml_kind(head: str, lines: list[str]) -> Kind | None:
         return KAFKA_CONNECTOR
     if _ksm_users(lines) and _KSM_SECTION.search(head):
         return KSM_YAML  # KSM's YamlAclParser: `users:` alone at the top, sections under each user
+    if _JULIE_CONTEXT.search(head) and _JULIE_OTHER.search(head):
+        return JULIEOPS  # JulieOps' TopologyCustomDeserializer: `context` and `projects` (or `platform`)
     if re.search(r"^(?:virtualClusters|filterDefinitions|filters|adminHttp|defaultFilters):", head, re.M):
         return KROXYLICIOUS_CONFIG
     if kinds and re.search(r"^apiVersion:\s*[\"']?kafka\.strimzi\.io/", head, re.M):
