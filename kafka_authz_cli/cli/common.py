@@ -54,6 +54,7 @@ class AclFormat(str, Enum):
     rules = "rules"
     strimzi = "strimzi"
     ksm_yaml = "ksm-yaml"
+    jikkou = "jikkou"
 
 
 class StrimziAuthentication(str, Enum):
