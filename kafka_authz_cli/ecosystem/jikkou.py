@@ -184,7 +184,7 @@ def read_many(files: Iterable[tuple[str, str]], source: str, options: Mapping[st
     acl_set.warnings.extend(reading.tally.lines())
     if not reading.authorizations:
         others = ", ".join(f"{n} {k}" for k, n in reading.others.items())
-        acl_set.warnings.append(f"{source}: no {AUTHORIZATION} resources" + (f" (only {others})" if others else ""))
+        acl_set.warnings.append(f"{source}: no {AUTHORIZATION} resources read" + (f" (only {others})" if others else ""))
     return acl_set
 
 
@@ -193,8 +193,8 @@ def read_topics(path: str) -> list[str]:
     '#' or a space); a line that is no legal topic name is an error at its line."""
     try:
         text = read_text(path)
-    except OSError as exc:
-        raise OptionError(f"topics={path}: cannot read it ({exc.strerror or exc})", "--option") from None
+    except InputError as exc:
+        raise OptionError(f"topics={path}: cannot read it ({exc})", "--option") from None
     topics = []
     for number, raw in enumerate(text.removeprefix("\ufeff").splitlines(), 1):
         name = raw.strip()
@@ -251,6 +251,7 @@ def _resource(reading: _Reading, node, top: dict, kind: str) -> None:
     annotations = meta.get("annotations")
     notes = {} if y.is_null(annotations) else y.mapping(annotations, path, "metadata.annotations")
     if _annotated(notes, IGNORE, path):
+        reading.others[f"ignored {kind}"] = reading.others.get(f"ignored {kind}", 0) + 1
         reading.warn(IGNORED, "resources annotated jikkou.io/ignore (left out by Jikkou)", f"{path}:{y.line(node)}",
                      f"{kind} {name} is annotated {IGNORE}: true; Jikkou leaves it out, and so does authz")
         return
