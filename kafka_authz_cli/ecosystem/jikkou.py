@@ -58,6 +58,7 @@ _KIND = re.compile(r"""^[ \t]*(?:- )?["']?kind["']?[ \t]*:[ \t]*["']?(?:KafkaPri
 _TOPIC = re.compile(r"[a-zA-Z0-9._-]{1,249}")
 #: Java regex escapes that Python's ``re`` reads alike (ASCII mode); any other letter escape differs
 _SAME_ESCAPES = set("dDwWsSbBtnrfaAux") | set("0123456789")
+_REPEAT = re.compile(r"\{\d+(?:,\d*)?\}")
 
 MATCH_SNAPSHOT = "EA601"
 MATCH_NOT_TOPIC = "EA602"
@@ -376,9 +377,22 @@ def _java_only(text: str) -> str | None:
             continue
         if c == "]" and in_class:
             in_class = False
-        elif not in_class and text.startswith("(?<", i) and text[i + 3:i + 4] not in ("=", "!"):
-            return "Java's named groups (?<name>...)"
+        elif not in_class:
+            why = _outside_class(text, i)
+            if why:
+                return why
         i += 1
+    return None
+
+
+def _outside_class(text: str, i: int) -> str | None:
+    """What at ``text[i]`` (outside a character class) one engine reads and the other refuses or reads otherwise."""
+    if text.startswith("(?<", i) and text[i + 3:i + 4] not in ("=", "!"):
+        return "Java's named groups (?<name>...)"
+    if text.startswith(("(?P", "(?#"), i):
+        return "Python's own group syntax (Java refuses it)"
+    if text[i] == "{" and not _REPEAT.match(text, i):
+        return "a '{' that is no repetition {n}, {n,} or {n,m} (Java refuses it, Python reads it literally)"
     return None
 
 

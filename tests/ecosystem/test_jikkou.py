@@ -136,7 +136,8 @@ def test_what_jikkou_refuses_is_one_located_error(text, where, message):
     assert message in str(info.value)
 
 
-@pytest.mark.parametrize("regex", [r"\p{Alpha}+", r"\Qa.b\E", r"[a-z&&[^b]]", r"(?<name>x)", r"\z", "(unclosed"])
+@pytest.mark.parametrize("regex", [r"\p{Alpha}+", r"\Qa.b\E", r"[a-z&&[^b]]", r"(?<name>x)", r"\z", "(unclosed",
+                                   "(?P<n>x)", "a{", "a{,2}"])
 def test_a_match_regex_python_would_read_otherwise_is_refused(regex, topics):
     text = ROLE + ALICE.replace("pattern: app-", f"pattern: '{regex}'").replace(
         "patternType: PREFIXED", "patternType: MATCH").replace("type: GROUP", "type: TOPIC")
