@@ -399,9 +399,11 @@ def _outside_class(text: str, i: int) -> str | None:
 def _rule(reading: _Reading, path: str, node) -> tuple:
     """One ``V1KafkaPrincipalAcl``: (type, pattern, pattern type, permission, host, operations)."""
     rule = y.mapping(node, path, "acl")
+    _unknown_keys(reading, rule, ("resource", "operations", "type", "host"), path, "acl")
     if y.is_null(rule.get("resource")):
         raise y.error(node, path, "acl has no resource (Jikkou fails on it)")
     resource = y.mapping(rule["resource"], path, "resource")
+    _unknown_keys(reading, resource, ("type", "pattern", "patternType"), path, "resource")
     rtype = _enum(resource, "type", RESOURCE_TYPES, node, path, "resource")
     name = _scalar(resource.get("pattern"), path, "resource.pattern")
     if name is None:
@@ -415,12 +417,22 @@ def _rule(reading: _Reading, path: str, node) -> tuple:
     operations_node = rule.get("operations")
     items = [] if y.is_null(operations_node) else y.sequence(operations_node, path, "operations")
     operations = [_enum({"operations": item}, "operations", OPERATIONS, item, path, "acl") for item in items]
+    if not operations:
+        reading.tally.add("acls without operations (they create no ACL)", f"{path}:{y.line(node)}",
+                          "this acl has no operations: Jikkou creates no ACL for it")
     if pattern is not PatternType.MATCH and (name.endswith("*") and name != "*" and pattern is PatternType.LITERAL
                                              or name == "*" and pattern is PatternType.PREFIXED):
         reading.warn(GLOB_NAME, "names that look like globs but are not", f"{path}:{y.line(node)}",
                      f"{pattern.name} {name!r} matches only names {'equal to' if pattern is PatternType.LITERAL else 'starting with'} "
                      f"{name!r}: Kafka has no glob (the wildcard is LITERAL '*', a prefix is PREFIXED without '*')")
     return rtype, name, pattern, permission, host, operations
+
+
+def _unknown_keys(reading: _Reading, entries: dict, known: tuple, path: str, what: str) -> None:
+    for key in entries:
+        if key not in known:
+            reading.tally.add("keys Jikkou ignores", f"{path}:{y.line(entries[key])}",
+                              f"{what}.{key} is not read by Jikkou (only {', '.join(known)}): ignored")
 
 
 def _enum(entries: dict, key: str, values: dict, at, path: str, what: str):

@@ -197,3 +197,11 @@ def test_cli_reads_with_the_option_and_refuses_without_it(tmp_path, topics):
     assert '"orders-eu"' in done.stdout and '"payments"' not in done.stdout and "EA601" in done.stderr
     wrong = runner.invoke(app, ["convert", str(src), "--acls-format", "strimzi", "--to", "json"])
     assert wrong.exit_code == 2 and "Jikkou" in wrong.stderr
+
+
+def test_unknown_keys_and_acls_without_operations_are_warned():
+    text = ROLE + ALICE.replace("operations: [READ]", "operation: READ")
+    got = read(text, "a.yaml")
+    assert len(got.bindings) == 2
+    joined = " ".join(got.warnings)
+    assert "acl.operation is not read by Jikkou" in joined and "this acl has no operations" in joined
