@@ -443,6 +443,9 @@ def _enum(entries: dict, key: str, values: dict, at, path: str, what: str):
         raise y.error(node if node is not None else at, path, f"{what}.{key} is missing: Jikkou 1.1.0 passes null "
                       f"(no default applies) and Kafka refuses it; one of {', '.join(values)}")
     found = values.get(text.upper())
+    if found is None and node.tag == "tag:yaml.org,2002:int":
+        raise y.error(node, path, f"{what}.{key}: {text}: Jackson reads a number as the position in Kafka's enum "
+                      f"(UNKNOWN, ANY, ...), not read here; write the name, one of {', '.join(values)}")
     if found is None:
         kafka = " (a filter value: Kafka refuses it in an ACL)" if text.upper() in _REFUSED_BY_KAFKA else ""
         raise y.error(node, path, f"{what}.{key}: {text!r} is not one of {', '.join(values)}{kafka}")

@@ -123,6 +123,7 @@ items:
      "'PREFIX' is not one of LITERAL, PREFIXED, MATCH"),
     (ROLE + ALICE.replace("operations: [READ]", "operations: [ANY]"), "a.yaml:25:20",
      "'ANY' is not one of ALL, READ"),
+    (ROLE + ALICE.replace("type: GROUP", "type: 3"), "a.yaml:21:15", "Jackson reads a number as the position"),
     (ROLE + ALICE.replace('"User:alice"', '"alice"'), "a.yaml:13:1", "metadata.name 'alice' is no principal"),
     (ROLE + ALICE.replace("patternType: PREFIXED", "patternType: MATCH").replace("type: GROUP", "type: TOPIC"),
      "a.yaml:22:18", "patternType MATCH is a regex Jikkou matches against the cluster's topics when it plans; give "
