@@ -1,8 +1,8 @@
 """Jikkou ``KafkaPrincipalAuthorization`` and ``KafkaPrincipalRole`` resources: the bindings Jikkou creates.
 
 Followed: Jikkou 1.1.0 (streamthoughts/jikkou tag ``v1.1.0``, ``providers/jikkou-provider-kafka``), which
-serves these kinds as ``kafka.jikkou.io/v1`` only; ``v1beta2`` (what its docs still show) is read alike,
-with a warning.
+serves these kinds as ``kafka.jikkou.io/v1`` only and reads any other version of the group (``v1beta2``, what
+its docs still show) as v1 (``LatestApiVersionResourceTypeResolver``): so does authz, with a warning.
 
 - Every resource file is rendered as a Jinja template first (``TemplateResourceReader``; the CLI always
   configures the renderer): a file holding ``{{``, ``{%`` or ``{#`` needs evaluating, and is refused.
@@ -37,7 +37,6 @@ from kafka_authz_cli.formats import WarningTally, read_text
 
 FOLLOWS = "Jikkou 1.1.0 (kafka.jikkou.io/v1; v1beta2 read alike)"
 GROUP = "kafka.jikkou.io"
-VERSIONS = ("v1", "v1beta2")
 AUTHORIZATION = "KafkaPrincipalAuthorization"
 ROLE = "KafkaPrincipalRole"
 DELETE = "jikkou.io/delete"
@@ -231,13 +230,11 @@ def _document(reading: _Reading, node) -> None:
     if kind not in (AUTHORIZATION, ROLE) or group != GROUP:
         reading.others[kind or "untyped"] = reading.others.get(kind or "untyped", 0) + 1
         return
-    if version not in VERSIONS:
-        raise y.error(top.get("apiVersion", node), path, f"apiVersion {api}: Jikkou 1.1.0 serves {kind} as "
-                      f"{GROUP}/v1 (read here also as v1beta2)")
     if version != "v1":
+        # LatestApiVersionResourceTypeResolver: a version the registry lacks resolves to the group's latest
         reading.tally.add(f"resources of apiVersion {api}", f"{path}:{y.line(node)}",
-                          f"apiVersion {api}: Jikkou 1.1.0 serves only {GROUP}/v1; read as v1 (older Jikkou "
-                          "releases read it alike)")
+                          f"apiVersion {api}: Jikkou 1.1.0 serves only {GROUP}/v1 and reads any other version of "
+                          "the group as v1 (LatestApiVersionResourceTypeResolver); read as v1")
     _resource(reading, node, top, kind)
 
 

@@ -128,7 +128,6 @@ items:
     (ROLE + ALICE.replace("patternType: PREFIXED", "patternType: MATCH").replace("type: GROUP", "type: TOPIC"),
      "a.yaml:22:18", "patternType MATCH is a regex Jikkou matches against the cluster's topics when it plans; give "
                      "them with --option topics=FILE"),
-    (ALICE.replace('"kafka.jikkou.io/v1"', "kafka.jikkou.io/v2"), "a.yaml:2:13", "Jikkou 1.1.0 serves"),
 ])
 def test_what_jikkou_refuses_is_one_located_error(text, where, message):
     with pytest.raises(InputError) as info:
@@ -206,3 +205,11 @@ def test_unknown_keys_and_acls_without_operations_are_warned():
     assert len(got.bindings) == 2
     joined = " ".join(got.warnings)
     assert "acl.operation is not read by Jikkou" in joined and "this acl has no operations" in joined
+
+
+def test_any_version_of_the_group_is_read_as_v1_with_a_warning():
+    got = read(ROLE.replace("kafka.jikkou.io/v1", "kafka.jikkou.io/v1beta2") + ALICE.replace(
+        '"kafka.jikkou.io/v1"', "kafka.jikkou.io/v2"), "a.yaml")
+    assert len(got.bindings) == 3
+    assert got.warnings[0].startswith("a.yaml:2: apiVersion kafka.jikkou.io/v1beta2: Jikkou 1.1.0 serves only")
+    assert "LatestApiVersionResourceTypeResolver" in got.warnings[1]
