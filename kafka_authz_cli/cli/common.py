@@ -57,6 +57,7 @@ class AclFormat(str, Enum):
     ksm = "ksm"
     kroxylicious = "kroxylicious"
     julieops = "julieops"
+    jikkou = "jikkou"
 
 
 class StrimziAuthentication(str, Enum):
@@ -79,7 +80,8 @@ STRIMZI_CLUSTER_HELP = "--to strimzi: the strimzi.io/cluster label of every Kafk
 #: ``--option KEY=VALUE`` (repeatable): an ecosystem format's reading options
 ACLS_OPTION_HELP = ("A reading option of the ACL set's format, KEY=VALUE (repeatable). Strimzi: cluster=NAME reads only "
                     "the KafkaUsers labelled strimzi.io/cluster=NAME. JulieOps: its own configuration keys (see "
-                    "`authz convert --help`).")
+                    "`authz convert --help`). Jikkou: topics=FILE lists the cluster's topics (one a line) that "
+                    "patternType MATCH rules are expanded against. Kroxylicious: filter=NAME, key=KEY.")
 
 
 def acls_options(values: list[str]) -> dict[str, str]:

@@ -31,6 +31,7 @@ class OutFormat(str, Enum):
     csv = "csv"
     strimzi = "strimzi"
     ksm_yaml = "ksm-yaml"
+    jikkou = "jikkou"
 
 
 @app.command("convert", short_help="Convert ACL sets between JSON, kafka-acls text, KSM CSV/YAML and Strimzi KafkaUsers.",
@@ -77,6 +78,14 @@ more than the file says it warns with a code: EA401 consumer without group, EA40
 applicationId, EA403 role DENY made ALLOW, EA404 connector cluster CREATE, EA405 shared connector
 defaults, EA406 idempotence false, EA407 optimized prefixes, EA408 applicationId prefix, EA409 Control
 Center wildcards.
+
+Jikkou (follows Jikkou 1.1.0, kafka.jikkou.io/v1; v1beta2 read alike): KafkaPrincipalAuthorization and
+KafkaPrincipalRole resources (multi-document YAML, a KafkaPrincipalAuthorizationList, or a directory) are
+read as Jikkou applies them: principal = metadata.name, each role's acls appended, one ACL per operation,
+enum values in any case. patternType MATCH (a Java regex over the cluster's topics when Jikkou plans) needs
+`--option topics=FILE` (one topic name a line) and is a snapshot (EA601); MATCH on other resources is
+dropped (EA602); jikkou.io/delete (EA603) and jikkou.io/ignore (EA605) are followed; a file holding Jinja
+`{{ }}` is refused. `--to jikkou` writes one KafkaPrincipalAuthorization per principal with explicit acls.
 
 Exit codes: 0 converted; 2 usage or input error (file:line: reason), or a conversion that would lose bindings.""")
 def convert(

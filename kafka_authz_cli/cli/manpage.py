@@ -37,7 +37,8 @@ def roff_flag(name: str) -> str:
 
 
 def roff_metavar(metavar: str) -> str:
-    return "\\fI" + metavar.replace("\\", "\\e").replace("-", "\\-") + "\\fR"
+    # `\:` after each `|` of a choice list: a place troff may break a list longer than the line.
+    return "\\fI" + metavar.replace("\\", "\\e").replace("-", "\\-").replace("|", "|\\:") + "\\fR"
 
 
 def paragraphs(help_text: str) -> Iterator[tuple[bool, str]]:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator, Mapping, Optional
 
 from kafka_authz_cli.acl import AclSet
-from kafka_authz_cli.ecosystem import julieops, ksm, ksm_write, strimzi, strimzi_write
+from kafka_authz_cli.ecosystem import jikkou, jikkou_write, julieops, ksm, ksm_write, strimzi, strimzi_write
 from kafka_authz_cli.errors import InputError, OptionError
 from kafka_authz_cli.formats import read_text
 
@@ -69,6 +69,12 @@ FORMATS: dict[str, EcosystemFormat] = {f.name: f for f in (
         "julieops", "JulieOps topologies", julieops.FOLLOWS, julieops.sniff, julieops.read, julieops.read_many,
         None, "DENY, hosts, and any binding none of its roles generates (read only)",
         (".yaml", ".yml", ".json"), julieops.OPTIONS),
+    EcosystemFormat(
+        "jikkou", "Jikkou KafkaPrincipalAuthorization resources", jikkou.FOLLOWS, jikkou.sniff, jikkou.read,
+        jikkou.read_many, jikkou_write.write,
+        "principals without ':', and names, principals or hosts holding '{{', '{%' or '{#' (Jikkou renders "
+        "every file as a Jinja template); MATCH rules are not re-derived (their topics are written LITERAL)",
+        (".yaml", ".yml"), jikkou.OPTIONS),
 )}
 
 

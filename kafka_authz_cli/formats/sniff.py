@@ -61,6 +61,7 @@ LOG = _k("log", "a log file")
 KAFKA_USER = _k("strimzi-kafkauser", "a Strimzi KafkaUser resource")
 KSM_YAML = _k("ksm-yaml", "a Kafka Security Manager YAML file")
 JULIEOPS = _k("julieops", "a JulieOps topology")
+JIKKOU = _k("jikkou", "Jikkou KafkaPrincipalAuthorization/KafkaPrincipalRole resources")
 KAFKA_CONNECTOR = _k("strimzi-kafkaconnector", "a Strimzi KafkaConnector resource")
 KROXYLICIOUS_CONFIG = _k("kroxylicious-config", "a Kroxylicious proxy configuration")
 CONNECTOR_JSON = _k("connector-json", "a Kafka Connect connector configuration (REST JSON)")
@@ -90,6 +91,8 @@ _YAML_KEY = re.compile(r"^(?:- )?[A-Za-z_][\w.\-]*:(?:[ \t]|$)")
 _K8S_KIND = re.compile(r"^kind:[ \t]*[\"']?(\w+)", re.M)
 #: a KafkaUser inside a `kind: List` (`kubectl get kafkausers -o yaml`): its kind is indented
 _LISTED_KAFKA_USER = re.compile(r"^[ \t]+(?:- )?kind:[ \t]*[\"']?KafkaUser\b", re.M)
+_JIKKOU_API = re.compile(r"^[ \t]*(?:- )?apiVersion:[ \t]*[\"']?kafka\.jikkou\.io/", re.M)
+_LISTED_JIKKOU = re.compile(r"^[ \t]+(?:- )?kind:[ \t]*[\"']?KafkaPrincipal(?:Authorization|Role)\b", re.M)
 _PEM = re.compile(r"^-----BEGIN [A-Z0-9 ]+-----[ \t\r]*$", re.M)
 _LOG_LINE = re.compile(r"^\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d")
 _AUTHZ_LOG = re.compile(r"Principal = \S.* is (?:Allowed|Denied) Operation")
@@ -186,6 +189,9 @@ def _yaml_kind(head: str, lines: list[str]) -> Kind | None:
         return KAFKA_USER
     if "KafkaConnector" in kinds:
         return KAFKA_CONNECTOR
+    if _JIKKOU_API.search(head) and ({"KafkaPrincipalAuthorization", "KafkaPrincipalRole"} & set(kinds)
+                                     or _LISTED_JIKKOU.search(head)):
+        return JIKKOU
     if _ksm_users(lines) and _KSM_SECTION.search(head):
         return KSM_YAML  # KSM's YamlAclParser: `users:` alone at the top, sections under each user
     if _JULIE_CONTEXT.search(head) and _JULIE_OTHER.search(head):
