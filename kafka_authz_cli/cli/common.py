@@ -54,6 +54,7 @@ class AclFormat(str, Enum):
     rules = "rules"
     strimzi = "strimzi"
     ksm_yaml = "ksm-yaml"
+    kafka_gitops = "kafka-gitops"
 
 
 class StrimziAuthentication(str, Enum):

@@ -31,6 +31,7 @@ class OutFormat(str, Enum):
     csv = "csv"
     strimzi = "strimzi"
     ksm_yaml = "ksm-yaml"
+    kafka_gitops = "kafka-gitops"
 
 
 @app.command("convert", short_help="Convert ACL sets between JSON, kafka-acls text, KSM CSV/YAML and Strimzi KafkaUsers.",

@@ -136,6 +136,7 @@ class CompileTarget(str, Enum):
     csv = "csv"
     strimzi = "strimzi"
     ksm_yaml = "ksm-yaml"
+    kafka_gitops = "kafka-gitops"
 
 
 @app.command("compile", short_help="Compile a rules file to Kafka ACLs that decide exactly alike.", help="""Compile a rules file to Kafka ACL bindings that decide every request exactly as the

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator, Mapping, Optional
 
 from kafka_authz_cli.acl import AclSet
-from kafka_authz_cli.ecosystem import ksm, ksm_write, strimzi, strimzi_write
+from kafka_authz_cli.ecosystem import kafka_gitops, kafka_gitops_write, ksm, ksm_write, strimzi, strimzi_write
 from kafka_authz_cli.errors import InputError, OptionError
 from kafka_authz_cli.formats import read_text
 
@@ -65,6 +65,11 @@ FORMATS: dict[str, EcosystemFormat] = {f.name: f for f in (
         "non-User principals, LITERAL names ending in '*', names with surrounding spaces, hosts that are empty "
         "or hold ',', resources other than topics, groups, transactional ids and clusters, token and "
         "two-phase-commit operations", (".yaml", ".yml")),
+    EcosystemFormat(
+        "kafka-gitops", "kafka-gitops desired state files", kafka_gitops.FOLLOWS, kafka_gitops.sniff,
+        kafka_gitops.read, kafka_gitops.read_many, kafka_gitops_write.write,
+        "USER resources, pattern types other than LITERAL and PREFIXED, token and two-phase-commit operations "
+        "(Kafka 2.4's enums)", (".yaml", ".yml"), kafka_gitops.OPTIONS),
 )}
 
 

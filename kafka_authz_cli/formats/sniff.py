@@ -60,6 +60,7 @@ CONFLUENT_AUDIT = _k("confluent-audit", "Confluent audit-log events (CloudEvents
 LOG = _k("log", "a log file")
 KAFKA_USER = _k("strimzi-kafkauser", "a Strimzi KafkaUser resource")
 KSM_YAML = _k("ksm-yaml", "a Kafka Security Manager YAML file")
+KAFKA_GITOPS = _k("kafka-gitops", "a kafka-gitops desired state file")
 KAFKA_CONNECTOR = _k("strimzi-kafkaconnector", "a Strimzi KafkaConnector resource")
 KROXYLICIOUS_CONFIG = _k("kroxylicious-config", "a Kroxylicious proxy configuration")
 CONNECTOR_JSON = _k("connector-json", "a Kafka Connect connector configuration (REST JSON)")
@@ -172,6 +173,16 @@ def _ksm_users(lines: list[str]) -> bool:
     keyed = [ln for ln in lines if ln.strip() and not ln.lstrip().startswith("#") and ln.strip() != "---"]
     return bool(keyed) and keyed[0].rstrip().strip("'\"").rstrip(":").strip("'\"") == "users" and \
         keyed[0].rstrip().endswith(":") and all(ln[0] in " \t" for ln in keyed[1:])
+_GITOPS_KEYS = ("settings", "topics", "services", "users", "customServiceAcls", "customUserAcls")
+_TOP_KEY = re.compile(r"[\"']?([A-Za-z]+)[\"']?[ \t]*:(?:[ \t]|$)")
+
+
+def _gitops_keys(lines: list[str]) -> bool:
+    """Every top-level key is one of kafka-gitops' ``DesiredStateFile`` (unknown keys are errors there)."""
+    top = [ln for ln in lines if ln.strip() and ln[0] not in " \t-#" and ln.strip() != "---"]
+    return bool(top) and all((m := _TOP_KEY.match(ln)) is not None and m[1] in _GITOPS_KEYS for ln in top)
+
+
 _KSM_SECTION = re.compile(r"^[ \t]+[\"']?(?:topics|groups|transactional_ids|clusters)[\"']?:", re.M)
 
 
@@ -183,6 +194,8 @@ def _yaml_kind(head: str, lines: list[str]) -> Kind | None:
         return KAFKA_CONNECTOR
     if _ksm_users(lines) and _KSM_SECTION.search(head):
         return KSM_YAML  # KSM's YamlAclParser: `users:` alone at the top, sections under each user
+    if _gitops_keys(lines):
+        return KAFKA_GITOPS  # kafka-gitops' DesiredStateFile: only its six top-level keys
     if re.search(r"^(?:virtualClusters|filterDefinitions|filters|adminHttp|defaultFilters):", head, re.M):
         return KROXYLICIOUS_CONFIG
     if kinds and re.search(r"^apiVersion:\s*[\"']?kafka\.strimzi\.io/", head, re.M):
