@@ -92,7 +92,8 @@ FINDINGS = (
                 "StateManager only iterates the defined services and users: custom ACLs under any other name are "
                 "validated but never applied (and apply removes them from the cluster). Define the service or "
                 "user, or move the ACLs under one.",
-                "customUserAcls:\n  ghost:\n    read:\n" + _EX_CUSTOM),
+                "users:\n  a:\n    principal: User:a\n    roles: []\ncustomUserAcls:\n  a:\n    read:\n" + _EX_CUSTOM
+                + "  ghost:\n    read:\n" + _EX_CUSTOM),
     FindingCode("EA305", "custom-name-is-no-wildcard", "warning",
                 "A custom ACL's LITERAL name ending in '*' or PREFIXED '*' matches (almost) nothing.",
                 "Kafka has no glob: LITERAL 'orders*' matches only the topic named exactly 'orders*', PREFIXED "
@@ -104,9 +105,9 @@ FINDINGS = (
                 "A file named by settings.files holds sections kafka-gitops does not take from it.",
                 "ParserService takes only 'services' from the services file, 'topics' from the topics file and "
                 "'users' from the users file; their settings, custom ACLs and other sections are ignored.",
-                {"state.yaml": "settings:\n  files:\n    users: users.yaml\n",
-                 "users.yaml": "users:\n  a:\n    principal: User:a\n    roles: []\ncustomUserAcls:\n  a:\n"
-                               "    read:\n" + _EX_CUSTOM}),
+                {"state.yaml": "settings:\n  files:\n    services: services.yaml\n",
+                 "services.yaml": "services:\n  s:\n    type: application\n    principal: User:s\n    produces: [t]\n"
+                                  "customServiceAcls:\n  s:\n    read:\n" + _EX_CUSTOM}),
     FindingCode("EA307", "no-acls", "warning",
                 "The state file yields no ACL: kafka-gitops apply removes every ACL of the cluster.",
                 "kafka-gitops plans the cluster's ACLs against the file (PlanManager.planAcls): every ACL the file "
