@@ -76,7 +76,9 @@ STRIMZI_API_VERSION_HELP = ("--to strimzi: kafka.strimzi.io/v1 (Strimzi 0.49 and
 STRIMZI_CLUSTER_HELP = "--to strimzi: the strimzi.io/cluster label of every KafkaUser (default my-cluster)."
 #: ``--option KEY=VALUE`` (repeatable): an ecosystem format's reading options
 ACLS_OPTION_HELP = ("A reading option of the ACL set's format, KEY=VALUE (repeatable). Strimzi: cluster=NAME reads only "
-                    "the KafkaUsers labelled strimzi.io/cluster=NAME.")
+                    "the KafkaUsers labelled strimzi.io/cluster=NAME. kafka-gitops: "
+                    "ccloud-service-accounts=NAME=ID,... (or a file of `ccloud service-account list -o json`) gives "
+                    "the Confluent Cloud ids settings.ccloud needs.")
 
 
 def acls_options(values: list[str]) -> dict[str, str]:

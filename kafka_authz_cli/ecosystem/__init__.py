@@ -4,7 +4,8 @@ bindings, each expanded exactly as the tool that applies it does (for a stated v
 ``registry`` is the table of formats (``FORMATS``: name, how it is told by content, its reader and
 writer, what it can hold); each format is one module (``strimzi``: Strimzi ``KafkaUser`` resources as
 the User Operator applies them; ``ksm``: Kafka Security Manager YAML files as its ``YamlAclParser`` reads
-them). ``yamlnodes`` reads YAML with the line and column of every node, so
+them; ``kafka_gitops``: kafka-gitops state files, services expanded by ``kafka_gitops_expand``
+as kafka-gitops generates them). ``yamlnodes`` reads YAML with the line and column of every node, so
 that each binding keeps its ``file:line`` and every error is located. ``written`` is what a writer
 returns: the text, and the bindings it could not express (refused unless the caller accepts the loss).
 

@@ -17,6 +17,9 @@ master 8f3afc9, whose only ACL change, custom ACLs' ``host`` defaulting to ``*``
 - ``settings.ccloud.enabled``: every principal is ``User:<service-account id>`` of the account named
   after the service (``user-<name>`` for a user), looked up with the ccloud CLI; here the ids come from
   ``--option ccloud-service-accounts=...``.
+- ``settings.topics`` (defaults, the prefixed blacklist) and kafka-streams service names only protect
+  topics from deletion, not ACLs: checked, not read as ACLs. ``topics`` need a ``replication`` unless
+  a default is set (``StateManager.validateTopics``).
 """
 
 from __future__ import annotations
