@@ -118,6 +118,7 @@ FINDINGS = (
                 "topics:\n  t:\n    partitions: 1\n    replication: 1\n"),
 )
 _CODE = {f.code: f for f in FINDINGS}
+_SERVICE_LINE = re.compile(r"^[ \t]+(?:principal:|type:[ \t]*[\"']?(?:application|kafka-streams|kafka-connect)\b)", re.M)
 _TOP_LINE = re.compile(r"[\"']?([A-Za-z]+)[\"']?[ \t]*:(?:[ \t]|$)")
 
 
@@ -131,6 +132,8 @@ def sniff(text: str) -> bool:
         if m is None or m[1] not in TOP_KEYS:
             return False
         keys.append(m[1])
+    if keys == ["services"] and not _SERVICE_LINE.search(text):
+        return False  # services alone: a docker-compose file, unless a kafka-gitops service is in sight
     return bool(keys) and not ksm.sniff(text)
 
 
@@ -172,10 +175,14 @@ def read_many(files: Iterable[tuple[str, str]], source: str, options: Mapping[st
     parsed = {k: _parse(t, p) for k, (t, p) in given.items()}
     included = {os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(f.path)), name))
                 for f in parsed.values() for name, _ in _settings_files(f).values()}
-    for key, state in parsed.items():
-        if key in included and len(parsed) > 1:
-            continue
-        _state(reading, state, {k: v for k, v in parsed.items()})
+    states = [state for key, state in parsed.items() if key not in included or len(parsed) == 1]
+    for state in states:
+        _state(reading, state, dict(parsed))
+    if len(states) > 1:
+        reading.acl_set.warnings.append(
+            f"{source}: {len(states)} kafka-gitops state files ({', '.join(s.path for s in states[:3])}"
+            f"{', ...' if len(states) > 3 else ''}) are read as one ACL set: kafka-gitops applies one state file, "
+            "and removes every ACL it does not generate")
     reading.acl_set.warnings.extend(reading.tally.lines())
     if not reading.acl_set.bindings:
         reading.acl_set.warnings.append(f"{source}: EA307 no ACLs: kafka-gitops apply removes every ACL of the "
@@ -272,7 +279,7 @@ def _state(reading: _Reading, state: _File, parsed: dict) -> None:
     for kind, (name, node) in _settings_files(state).items():
         included = _included(reading, state, kind, name, node, parsed)
         {"services": services, "topics": topics, "users": users}[kind].update(getattr(included, kind))
-    _validate_topics(state, topics)
+    _validate_topics(state, topics, parsed)
     for section, customs in (("service", state.custom_services), ("user", state.custom_users)):
         for owner, (_, entries) in customs.items():
             for label, key_node, entries_ in entries:
@@ -323,7 +330,7 @@ def _state(reading: _Reading, state: _File, parsed: dict) -> None:
 def _where(key_node, state: _File, parsed: dict) -> str:
     """The path of the file a service or user node comes from."""
     for other in parsed.values():
-        for section in (other.services, other.users):
+        for section in (other.services, other.users, other.topics):
             for kn, _ in section.values():
                 if kn is key_node:
                     return other.path
@@ -346,16 +353,16 @@ def _included(reading: _Reading, state: _File, kind: str, name: str, node, parse
     return included
 
 
-def _validate_topics(state: _File, topics: dict) -> None:
+def _validate_topics(state: _File, topics: dict, parsed: dict) -> None:
     """StateManager.validateTopics: a topic needs a replication unless the settings give a default."""
     default = state.settings.get("replication")
     if default is not None and default[0] < 1:
         raise y.error(default[1], state.path, "The default replication factor must be a positive integer.")
     for name, (key_node, node) in topics.items():
-        topic = fields(node, state.path, f"topics -> {name}", ("partitions", "replication", "configs"),
-                       ("partitions",))
+        path = _where(key_node, state, parsed)
+        topic = fields(node, path, f"topics -> {name}", ("partitions", "replication", "configs"), ("partitions",))
         if default is None and ("replication" not in topic or y.is_null(topic["replication"])):
-            raise y.error(key_node, state.path, f"Not set: [replication] in state file definition: topics -> {name}")
+            raise y.error(key_node, path, f"Not set: [replication] in state file definition: topics -> {name}")
 
 
 def _validate_custom(path: str, owner: str, label: str, key_node, entries: dict) -> None:

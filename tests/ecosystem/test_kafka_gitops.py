@@ -193,6 +193,8 @@ def test_sniffing_tells_kafka_gitops_from_ksm_and_other_yaml():
     assert not sniff("users:\n  alice:\n    topics:\n      t: [Read]\n")  # KSM YAML
     assert not sniff("apiVersion: kafka.strimzi.io/v1\nkind: KafkaUser\n")
     assert not sniff("context: x\nprojects: []\n")
+    assert not sniff("services:\n  web:\n    image: nginx\n")  # docker compose
+    assert sniff("services:\n  s:\n    type: kafka-streams\n")
     assert what_is(STATE).name == "a kafka-gitops desired state file"
 
 
@@ -213,3 +215,20 @@ def test_every_command_reads_it_by_content_and_by_name(tmp_path):
     assert simulated.exit_code == 0, simulated.output
     assert '"decision": "ALLOWED"' in simulated.stdout or "ALLOW" in simulated.stdout
     assert f"{path}:14 (internal topics and group of kafka-streams service enricher" in simulated.stdout
+
+
+def test_several_state_files_in_a_directory_are_read_as_one_and_warned(tmp_path):
+    for name in ("a", "b"):
+        (tmp_path / f"{name}.yaml").write_text(f"users:\n  {name}:\n    principal: User:{name}\n    roles: [writer]\n")
+    result = CliRunner().invoke(app, ["convert", str(tmp_path), "--to", "csv"])
+    assert result.exit_code == 0, result.output
+    assert "User:a,Topic" in result.stdout and "User:b,Topic" in result.stdout
+    assert "2 kafka-gitops state files" in " ".join(result.stderr.split())
+
+
+def test_an_included_topics_file_is_checked_where_it_is(tmp_path):
+    (tmp_path / "topics.yaml").write_text("topics:\n  t:\n    partitions: 1\n")
+    state = "settings:\n  files:\n    topics: topics.yaml\n"
+    (tmp_path / "state.yaml").write_text(state)
+    with pytest.raises(InputError, match=r"topics.yaml:2:3: Not set: \[replication\]"):
+        read(state, str(tmp_path / "state.yaml"))
