@@ -65,9 +65,9 @@ kafka-gitops (follows kafka-gitops 0.2.15): a desired state file (and the files 
 name) is read as kafka-gitops applies it: services of type application, kafka-streams and kafka-connect
 expanded as its code does (the streams application id PREFIXED, connect storage topics and groups,
 describeTopicEnabled), users' roles, customServiceAcls/customUserAcls; a user named like a service
-replaces its ACLs, as in kafka-gitops. Warned with codes EA301-EA307: cluster-wide roles, streams
+replaces its ACLs, as in kafka-gitops. Warned with codes EA301-EA308: cluster-wide roles, streams
 prefixes, name clashes, ignored custom ACLs, literal names ending in `*`, ignored parts of included
-files, a file with no ACLs. settings.ccloud needs --option ccloud-service-accounts=NAME=ID,... `--to
+files, a file with no ACLs, custom ACLs relying on the host/permission defaults 0.2.15 lacks. settings.ccloud needs --option ccloud-service-accounts=NAME=ID,... `--to
 kafka-gitops` writes one user per principal (`roles: []`) and its ACLs as customUserAcls; it refuses,
 unless --lossy, USER resources, MATCH, token and two-phase-commit operations (not in Kafka 2.4).
 

@@ -64,7 +64,7 @@ OPTIONS = {"ccloud-service-accounts": "with settings.ccloud.enabled, the Conflue
                                       "it, a user's user-<name>) or a file of `ccloud service-account list -o json`"}
 
 _EX_CUSTOM = ("      name: orders\n      type: TOPIC\n      pattern: LITERAL\n      operation: READ\n"
-              "      principal: User:a\n")
+              "      principal: User:a\n      host: '*'\n      permission: ALLOW\n")
 FINDINGS = (
     FindingCode("EA301", "role-grants-every-topic", "warning",
                 "A user's reader, writer or operator role grants on every topic and group (LITERAL '*').",
@@ -103,7 +103,8 @@ FINDINGS = (
                 "'*' only names starting with '*'. kafka-gitops passes names through unchanged. Use PREFIXED "
                 "'orders' or LITERAL '*'.",
                 "customUserAcls:\n  a:\n    read:\n      name: orders*\n      type: TOPIC\n      pattern: LITERAL\n"
-                "      operation: READ\nusers:\n  a:\n    principal: User:a\n    roles: []\n"),
+                "      operation: READ\n      host: '*'\n      permission: ALLOW\n"
+                "users:\n  a:\n    principal: User:a\n    roles: []\n"),
     FindingCode("EA306", "included-file-parts-ignored", "warning",
                 "A file named by settings.files holds sections kafka-gitops does not take from it.",
                 "ParserService takes only 'services' from the services file, 'topics' from the topics file and "
@@ -111,6 +112,14 @@ FINDINGS = (
                 {"state.yaml": "settings:\n  files:\n    services: services.yaml\n",
                  "services.yaml": "services:\n  s:\n    type: application\n    principal: User:s\n    produces: [t]\n"
                                   "customServiceAcls:\n  s:\n    read:\n" + _EX_CUSTOM}),
+    FindingCode("EA308", "custom-acl-without-host-or-permission", "warning",
+                "A custom ACL without host or permission: kafka-gitops 0.2.15 refuses the file, later builds "
+                "default them to '*' and ALLOW.",
+                "In kafka-gitops 0.2.15 (the last release) host and permission of a custom ACL are required "
+                "(CustomAclDetails: 'Not set'); master since #69 (unreleased) defaults them to '*' and ALLOW, which "
+                "is how it is read here. Write both out so that every kafka-gitops build applies the same ACL.",
+                "users:\n  a:\n    principal: User:a\n    roles: []\ncustomUserAcls:\n  a:\n    read:\n"
+                "      name: orders\n      type: TOPIC\n      pattern: LITERAL\n      operation: READ\n"),
     FindingCode("EA307", "no-acls", "warning",
                 "The state file yields no ACL: kafka-gitops apply removes every ACL of the cluster.",
                 "kafka-gitops plans the cluster's ACLs against the file (PlanManager.planAcls): every ACL the file "
@@ -410,6 +419,11 @@ def _put_all(reading: _Reading, acls: dict, owners: dict, name: str, kind: str, 
             raise y.error(key_node, state_path, f"Missing principal for custom service ACL {label} (kafka-gitops: "
                           "MissingConfigurationException)")
         _narrow_name(reading, state_path, key_node, acl, label)
+        missing = [k for k in ("host", "permission") if k not in entries or y.is_null(entries[k])]
+        if missing:
+            reading.warn("EA308", state_path, key_node, f"{section} entry {label} of {kind} {name} has no "
+                         f"{' and no '.join(missing)}: kafka-gitops 0.2.15 refuses it ('Not set'); read as later builds "
+                         "do ('*', ALLOW)")
         out.append((acl, who, state_path))
     for index, (acl, who, where) in enumerate(out):
         if who is None:

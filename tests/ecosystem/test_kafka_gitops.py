@@ -115,7 +115,9 @@ def test_custom_acls_default_host_and_permission_and_keep_their_principal():
             "    x:\n      name: t\n      type: TOPIC\n      pattern: PREFIXED\n      operation: READ\n"
             "    y:\n      name: t\n      type: TRANSACTIONAL_ID\n      pattern: LITERAL\n      operation: WRITE\n"
             "      principal: User:other\n      host: 10.0.0.1\n      permission: DENY\n")
-    assert bindings(read(text, "c.yaml")) == [
+    acl_set = read(text, "c.yaml")
+    assert codes(acl_set) == ["EA308"] and "c.yaml:7: EA308" in acl_set.warnings[0]
+    assert bindings(acl_set) == [
         b("TOPIC", "t", "PREFIXED", "User:a", "*", "READ", "ALLOW"),
         b("TRANSACTIONAL_ID", "t", "LITERAL", "User:other", "10.0.0.1", "WRITE", "DENY")]
 
