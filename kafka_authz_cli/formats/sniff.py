@@ -174,13 +174,17 @@ def _ksm_users(lines: list[str]) -> bool:
     return bool(keyed) and keyed[0].rstrip().strip("'\"").rstrip(":").strip("'\"") == "users" and \
         keyed[0].rstrip().endswith(":") and all(ln[0] in " \t" for ln in keyed[1:])
 _GITOPS_KEYS = ("settings", "topics", "services", "users", "customServiceAcls", "customUserAcls")
+_GITOPS_SERVICE = re.compile(r"[ \t]+(?:principal:|type:[ \t]*[\"']?(?:application|kafka-streams|kafka-connect)\b)")
 _TOP_KEY = re.compile(r"[\"']?([A-Za-z]+)[\"']?[ \t]*:(?:[ \t]|$)")
 
 
 def _gitops_keys(lines: list[str]) -> bool:
     """Every top-level key is one of kafka-gitops' ``DesiredStateFile`` (unknown keys are errors there)."""
     top = [ln for ln in lines if ln.strip() and ln[0] not in " \t-#" and ln.strip() != "---"]
-    return bool(top) and all((m := _TOP_KEY.match(ln)) is not None and m[1] in _GITOPS_KEYS for ln in top)
+    keys = [m[1] if (m := _TOP_KEY.match(ln)) is not None else "" for ln in top]
+    if keys == ["services"]:  # services alone: a docker-compose file, unless a kafka-gitops service shows
+        return any(_GITOPS_SERVICE.match(ln) for ln in lines)
+    return bool(keys) and all(k in _GITOPS_KEYS for k in keys)
 
 
 _KSM_SECTION = re.compile(r"^[ \t]+[\"']?(?:topics|groups|transactional_ids|clusters)[\"']?:", re.M)

@@ -198,6 +198,7 @@ def test_sniffing_tells_kafka_gitops_from_ksm_and_other_yaml():
     assert not sniff("services:\n  web:\n    image: nginx\n")  # docker compose
     assert sniff("services:\n  s:\n    type: kafka-streams\n")
     assert what_is(STATE).name == "a kafka-gitops desired state file"
+    assert what_is("services:\n  web:\n    image: nginx\n").name != "a kafka-gitops desired state file"
 
 
 def test_every_command_reads_it_by_content_and_by_name(tmp_path):
