@@ -288,7 +288,8 @@ def _state(reading: _Reading, state: _File, parsed: dict) -> None:
     for kind, (name, node) in _settings_files(state).items():
         included = _included(reading, state, kind, name, node, parsed)
         {"services": services, "topics": topics, "users": users}[kind].update(getattr(included, kind))
-    _validate_topics(state, topics, parsed)
+    paths = _paths(parsed)
+    _validate_topics(state, topics, paths)
     for section, customs in (("service", state.custom_services), ("user", state.custom_users)):
         for owner, (_, entries) in customs.items():
             for label, key_node, entries_ in entries:
@@ -298,7 +299,7 @@ def _state(reading: _Reading, state: _File, parsed: dict) -> None:
     acls: dict[str, tuple[AclBinding, str]] = {}
     owners: dict[str, str] = {}
     for name, (key_node, node) in services.items():
-        path = _where(key_node, state, parsed)
+        path = paths.get(id(key_node), state.path)
         generated = expand_service(name, key_node, node, path, describe)
         internal = [a for a in generated if a.pattern_type is PatternType.PREFIXED]
         if internal:
@@ -310,7 +311,7 @@ def _state(reading: _Reading, state: _File, parsed: dict) -> None:
         principal = None if accounts is None else _account(reading, accounts, name, key_node, path, state)
         _put_all(reading, acls, owners, name, "service", generated, custom, principal, state.path, path)
     for name, (key_node, node) in users.items():
-        path = _where(key_node, state, parsed)
+        path = paths.get(id(key_node), state.path)
         user = fields(node, path, f"users -> {name}", ("principal", "roles"))
         own, own_node = optional_text(user, "principal", path, f"users -> {name}")
         if accounts is not None:
@@ -336,14 +337,10 @@ def _state(reading: _Reading, state: _File, parsed: dict) -> None:
             reading.acl_set.origins.append(origin)
 
 
-def _where(key_node, state: _File, parsed: dict) -> str:
-    """The path of the file a service or user node comes from."""
-    for other in parsed.values():
-        for section in (other.services, other.users, other.topics):
-            for kn, _ in section.values():
-                if kn is key_node:
-                    return other.path
-    return state.path
+def _paths(parsed: dict) -> dict[int, str]:
+    """The file each service, user and topic node comes from (by node identity)."""
+    return {id(kn): f.path for f in parsed.values() for section in (f.services, f.users, f.topics)
+            for kn, _ in section.values()}
 
 
 def _included(reading: _Reading, state: _File, kind: str, name: str, node, parsed: dict) -> _File:
@@ -362,13 +359,13 @@ def _included(reading: _Reading, state: _File, kind: str, name: str, node, parse
     return included
 
 
-def _validate_topics(state: _File, topics: dict, parsed: dict) -> None:
+def _validate_topics(state: _File, topics: dict, paths: dict[int, str]) -> None:
     """StateManager.validateTopics: a topic needs a replication unless the settings give a default."""
     default = state.settings.get("replication")
     if default is not None and default[0] < 1:
         raise y.error(default[1], state.path, "The default replication factor must be a positive integer.")
     for name, (key_node, node) in topics.items():
-        path = _where(key_node, state, parsed)
+        path = paths.get(id(key_node), state.path)
         topic = fields(node, path, f"topics -> {name}", ("partitions", "replication", "configs"), ("partitions",))
         if default is None and ("replication" not in topic or y.is_null(topic["replication"])):
             raise y.error(key_node, path, f"Not set: [replication] in state file definition: topics -> {name}")
