@@ -95,7 +95,8 @@ _ACLS_TEXT = re.compile(r"^[ \t]*(?:(?:Current|Adding) ACLs for resource `|ACLs 
 #: what the ACL readers take, for errors
 ACL_SET_READS = "authz ACL JSON, kafka-acls --list/--add output (Kafka 1.0 to 4.x), Kafka Security Manager CSV and YAML, " \
         "a Kroxylicious rules file or the proxy configuration, KafkaProtocolFilter or ConfigMap holding it, " \
-        "Strimzi KafkaUser YAML (a file or a directory), JulieOps topologies"
+        "Strimzi KafkaUser YAML (a file or a directory), JulieOps topologies, Jikkou resources, " \
+        "kafka-gitops state files"
 ACL_SET_EXPECTED = "an ACL set"
 #: kinds a reader of each format may fail on with its own (better) message
 _FORMAT_OF_KIND = {"rules": "rules", "kafka-acls": "kafka-acls", "ksm-csv": "csv", "acl-json": "json"}

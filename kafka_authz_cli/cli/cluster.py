@@ -63,8 +63,10 @@ def pull(
     pattern_type: Optional[str] = typer.Option(None, "--resource-pattern-type",
                                                help="literal, prefixed, match or any."),
     principal: list[str] = typer.Option([], "--principal", help="Only ACLs of this principal (repeatable)."),
-    to: AclFormat = typer.Option(AclFormat.json, "--to", help="Output format: json, kafka-acls, csv, strimzi, ksm-yaml or jikkou "
-                                                              "(KafkaUser resources, KSM YAML, Jikkou: see `authz convert --help`)."),
+    to: AclFormat = typer.Option(AclFormat.json, "--to", help="Output format: json, kafka-acls, csv, strimzi, ksm-yaml, "
+                                                              "jikkou or kafka-gitops (KafkaUser resources, KSM YAML, "
+                                                              "Jikkou resources, a kafka-gitops state file: see "
+                                                              "`authz convert --help`)."),
     strimzi_authentication: Optional[StrimziAuthentication] = typer.Option(
         None, "--strimzi-authentication", help=STRIMZI_AUTHENTICATION_HELP),
     strimzi_cluster: Optional[str] = typer.Option(None, "--strimzi-cluster", help=STRIMZI_CLUSTER_HELP),

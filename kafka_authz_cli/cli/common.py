@@ -58,6 +58,7 @@ class AclFormat(str, Enum):
     kroxylicious = "kroxylicious"
     julieops = "julieops"
     jikkou = "jikkou"
+    kafka_gitops = "kafka-gitops"
 
 
 class StrimziAuthentication(str, Enum):
@@ -81,7 +82,9 @@ STRIMZI_CLUSTER_HELP = "--to strimzi: the strimzi.io/cluster label of every Kafk
 ACLS_OPTION_HELP = ("A reading option of the ACL set's format, KEY=VALUE (repeatable). Strimzi: cluster=NAME reads only "
                     "the KafkaUsers labelled strimzi.io/cluster=NAME. JulieOps: its own configuration keys (see "
                     "`authz convert --help`). Jikkou: topics=FILE lists the cluster's topics (one a line) that "
-                    "patternType MATCH rules are expanded against. Kroxylicious: filter=NAME, key=KEY.")
+                    "patternType MATCH rules are expanded against. Kroxylicious: filter=NAME, key=KEY. kafka-gitops: "
+                    "ccloud-service-accounts=NAME=ID,... (or a file of `ccloud service-account list -o json`) gives "
+                    "the Confluent Cloud ids settings.ccloud needs.")
 
 
 def acls_options(values: list[str]) -> dict[str, str]:

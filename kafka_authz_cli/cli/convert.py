@@ -32,10 +32,10 @@ class OutFormat(str, Enum):
     strimzi = "strimzi"
     ksm_yaml = "ksm-yaml"
     jikkou = "jikkou"
+    kafka_gitops = "kafka-gitops"
 
 
-@app.command("convert", short_help="Convert ACL sets between JSON, kafka-acls text, KSM CSV/YAML and Strimzi KafkaUsers.",
-             help="""Convert an ACL set between formats: canonical JSON, the text `kafka-acls --list`
+CONVERT_HELP = """Convert an ACL set between formats: canonical JSON, the text `kafka-acls --list`
 prints, Kafka Security Manager CSV and YAML, and Strimzi KafkaUser resources (a rules file is compiled first).
 Round trips lose nothing.
 
@@ -87,7 +87,21 @@ enum values in any case. patternType MATCH (a Java regex over the cluster's topi
 dropped (EA602); jikkou.io/delete (EA603) and jikkou.io/ignore (EA605) are followed; a file holding Jinja
 `{{ }}` is refused. `--to jikkou` writes one KafkaPrincipalAuthorization per principal with explicit acls.
 
-Exit codes: 0 converted; 2 usage or input error (file:line: reason), or a conversion that would lose bindings.""")
+kafka-gitops (follows kafka-gitops 0.2.15): a desired state file (and the files its settings.files
+name) is read as kafka-gitops applies it: services of type application, kafka-streams and kafka-connect
+expanded as its code does (the streams application id PREFIXED, connect storage topics and groups,
+describeTopicEnabled), users' roles, customServiceAcls/customUserAcls; a user named like a service
+replaces its ACLs, as in kafka-gitops. Warned with codes EA301-EA308: cluster-wide roles, streams
+prefixes, name clashes, ignored custom ACLs, literal names ending in `*`, ignored parts of included
+files, a file with no ACLs, custom ACLs relying on the host/permission defaults 0.2.15 lacks. settings.ccloud needs --option ccloud-service-accounts=NAME=ID,... `--to
+kafka-gitops` writes one user per principal (`roles: []`) and its ACLs as customUserAcls; it refuses,
+unless --lossy, USER resources, MATCH, token and two-phase-commit operations (not in Kafka 2.4).
+
+Exit codes: 0 converted; 2 usage or input error (file:line: reason), or a conversion that would lose bindings."""
+
+
+@app.command("convert", short_help="Convert ACL sets between JSON, kafka-acls text, KSM CSV/YAML and Strimzi KafkaUsers.",
+             help=CONVERT_HELP)
 def convert(
     source: Path = typer.Argument(..., help="Input ACL set ('-' for stdin, or a directory of KafkaUsers); format "
                                             "detected by content."),

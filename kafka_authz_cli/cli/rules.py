@@ -137,6 +137,7 @@ class CompileTarget(str, Enum):
     strimzi = "strimzi"
     ksm_yaml = "ksm-yaml"
     jikkou = "jikkou"
+    kafka_gitops = "kafka-gitops"
 
 
 @app.command("compile", short_help="Compile a rules file to Kafka ACLs that decide exactly alike.", help="""Compile a rules file to Kafka ACL bindings that decide every request exactly as the

@@ -5,8 +5,12 @@ bindings, each expanded exactly as the tool that applies it does (for a stated v
 writer, what it can hold); each format is one module (``strimzi``: Strimzi ``KafkaUser`` resources as
 the User Operator applies them; ``ksm``: Kafka Security Manager YAML files as its ``YamlAclParser`` reads
 them; ``jikkou``: Jikkou ``KafkaPrincipalAuthorization``/``KafkaPrincipalRole`` resources, roles and
-MATCH rules expanded as Jikkou's ACL binding builders do). ``yamlnodes`` reads YAML with the line and column of every node, so
-that each binding keeps its ``file:line`` and every error is located. ``written`` is what a writer
+MATCH rules expanded as Jikkou's ACL binding builders do; ``kafka_gitops``: kafka-gitops state files,
+services expanded by ``kafka_gitops_expand`` as kafka-gitops generates them; ``julieops``: JulieOps
+topologies as its default ACL provider applies them). ``yamlnodes`` reads YAML with the line and column
+of every node, so that each binding keeps its ``file:line`` and every error is located. ``reading`` is
+what every reader keeps while reading (warnings per kind, coded findings), ``findings`` the registry of
+the EA codes. ``written`` is what a writer
 returns: the text, and the bindings it could not express (refused unless the caller accepts the loss).
 
 Pure: no terminal, no network. Above ``acl`` (bindings, ``AclSet``), below the services, which make

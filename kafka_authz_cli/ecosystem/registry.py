@@ -14,7 +14,17 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator, Mapping, Optional
 
 from kafka_authz_cli.acl import AclSet
-from kafka_authz_cli.ecosystem import jikkou, jikkou_write, julieops, ksm, ksm_write, strimzi, strimzi_write
+from kafka_authz_cli.ecosystem import (
+    jikkou,
+    jikkou_write,
+    julieops,
+    kafka_gitops,
+    kafka_gitops_write,
+    ksm,
+    ksm_write,
+    strimzi,
+    strimzi_write,
+)
 from kafka_authz_cli.errors import InputError, OptionError
 from kafka_authz_cli.formats import read_text
 
@@ -75,6 +85,11 @@ FORMATS: dict[str, EcosystemFormat] = {f.name: f for f in (
         "principals without ':', and names, principals or hosts holding '{{', '{%' or '{#' (Jikkou renders "
         "every file as a Jinja template); MATCH rules are not re-derived (their topics are written LITERAL)",
         (".yaml", ".yml"), jikkou.OPTIONS),
+    EcosystemFormat(
+        "kafka-gitops", "kafka-gitops desired state files", kafka_gitops.FOLLOWS, kafka_gitops.sniff,
+        kafka_gitops.read, kafka_gitops.read_many, kafka_gitops_write.write,
+        "USER resources, pattern types other than LITERAL and PREFIXED, token and two-phase-commit operations "
+        "(Kafka 2.4's enums)", (".yaml", ".yml"), kafka_gitops.OPTIONS),
 )}
 
 

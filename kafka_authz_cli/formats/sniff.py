@@ -62,6 +62,7 @@ KAFKA_USER = _k("strimzi-kafkauser", "a Strimzi KafkaUser resource")
 KSM_YAML = _k("ksm-yaml", "a Kafka Security Manager YAML file")
 JULIEOPS = _k("julieops", "a JulieOps topology")
 JIKKOU = _k("jikkou", "Jikkou KafkaPrincipalAuthorization/KafkaPrincipalRole resources")
+KAFKA_GITOPS = _k("kafka-gitops", "a kafka-gitops desired state file")
 KAFKA_CONNECTOR = _k("strimzi-kafkaconnector", "a Strimzi KafkaConnector resource")
 KROXYLICIOUS_CONFIG = _k("kroxylicious-config", "a Kroxylicious proxy configuration")
 CONNECTOR_JSON = _k("connector-json", "a Kafka Connect connector configuration (REST JSON)")
@@ -180,6 +181,20 @@ def _ksm_users(lines: list[str]) -> bool:
         keyed[0].rstrip().endswith(":") and all(ln[0] in " \t" for ln in keyed[1:])
 _JULIE_CONTEXT = re.compile(r"^[\"']?context[\"']?[ \t]*:", re.M)
 _JULIE_OTHER = re.compile(r"^[\"']?(?:projects|platform)[\"']?[ \t]*:", re.M)
+_GITOPS_KEYS = ("settings", "topics", "services", "users", "customServiceAcls", "customUserAcls")
+_GITOPS_SERVICE = re.compile(r"[ \t]+(?:principal:|type:[ \t]*[\"']?(?:application|kafka-streams|kafka-connect)\b)")
+_TOP_KEY = re.compile(r"[\"']?([A-Za-z]+)[\"']?[ \t]*:(?:[ \t]|$)")
+
+
+def _gitops_keys(lines: list[str]) -> bool:
+    """Every top-level key is one of kafka-gitops' ``DesiredStateFile`` (unknown keys are errors there)."""
+    top = [ln for ln in lines if ln.strip() and ln[0] not in " \t-#" and ln.strip() != "---"]
+    keys = [m[1] if (m := _TOP_KEY.match(ln)) is not None else "" for ln in top]
+    if keys == ["services"]:  # services alone: a docker-compose file, unless a kafka-gitops service shows
+        return any(_GITOPS_SERVICE.match(ln) for ln in lines)
+    return bool(keys) and all(k in _GITOPS_KEYS for k in keys)
+
+
 _KSM_SECTION = re.compile(r"^[ \t]+[\"']?(?:topics|groups|transactional_ids|clusters)[\"']?:", re.M)
 
 
@@ -196,6 +211,8 @@ def _yaml_kind(head: str, lines: list[str]) -> Kind | None:
         return KSM_YAML  # KSM's YamlAclParser: `users:` alone at the top, sections under each user
     if _JULIE_CONTEXT.search(head) and _JULIE_OTHER.search(head):
         return JULIEOPS  # JulieOps' TopologyCustomDeserializer: `context` and `projects` (or `platform`)
+    if _gitops_keys(lines):
+        return KAFKA_GITOPS  # kafka-gitops' DesiredStateFile: only its six top-level keys
     if re.search(r"^(?:virtualClusters|filterDefinitions|filters|adminHttp|defaultFilters):", head, re.M):
         return KROXYLICIOUS_CONFIG
     if kinds and re.search(r"^apiVersion:\s*[\"']?kafka\.strimzi\.io/", head, re.M):

@@ -1,0 +1,129 @@
+"""Bindings written as a kafka-gitops state file (users + customUserAcls): exact round trips for everything
+it can hold, refusal (or, with --lossy, a list) for everything else, never a binding wider than given."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from kafka_authz_cli.acl import AclBinding, AclOperation, AclPermissionType, PatternType, ResourceType, diff
+from kafka_authz_cli.cli.app import app
+from kafka_authz_cli.ecosystem import NotExpressible
+from kafka_authz_cli.ecosystem.kafka_gitops import OPERATIONS, PATTERNS, RESOURCE_TYPES, read
+from kafka_authz_cli.ecosystem.kafka_gitops_write import why_not, write
+
+NO_ACLS = {"super_users": set(), "allow_everyone_if_no_acl_found": False}
+texts = st.text(max_size=12)
+expressible = st.builds(AclBinding, st.sampled_from(list(RESOURCE_TYPES.values())), texts,
+                        st.sampled_from(list(PATTERNS.values())),
+                        st.one_of(st.just("User:*"), texts.map(lambda t: "User:" + t), texts.map(lambda t: "Group:" + t),
+                                  texts),
+                        st.one_of(st.just("*"), texts), st.sampled_from(list(OPERATIONS.values())),
+                        st.sampled_from([AclPermissionType.ALLOW, AclPermissionType.DENY]))
+anything = st.builds(AclBinding, st.sampled_from(ResourceType.concrete()), st.text(max_size=8),
+                     st.sampled_from([PatternType.LITERAL, PatternType.PREFIXED, PatternType.MATCH]),
+                     st.text(max_size=8).map(lambda t: "User:" + t),
+                     st.one_of(st.just("*"), st.text(max_size=6)), st.sampled_from(AclOperation.concrete()),
+                     st.sampled_from(AclPermissionType.concrete()))
+
+
+@given(st.lists(expressible, max_size=25))
+def test_everything_kafka_gitops_can_hold_round_trips_exactly(bindings):
+    text = write(bindings).text
+    again = read(text, "w.yaml").bindings
+    assert sorted(map(str, again)) == sorted(map(str, set(bindings)))
+    assert diff(bindings, again, NO_ACLS, NO_ACLS).verdict == "equivalent"
+
+
+@given(st.lists(anything, max_size=15))
+def test_lossy_writing_never_widens_and_lists_exactly_what_it_left_out(bindings):
+    written = write(bindings, lossy=True)
+    again = read(written.text, "w.yaml").bindings
+    kept = [b for b in dict.fromkeys(bindings) if why_not(b) is None]
+    assert sorted(map(str, again)) == sorted(map(str, kept))
+    assert {str(x.binding) for x in written.lost} == {str(b) for b in dict.fromkeys(bindings) if why_not(b)}
+    assert set(map(str, again)) <= set(map(str, bindings))
+
+
+@pytest.mark.parametrize("binding, reason", [
+    (AclBinding(ResourceType.USER, "u", PatternType.LITERAL, "User:a", "*", AclOperation.DESCRIBE,
+                AclPermissionType.ALLOW), "no resource type USER"),
+    (AclBinding(ResourceType.USER, "u", PatternType.LITERAL, "User:a", "*", AclOperation.CREATE_TOKENS,
+                AclPermissionType.ALLOW), "no resource type USER"),
+    (AclBinding(ResourceType.TRANSACTIONAL_ID, "t", PatternType.LITERAL, "User:a", "*", AclOperation.TWO_PHASE_COMMIT,
+                AclPermissionType.ALLOW), "no operation TWO_PHASE_COMMIT"),
+    (AclBinding(ResourceType.TOPIC, "t", PatternType.MATCH, "User:a", "*", AclOperation.READ,
+                AclPermissionType.ALLOW), "pattern type MATCH"),
+])
+def test_what_cannot_be_expressed_is_refused_with_its_reason(binding, reason):
+    with pytest.raises(NotExpressible, match=reason):
+        write([binding])
+
+
+def test_the_written_file_is_users_with_no_roles_and_their_custom_acls():
+    text = write([AclBinding.of("TOPIC", "t", "PREFIXED", "User:alice", "*", "READ", "ALLOW"),
+                  AclBinding.of("GROUP", "g", "LITERAL", "Group:ops", "10.0.0.1", "READ", "DENY")]).text
+    assert "roles: []" in text and "customUserAcls:" in text and "services" not in text
+    acl_set = read(text, "w.yaml")
+    assert not acl_set.warnings
+    assert acl_set.origins[0].startswith("w.yaml:") and "customUserAcls entry" in acl_set.origins[0]
+
+
+def test_convert_refuses_then_with_lossy_writes_the_rest_and_says_what_was_lost(tmp_path):
+    src = tmp_path / "acls.json"
+    src.write_text(json.dumps({"version": 1, "acls": [
+        {"resource_type": "TOPIC", "resource_name": "foo", "pattern_type": "LITERAL", "principal": "User:alice",
+         "host": "*", "operation": "READ", "permission": "ALLOW"},
+        {"resource_type": "USER", "resource_name": "bob", "pattern_type": "LITERAL", "principal": "User:alice",
+         "host": "*", "operation": "CREATE_TOKENS", "permission": "ALLOW"}]}))
+    runner = CliRunner()
+    refused = runner.invoke(app, ["convert", str(src), "--to", "kafka-gitops"])
+    assert refused.exit_code == 2 and "kafka-gitops cannot express 1 binding(s)" in refused.stderr
+    out = tmp_path / "state.yaml"
+    done = runner.invoke(app, ["convert", str(src), "--to", "kafka-gitops", "--lossy", "-o", str(out)])
+    assert done.exit_code == 0, done.output
+    assert "left out of the kafka-gitops output" in " ".join(done.stderr.split()) and "CREATE_TOKENS" in done.stderr
+    assert [str(b) for b in read(out.read_text(), str(out)).bindings] == \
+        [str(AclBinding.of("TOPIC", "foo", "LITERAL", "User:alice", "*", "READ", "ALLOW"))]
+    wrong = runner.invoke(app, ["convert", str(src), "--to", "kafka-gitops", "--strimzi-cluster", "x"])
+    assert wrong.exit_code == 2 and "only with --to strimzi" in wrong.stderr
+
+
+def test_cluster_pull_to_kafka_gitops_then_plan_plans_nothing(monkeypatch, tmp_path):
+    from kafka_authz_cli.services import live as services_live
+
+    class FakeAdmin:
+        acls = [AclBinding.of("TOPIC", "orders", "LITERAL", "User:orders-app", "*", "READ", "ALLOW"),
+                AclBinding.of("GROUP", "orders-", "PREFIXED", "User:orders-app", "*", "READ", "ALLOW"),
+                AclBinding.of("TOPIC", "orders", "LITERAL", "User:billing", "10.1.2.3", "WRITE", "DENY"),
+                AclBinding.of("CLUSTER", "kafka-cluster", "LITERAL", "User:*", "*", "IDEMPOTENT_WRITE", "ALLOW")]
+
+        def list_acls(self, filters=None):
+            return [a for a in self.acls if not filters or any(f.matches(a) for f in filters)]
+
+    monkeypatch.setattr(services_live, "ADMIN_FACTORY", lambda bootstrap, config: FakeAdmin())
+    runner = CliRunner()
+    out = tmp_path / "state.yaml"
+    pulled = runner.invoke(app, ["cluster", "pull", "--bootstrap-server", "x:1", "--to", "kafka-gitops", "-o", str(out)])
+    assert pulled.exit_code == 0, pulled.output
+    plan = tmp_path / "plan.json"
+    planned = runner.invoke(app, ["cluster", "plan", str(out), "--bootstrap-server", "x:1", "--allow-delete",
+                                  "-o", str(plan)])
+    assert planned.exit_code == 0, planned.output
+    doc = json.loads(plan.read_text())
+    assert doc["creates"] == [] and doc["deletes"] == []
+
+
+def test_compile_to_kafka_gitops(tmp_path):
+    rules = tmp_path / "rules.txt"
+    rules.write_text('from io.kroxylicious.filter.authorization import TopicResource as Topic;\n'
+                     'allow User with name = "orders" to READ Topic with name = "t";\notherwise deny;\n')
+    result = CliRunner().invoke(app, ["compile", str(rules), "--to", "kafka-gitops"])
+    assert result.exit_code == 0, result.output
+    got = read(result.stdout, "c.yaml").bindings
+    assert {(b.principal, b.resource_name, b.operation) for b in got} == {
+        ("User:orders", "t", AclOperation.READ), ("User:orders", "t", AclOperation.DESCRIBE)}
