@@ -125,6 +125,31 @@ def reference() -> list[str]:
     return out
 
 
+def ecosystem_formats() -> list[str]:
+    """The ECOSYSTEM FORMATS section: each format, the version of its tool followed, its reading options,
+    what it cannot hold, and its finding codes (from the registries, so it stays true)."""
+    from kafka_authz_cli.ecosystem import FORMATS
+    from kafka_authz_cli.ecosystem.findings import BY_FORMAT, UNREADABLE
+
+    out = [".SH ECOSYSTEM FORMATS",
+           roff_text("Read by every command that takes ACLs (told by content, or named with --acls-format), "
+                     "each as its tool applies it; written with --to where the format can be written. "
+                     "authz lint reports the coded findings (EA) of each, and " + UNREADABLE.code + " ("
+                     + UNREADABLE.summary + ") for a file its tool would refuse.")]
+    for fmt in FORMATS.values():
+        out += [".TP", roff_flag(fmt.name), roff_text(f"{fmt.title}, as {fmt.follows} applies them"
+                                                     + ("" if fmt.write else "; read only") + "."),
+                ".RS"]
+        if fmt.write is not None and fmt.cannot_hold:
+            out += [".PP", roff_text(f"Cannot hold (refused unless --lossy): {fmt.cannot_hold}.")]
+        for key, what in fmt.options.items():
+            out += [".PP", roff_text(f"--option {key}=...: {what}")]
+        for code in BY_FORMAT.get(fmt.name, ()):
+            out += [".PP", "\\fB" + code.code + "\\fR " + roff_text(f"{code.name} ({code.severity}): {code.summary}")]
+        out.append(".RE")
+    return out
+
+
 def render(template: str) -> str:
     from kafka_authz_cli import __version__
 
@@ -135,6 +160,8 @@ def render(template: str) -> str:
     for line in lines:
         if line.strip() == "@REFERENCE@":
             out.extend(reference())
+        elif line.strip() == "@ECOSYSTEM@":
+            out.extend(ecosystem_formats())
         else:
             out.append(line.replace("@VERSION@", __version__))
     return HEADER + "\n".join(out)

@@ -60,10 +60,18 @@ opens it, from its working directory), a ConfigMap or Secret holding a rules fil
 KafkaProtocolFilter's ${{configmap:NAME:KEY}} (found among the files given); findings point at the
 YAML's own lines. A file given by name is always linted.
 
+The ecosystem's ACL files are linted too (Strimzi KafkaUsers, KSM YAML, kafka-gitops state files,
+JulieOps topologies, Jikkou resources; told by content): each is read as its tool applies it, and
+every construct the tool applies differently from how it reads is a finding with a stable EA code
+(a JulieOps consumer without a group reads every group: EA401; KSM's Produce creates any topic:
+EA201; a Strimzi literal `orders-*` is no wildcard: EA102); a file the tool would refuse is EA001.
+--option KEY=VALUE gives those formats their reading options (each format takes the keys it knows).
+
 Positions are the proxy's own `line:col` (the column 0-based, as the proxy's error says) in text,
 json and junit; sarif and github count columns from 1, as their specs demand.
 
-Codes: {', '.join(CODES)}; `authz lint --explain CODE` tells more.
+Codes: {', '.join(CODES)}; the ecosystem formats' EA codes are listed in the manual (ECOSYSTEM FORMATS);
+`authz lint --explain CODE` tells more.
 
 Exit codes: 0 no finding at or above --fail-level; 1 findings at or above it; 2 usage or input error.""")
 def lint(
@@ -78,13 +86,14 @@ def lint(
                                     "are: lint those holding rules, skip the rest (the pre-commit hook)."),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="List the files skipped (and why) and the "
                                  "aclFiles followed, on standard error."),
+    option: list[str] = typer.Option([], "--option", metavar="KEY=VALUE", help=ACLS_OPTION_HELP),
 ) -> None:
     if explain_code:
         typer.echo(service.explain_code(explain_code), nl=False)
         return
     if not paths:
         raise typer.BadParameter("give rules files or directories to lint", param_hint="PATHS")
-    run = service.lint_paths(paths, types, by_content)
+    run = service.lint_paths(paths, types, by_content, acls_options(option))
     keep_until_exit(run)  # big files: let the process exit free them
     if verbose:
         for s in run.skipped:
@@ -96,9 +105,10 @@ def lint(
     else:
         from kafka_authz_cli.rules import report as finding_formats
 
-        text = (finding_formats.to_junit(run.results, fail_level=fail_level.value) if fmt is LintFormat.junit
+        codes = service.finding_codes()
+        text = (finding_formats.to_junit(run.results, codes, fail_level=fail_level.value) if fmt is LintFormat.junit
                 else {"json": finding_formats.to_json, "sarif": finding_formats.to_sarif,
-                      "github": finding_formats.to_github}[fmt.value](run.results))
+                      "github": finding_formats.to_github}[fmt.value](run.results, codes))
         write_output(text.rstrip("\n") + "\n", out)
     if run.fails(fail_level.value):
         raise typer.Exit(1)

@@ -32,6 +32,7 @@ from typing import Iterable, Mapping
 from kafka_authz_cli.acl import AclBinding, AclOperation, AclPermissionType, AclSet, PatternType, ResourceType
 from kafka_authz_cli.codes import FindingCode
 from kafka_authz_cli.ecosystem import yamlnodes as y
+from kafka_authz_cli.ecosystem.reading import record
 from kafka_authz_cli.errors import InputError, OptionError
 from kafka_authz_cli.formats import WarningTally, read_text
 
@@ -114,6 +115,7 @@ FINDINGS = (
                 _ACL.format(meta="  annotations:\n    jikkou.io/ignore: true\n", pattern="orders",
                             pattern_type="LITERAL")),
 )
+_CODE = {f.code: f for f in FINDINGS}
 #: the topics the example of MATCH_SNAPSHOT is read with
 EXAMPLE_TOPICS = ("orders-eu", "orders-us", "payments")
 
@@ -153,6 +155,9 @@ class _Reading:
 
     def warn(self, code: str, kind: str, where: str, message: str) -> None:
         self.tally.add(f"{code} {kind}", where, f"{code} {message}")
+        path, _, line = where.rpartition(":")
+        located = line.isdigit()
+        record(self.acl_set, _CODE[code], path if located else where, int(line) if located else 1, 0, message)
 
     def add(self, binding: AclBinding, origin: str) -> None:
         if binding not in self.seen:  # Jikkou creates each KafkaAclBinding once (equals without the delete flag)

@@ -26,6 +26,7 @@ from kafka_authz_cli.ecosystem import julieops_acls
 from kafka_authz_cli.ecosystem import julieops_model as m
 from kafka_authz_cli.ecosystem import yamlnodes as y
 from kafka_authz_cli.ecosystem.julieops_config import OPTIONS, config
+from kafka_authz_cli.ecosystem.reading import record
 from kafka_authz_cli.errors import InputError
 from kafka_authz_cli.formats import WarningTally
 
@@ -121,6 +122,7 @@ class Reading:
 
     def finding(self, code: str, path: str, line: int | None, message: str) -> None:
         self.warn(f"{code} {CODES[code].summary}", path, line, f"{code} {message}")
+        record(self.acl_set, CODES[code], path, line or 1, 0, message)
 
 
 def read(text: str, path: str, options: Mapping[str, str] | None = None) -> AclSet:

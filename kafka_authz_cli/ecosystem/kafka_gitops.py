@@ -44,6 +44,7 @@ from kafka_authz_cli.ecosystem.kafka_gitops_expand import (
     text,
     texts,
 )
+from kafka_authz_cli.ecosystem.reading import record
 from kafka_authz_cli.errors import InputError
 from kafka_authz_cli.formats import WarningTally, read_text
 
@@ -169,6 +170,7 @@ class _Reading:
     def warn(self, code: str, path: str, node, message: str) -> None:
         finding = _CODE[code]
         self.tally.add(f"{code} {finding.name}", f"{path}:{y.line(node)}", f"{code} {message}")
+        record(self.acl_set, finding, path, y.line(node), node.start_mark.column, message)
 
 
 def read(text: str, path: str, options: Mapping[str, str] | None = None) -> AclSet:
@@ -194,8 +196,9 @@ def read_many(files: Iterable[tuple[str, str]], source: str, options: Mapping[st
             "and removes every ACL it does not generate")
     reading.acl_set.warnings.extend(reading.tally.lines())
     if not reading.acl_set.bindings:
-        reading.acl_set.warnings.append(f"{source}: EA307 no ACLs: kafka-gitops apply removes every ACL of the "
-                                        "cluster (unless --no-delete or --skip-acls)")
+        said = "no ACLs: kafka-gitops apply removes every ACL of the cluster (unless --no-delete or --skip-acls)"
+        reading.acl_set.warnings.append(f"{source}: EA307 {said}")
+        record(reading.acl_set, _CODE["EA307"], source, 1, 0, said)
     return reading.acl_set
 
 

@@ -31,6 +31,11 @@ class SourceFinding:
     name: str
 
 
+def record(acl_set: AclSet, code: FindingCode, path: str, line: int, col: int, message: str) -> None:
+    """A coded finding kept with the ACL set, for ``authz lint`` (the caller tallies the warning line)."""
+    acl_set.findings.append(SourceFinding(code.code, path, line, col, message, code.severity, code.name))
+
+
 class SourceReading:
     """One source being read (a file, or every file of a directory): ``path`` is the file at hand."""
 
@@ -48,8 +53,7 @@ class SourceReading:
         """A coded finding at ``node``: a warning line starting with the code, and a finding for lint."""
         line, col = node.start_mark.line + 1, node.start_mark.column
         self.tally.add(f"{code.code} {code.summary}", f"{self.path}:{line}", f"{code.code} {message}")
-        self.acl_set.findings.append(SourceFinding(code.code, self.path, line, col, message, code.severity,
-                                                   code.name))
+        record(self.acl_set, code, self.path, line, col, message)
 
     def finish(self) -> AclSet:
         """The ACL set, its warnings told once per kind."""

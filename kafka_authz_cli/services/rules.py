@@ -45,11 +45,28 @@ if TYPE_CHECKING:
 
 
 def explain_code(code: str) -> str:
-    """``authz lint --explain CODE``: what the code means, and a rules file that produces it."""
+    """``authz lint --explain CODE``: what the code means, and an input that produces it."""
+    from kafka_authz_cli.ecosystem import CODES as ECOSYSTEM_CODES
+
     try:
         return explain(code)
     except KeyError:
-        raise OptionError(f"unknown code {code!r}; codes: {', '.join(CODES)}", param_hint="--explain") from None
+        pass
+    try:
+        found = ECOSYSTEM_CODES[code]
+    except KeyError:
+        raise OptionError(f"unknown code {code!r}; codes: {', '.join(finding_codes())}", param_hint="--explain") \
+            from None
+    example = found.example if isinstance(found.example, str) else "\n".join(
+        f"# {name}\n{text}" for name, text in found.example.items())
+    return found.explain() + "\nExample:\n\n" + example
+
+
+def finding_codes() -> Mapping:
+    """Every code lint reports: the rules language's (AZ) and the ecosystem formats' (EA)."""
+    from kafka_authz_cli.ecosystem import CODES as ECOSYSTEM_CODES
+
+    return {**CODES, **ECOSYSTEM_CODES}
 
 
 #: Directories a walk never enters (version control).
@@ -94,6 +111,8 @@ class _Inputs:
     rules: dict[Path, str] = field(default_factory=dict)  # rules files (dict: each once, in order)
     explicit_other: dict[Path, tuple[str, str | None]] = field(default_factory=dict)  # given, not rules
     yamls: dict[Path, KroxyliciousYaml] = field(default_factory=dict)
+    #: files of an ecosystem format (Strimzi, KSM, JulieOps...): path -> (format, text)
+    ecosystem: dict[Path, tuple] = field(default_factory=dict)
     skipped: list[Skipped] = field(default_factory=list)
 
 
@@ -134,6 +153,8 @@ def _classify(path: Path, explicit: bool, inputs: _Inputs) -> None:
     if text is not None and is_rules(text):
         inputs.rules[path] = text
         return
+    if text is not None and _ecosystem(path, text, inputs):
+        return
     if text is not None and may_hold_rules(text):
         try:
             found = read_kroxylicious_yaml(text)
@@ -152,6 +173,32 @@ def _classify(path: Path, explicit: bool, inputs: _Inputs) -> None:
     inputs.skipped.append(Skipped(str(path), why_not or _not_rules(text or "")))
 
 
+def _ecosystem(path: Path, text: str, inputs: _Inputs) -> bool:
+    """A file of an ecosystem format: linted for what its tool applies differently from how it reads."""
+    from kafka_authz_cli.ecosystem import format_of_text
+
+    fmt = format_of_text(text)
+    if fmt is None:
+        return False
+    inputs.ecosystem[path] = (fmt, text)
+    return True
+
+
+def _lint_ecosystem(path: Path, fmt, text: str, options: Mapping[str, str]) -> LintResult:
+    """The coded findings of reading ``path`` as its tool does; a file the tool refuses is one error."""
+    from kafka_authz_cli.ecosystem import SourceFinding
+    from kafka_authz_cli.ecosystem.findings import UNREADABLE as U
+
+    own = {k: v for k, v in options.items() if k in fmt.options}
+    try:
+        acl_set = fmt.read(text, str(path), own)
+    except InputError as exc:
+        col = (exc.col - 1) if exc.col else 0  # readers' columns are 1-based; lint's are 0-based
+        return LintResult(str(path), [SourceFinding(U.code, str(path), exc.line or 1, col,
+                                                    f"{fmt.title}: {exc.reason}", U.severity, U.name)])
+    return LintResult(str(path), sorted(acl_set.findings, key=lambda f: (f.line, f.col, f.code)))
+
+
 def _not_rules(text: str) -> str:
     what = looks_like(text)
     return f"looks like {what}" if what else "its first statement is no rules statement"
@@ -164,7 +211,7 @@ def _inputs(paths: list[Path], by_content: bool) -> _Inputs:
             before = len(inputs.rules) + len(inputs.yamls)
             for f in _walk(p):
                 _classify(f, False, inputs)
-            if len(inputs.rules) + len(inputs.yamls) == before and not by_content:
+            if len(inputs.rules) + len(inputs.yamls) + len(inputs.ecosystem) == before and not by_content:
                 skipped = sum(1 for s in inputs.skipped if Path(s.path).is_relative_to(p))
                 raise InputError(f"no Kroxylicious rules file and no YAML holding rules under this directory "
                                  f"({skipped} file(s) skipped: none reads as rules by content)", str(p))
@@ -175,8 +222,12 @@ def _inputs(paths: list[Path], by_content: bool) -> _Inputs:
     return inputs
 
 
-def lint_paths(paths: list[Path], types: Optional[Path], by_content: bool = False) -> LintRun:
-    """Lint rules files, YAMLs holding or naming them, and directories of both (files by content).
+def lint_paths(paths: list[Path], types: Optional[Path], by_content: bool = False,
+               options: Optional[Mapping[str, str]] = None) -> LintRun:
+    """Lint rules files, YAMLs holding or naming them, the ecosystem's ACL files (Strimzi, KSM,
+    JulieOps, kafka-gitops, Jikkou: what their tool applies differently from how they read), and
+    directories of them (files by content). ``options``: the ecosystem formats' reading options, each
+    format given the ones it knows.
 
     ``by_content``: files given by name are picked as a directory's are (the pre-commit hook passes
     every text file), and finding nothing to lint is no error."""
@@ -194,6 +245,7 @@ def lint_paths(paths: list[Path], types: Optional[Path], by_content: bool = Fals
         else:
             run.results.append(_lint_other(path, *inputs.explicit_other[path], registry))
     run.results += yaml_results
+    run.results += [_lint_ecosystem(path, fmt, text, options or {}) for path, (fmt, text) in inputs.ecosystem.items()]
     return run
 
 
