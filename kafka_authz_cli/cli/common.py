@@ -54,6 +54,18 @@ class AclFormat(str, Enum):
     rules = "rules"
     strimzi = "strimzi"
     ksm_yaml = "ksm-yaml"
+    terraform = "terraform"
+
+
+class TerraformProvider(str, Enum):
+    kafka = "kafka"
+    confluent = "confluent"
+
+
+TERRAFORM_PROVIDER_HELP = ("--to terraform: kafka (Mongey/kafka provider's kafka_acl, the default) or confluent "
+                           "(confluentinc/confluent provider's confluent_kafka_acl).")
+TERRAFORM_CONFLUENT_CLUSTER_HELP = ("--to terraform --terraform-provider confluent: the Kafka cluster id (lkc-...) of "
+                                    "every resource's kafka_cluster block and import ID (required).")
 
 
 class StrimziAuthentication(str, Enum):
@@ -75,7 +87,8 @@ STRIMZI_API_VERSION_HELP = ("--to strimzi: kafka.strimzi.io/v1 (Strimzi 0.49 and
 STRIMZI_CLUSTER_HELP = "--to strimzi: the strimzi.io/cluster label of every KafkaUser (default my-cluster)."
 #: ``--option KEY=VALUE`` (repeatable): an ecosystem format's reading options
 ACLS_OPTION_HELP = ("A reading option of the ACL set's format, KEY=VALUE (repeatable). Strimzi: cluster=NAME reads only "
-                    "the KafkaUsers labelled strimzi.io/cluster=NAME.")
+                    "the KafkaUsers labelled strimzi.io/cluster=NAME. Terraform: unevaluated=skip leaves out (warned, EA505) "
+                    "the resources whose values authz cannot evaluate, instead of refusing the file.")
 
 
 def acls_options(values: list[str]) -> dict[str, str]:

@@ -1,4 +1,4 @@
-"""`authz convert`: ACL sets between canonical JSON, kafka-acls text, KSM CSV/YAML and Strimzi KafkaUsers."""
+"""`authz convert`: ACL sets between canonical JSON, kafka-acls text, KSM CSV/YAML, Strimzi KafkaUsers and Terraform."""
 
 from __future__ import annotations
 
@@ -15,9 +15,12 @@ from kafka_authz_cli.cli.common import (
     STRIMZI_API_VERSION_HELP,
     STRIMZI_AUTHENTICATION_HELP,
     STRIMZI_CLUSTER_HELP,
+    TERRAFORM_CONFLUENT_CLUSTER_HELP,
+    TERRAFORM_PROVIDER_HELP,
     AclFormat,
     StrimziApiVersion,
     StrimziAuthentication,
+    TerraformProvider,
     acls_options,
     option_value,
     write_output,
@@ -31,11 +34,13 @@ class OutFormat(str, Enum):
     csv = "csv"
     strimzi = "strimzi"
     ksm_yaml = "ksm-yaml"
+    terraform = "terraform"
 
 
-@app.command("convert", short_help="Convert ACL sets between JSON, kafka-acls text, KSM CSV/YAML and Strimzi KafkaUsers.",
+@app.command("convert", short_help="Convert ACL sets between JSON, kafka-acls text, KSM CSV/YAML, Strimzi KafkaUsers and Terraform.",
              help="""Convert an ACL set between formats: canonical JSON, the text `kafka-acls --list`
-prints, Kafka Security Manager CSV and YAML, and Strimzi KafkaUser resources (a rules file is compiled first).
+prints, Kafka Security Manager CSV and YAML, Strimzi KafkaUser resources and Terraform ACL resources (a rules
+file is compiled first).
 Round trips lose nothing.
 
 kafka-acls text of every Kafka version is read: 1.0/1.1 (`Topic:name`, `User:a has Allow permission for
@@ -60,6 +65,17 @@ the helpers `Consume` (DESCRIBE, READ) and `Produce` (DESCRIBE, CREATE, WRITE, p
 --lossy, non-User principals, other resource types, LITERAL names ending in `*`, names with surrounding
 spaces, hosts that are empty or hold `,`, token and two-phase-commit operations.
 
+Terraform (follows Mongey/kafka provider 0.13.1 and confluentinc/confluent 2.83): `kafka_acl` and
+`confluent_kafka_acl` resources in .tf files (a file or a directory: one module), `terraform show -json`
+output or a v4 terraform.tfstate, one binding per resource, values matched as exactly as the providers do
+(`Read`, `Topic`; `READ`, `TOPIC`). In .tf files literals, var.NAME defaults, locals and `count` on them are
+evaluated; a value from another resource, for_each or a function is an error naming it (`--option
+unevaluated=skip`: left out, warned EA505); module blocks are not followed (EA506). `--to terraform` writes
+`kafka_acl` resources (`--terraform-provider confluent`: `confluent_kafka_acl`, with
+`--terraform-confluent-cluster lkc-...`) with stable labels and `import` blocks carrying the provider's import
+ID; it refuses, unless --lossy, USER resources, token and two-phase-commit operations, and values that break
+the import ID (`|`; for Confluent `#` and `/`).
+
 Exit codes: 0 converted; 2 usage or input error (file:line: reason), or a conversion that would lose bindings.""")
 def convert(
     source: Path = typer.Argument(..., help="Input ACL set ('-' for stdin, or a directory of KafkaUsers); format "
@@ -72,9 +88,14 @@ def convert(
     strimzi_cluster: Optional[str] = typer.Option(None, "--strimzi-cluster", help=STRIMZI_CLUSTER_HELP),
     strimzi_api_version: Optional[StrimziApiVersion] = typer.Option(None, "--strimzi-api-version",
                                                                     help=STRIMZI_API_VERSION_HELP),
+    terraform_provider: Optional[TerraformProvider] = typer.Option(None, "--terraform-provider",
+                                                                   help=TERRAFORM_PROVIDER_HELP),
+    terraform_confluent_cluster: Optional[str] = typer.Option(None, "--terraform-confluent-cluster",
+                                                              help=TERRAFORM_CONFLUENT_CLUSTER_HELP),
     lossy: bool = typer.Option(False, "--lossy", help=LOSSY_HELP),
     out: Optional[Path] = typer.Option(None, "-o", "--output", help="Write here instead of stdout."),
 ) -> None:
     options = WriteOptions(option_value(strimzi_authentication), strimzi_cluster, lossy,
-                           option_value(strimzi_api_version))
+                           option_value(strimzi_api_version), option_value(terraform_provider),
+                           terraform_confluent_cluster)
     write_output(convert_acl_set(source, to.value, option_value(acls_format), options, acls_options(option)), out)

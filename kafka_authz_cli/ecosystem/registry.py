@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator, Mapping, Optional
 
 from kafka_authz_cli.acl import AclSet
-from kafka_authz_cli.ecosystem import ksm, ksm_write, strimzi, strimzi_write
+from kafka_authz_cli.ecosystem import ksm, ksm_write, strimzi, strimzi_write, terraform, terraform_write
 from kafka_authz_cli.errors import InputError, OptionError
 from kafka_authz_cli.formats import read_text
 
@@ -65,6 +65,12 @@ FORMATS: dict[str, EcosystemFormat] = {f.name: f for f in (
         "non-User principals, LITERAL names ending in '*', names with surrounding spaces, hosts that are empty "
         "or hold ',', resources other than topics, groups, transactional ids and clusters, token and "
         "two-phase-commit operations", (".yaml", ".yml")),
+    EcosystemFormat(
+        "terraform", "Terraform kafka_acl / confluent_kafka_acl resources", terraform.FOLLOWS, terraform.sniff,
+        terraform.read, terraform.read_many, terraform_write.write,
+        "USER resources, token and two-phase-commit operations, pattern types other than LITERAL and PREFIXED, "
+        "a '|' in a name, principal or host (kafka_acl's import ID), '#' or '/' (confluent_kafka_acl's)",
+        (".tf", ".json", ".tfstate"), terraform.OPTIONS),
 )}
 
 

@@ -1,0 +1,233 @@
+"""Terraform's HCL files as blocks and the literal values of their attributes, with positions.
+
+Parsed by python-hcl2's grammar (its raw Lark tree: every node knows its line and column). Only what a
+file states is evaluated: string, number and bool literals, templates whose interpolations are
+themselves evaluable, heredocs, ``var.NAME`` (the variable's ``default``), ``local.NAME`` (its
+``locals`` value), ``cond ? a : b`` and ``!x``. Anything else (resource attributes, ``each``,
+functions, data sources) is :class:`Unevaluable`: the caller decides whether that is an error or
+a skipped resource. Terraform's own evaluation of these forms is the reference
+(developer.hashicorp.com "Expressions": string templates, ``$${``/``%%{`` escapes, heredocs).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from kafka_authz_cli.errors import InputError
+
+
+@dataclass
+class Block:
+    """``TYPE "label" ... { body }``: its attributes (name -> expression node) and nested blocks."""
+
+    type: str
+    labels: list[str]
+    line: int
+    col: int
+    attributes: dict[str, Any] = field(default_factory=dict)
+    blocks: list["Block"] = field(default_factory=list)
+    path: str = ""
+
+
+class Unevaluable(Exception):
+    """An expression a static reader cannot give a value to (``what``: its source text)."""
+
+    def __init__(self, node, what: str, why: str):
+        self.node = node
+        self.what = what
+        self.why = why
+        super().__init__(f"{what}: {why}")
+
+
+def parse(text: str, path: str) -> list[Block]:
+    """The top-level blocks of one ``.tf`` file; a syntax error is one located InputError."""
+    from hcl2.api import parses_to_tree
+    from lark.exceptions import UnexpectedInput
+
+    try:
+        tree = parses_to_tree(text.removeprefix("\ufeff"))
+    except UnexpectedInput as e:
+        line, col = getattr(e, "line", None), getattr(e, "column", None)
+        token = getattr(e, "token", None)
+        near = f" at {str(token)!r}" if token is not None and str(token).strip() else ""
+        raise InputError(f"not valid HCL (Terraform's configuration syntax){near}", path,
+                         line if isinstance(line, int) and line > 0 else None,
+                         col if isinstance(col, int) and col > 0 else None) from None
+    body = next(c for c in tree.children if _is(c, "body"))
+    return [_block(c, path, text) for c in body.children if _is(c, "block")]
+
+
+def _is(node, name: str) -> bool:
+    return getattr(node, "data", None) == name
+
+
+def _block(node, path: str, text: str) -> Block:
+    head = [c for c in node.children if not _is(c, "new_line_or_comment") and hasattr(c, "data")]
+    body = next(c for c in node.children if _is(c, "body"))
+    names = [_name(c) for c in head if c is not body]
+    block = Block(names[0], names[1:], node.meta.line, node.meta.column, path=path)
+    for child in body.children:
+        if _is(child, "attribute"):
+            key = _name(child.children[0])
+            block.attributes[key] = child.children[-1]
+        elif _is(child, "block"):
+            block.blocks.append(_block(child, path, text))
+    return block
+
+
+def _name(node) -> str:
+    """A block type, label or attribute name: an identifier, a keyword or a plain quoted string."""
+    if _is(node, "string"):
+        return "".join(str(p.children[0]) for p in node.children if _is(p, "string_part"))
+    return str(node.children[0])
+
+
+def where(node) -> tuple[int, int]:
+    meta = getattr(node, "meta", None)
+    if meta is not None and not getattr(meta, "empty", True):
+        return meta.line, meta.column
+    return getattr(node, "line", 0) or 0, getattr(node, "column", 0) or 0
+
+
+def source(node, text: str) -> str:
+    """The expression as written (for messages)."""
+    meta = getattr(node, "meta", None)
+    if meta is not None and not getattr(meta, "empty", True):
+        return text[meta.start_pos:meta.end_pos]
+    return str(node)
+
+
+_ESCAPES = {"n": "\n", "r": "\r", "t": "\t", '"': '"', "\\": "\\"}
+_ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|U([0-9a-fA-F]{8})|(.))", re.S)
+
+
+def unescape(chars: str) -> str:
+    """A quoted string's characters as Terraform reads them (``\\n``, ``\\"``, ``\\uNNNN`` ...)."""
+    if "\\" not in chars:
+        return chars
+
+    def one(m: re.Match) -> str:
+        code = m.group(1) or m.group(2)
+        if code:
+            return chr(int(code, 16))
+        return _ESCAPES.get(m.group(3), "\\" + m.group(3))
+    return _ESCAPE.sub(one, chars)
+
+
+class Scope:
+    """What ``var.NAME`` and ``local.NAME`` stand for in one module (the files of a directory)."""
+
+    def __init__(self, text_of: dict[str, str]):
+        #: name -> (expression node, path) of each variable default and local value
+        self.variables: dict[str, tuple[Any, str]] = {}
+        self.locals: dict[str, tuple[Any, str]] = {}
+        self.text_of = text_of
+        #: variables whose defaults were used (each reading warns once)
+        self.defaults_used: dict[str, str] = {}
+        self._evaluating: set[str] = set()
+
+    def add(self, block: Block) -> None:
+        if block.type == "variable" and block.labels and "default" in block.attributes:
+            self.variables[block.labels[0]] = (block.attributes["default"], block.path)
+        elif block.type == "locals":
+            for name, node in block.attributes.items():
+                self.locals[name] = (node, block.path)
+
+    def lookup(self, kind: str, name: str, node, text: str) -> Any:
+        table = self.variables if kind == "var" else self.locals
+        if name not in table:
+            why = ("the variable has no default here (set by -var, a .tfvars file or TF_VAR_)" if kind == "var"
+                   else "no such local value in these files")
+            raise Unevaluable(node, source(node, text), why)
+        key = f"{kind}.{name}"
+        if key in self._evaluating:
+            raise Unevaluable(node, source(node, text), "refers to itself")
+        expr, path = table[name]
+        self._evaluating.add(key)
+        try:
+            value = evaluate(expr, self, self.text_of.get(path, ""))
+        finally:
+            self._evaluating.discard(key)
+        if kind == "var":
+            self.defaults_used.setdefault(name, f"{path}:{where(expr)[0]}")
+        return value
+
+
+def evaluate(node, scope: Scope, text: str) -> Any:  # noqa: C901 - one case per expression form
+    """The value of an expression node, or :class:`Unevaluable`."""
+    kind = getattr(node, "data", None)
+    if kind == "expr_term":
+        inner = [c for c in node.children if hasattr(c, "data") and not _is(c, "new_line_or_comment")]
+        if len(inner) == 1:
+            return evaluate(inner[0], scope, text)
+    elif kind == "string":
+        return _template(node, scope, text)
+    elif kind == "int_lit":
+        return int(str(node.children[0]))
+    elif kind == "float_lit":
+        return float(str(node.children[0]))
+    elif kind == "literal_value":
+        return {"true": True, "false": False, "null": None}[str(node.children[0])]
+    elif kind in ("heredoc_template", "heredoc_template_trim"):
+        return _heredoc(node, kind == "heredoc_template_trim", text)
+    elif kind == "get_attr_expr_term":
+        base, attr = node.children
+        if _is(base, "expr_term") and _is(base.children[0], "identifier"):
+            root = str(base.children[0].children[0])
+            if root in ("var", "local"):
+                return scope.lookup(root, _name(attr.children[-1]), node, text)
+    elif kind == "conditional":
+        parts = [c for c in node.children if hasattr(c, "data") and not _is(c, "new_line_or_comment")]
+        condition = evaluate(parts[0], scope, text)
+        if not isinstance(condition, bool):
+            raise Unevaluable(parts[0], source(parts[0], text), "the condition is not a bool")
+        return evaluate(parts[1] if condition else parts[2], scope, text)
+    elif kind == "unary_op" and str(node.children[0]) == "!":
+        value = evaluate(node.children[1], scope, text)
+        if isinstance(value, bool):
+            return not value
+    raise Unevaluable(node, source(node, text), "an expression authz does not evaluate (only literals, var.NAME "
+                      "defaults, local values and conditionals on them)")
+
+
+def _template(node, scope: Scope, text: str) -> str:
+    out = []
+    for part in node.children:
+        if not _is(part, "string_part"):
+            continue
+        piece = part.children[0]
+        if hasattr(piece, "data"):
+            if not _is(piece, "interpolation"):
+                raise Unevaluable(node, source(node, text), "a template directive (%{...})")
+            expr = [c for c in piece.children if hasattr(c, "data")][0]
+            out.append(_as_string(evaluate(expr, scope, text), piece, text))
+        elif piece.type == "ESCAPED_INTERPOLATION":
+            out.append(str(piece)[1:])  # $${ is a literal ${
+        elif piece.type == "ESCAPED_DIRECTIVE":
+            out.append(str(piece)[1:])
+        else:
+            out.append(unescape(str(piece)))
+    return "".join(out)
+
+
+def _as_string(value: Any, node, text: str) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float, str)):
+        return str(value)
+    raise Unevaluable(node, source(node, text), "interpolates null")
+
+
+def _heredoc(node, trim: bool, text: str) -> str:
+    raw = str(node.children[0])
+    lines = raw.split("\n")
+    body = lines[1:-2]  # the marker line, the body, the closing marker, the final empty string
+    value = "\n".join(body) + ("\n" if body else "")
+    if "${" in value.replace("$${", "") or "%{" in value.replace("%%{", ""):
+        raise Unevaluable(node, source(node, text), "a heredoc with interpolations")
+    if trim and body:
+        indent = min((len(ln) - len(ln.lstrip(" \t")) for ln in body if ln.strip()), default=0)
+        value = "\n".join(ln[indent:] for ln in body) + "\n"
+    return value.replace("$${", "${").replace("%%{", "%{")
