@@ -87,7 +87,7 @@ STRIMZI_API_VERSION_HELP = ("--to strimzi: kafka.strimzi.io/v1 (Strimzi 0.49 and
 STRIMZI_CLUSTER_HELP = "--to strimzi: the strimzi.io/cluster label of every KafkaUser (default my-cluster)."
 #: ``--option KEY=VALUE`` (repeatable): an ecosystem format's reading options
 ACLS_OPTION_HELP = ("A reading option of the ACL set's format, KEY=VALUE (repeatable). Strimzi: cluster=NAME reads only "
-                    "the KafkaUsers labelled strimzi.io/cluster=NAME. Terraform: unevaluated=skip leaves out (warned, EA505) "
+                    "the KafkaUsers labelled strimzi.io/cluster=NAME. Terraform: unevaluated=skip leaves out (warned, EA504) "
                     "the resources whose values authz cannot evaluate, instead of refusing the file.")
 
 

@@ -70,7 +70,7 @@ Terraform (follows Mongey/kafka provider 0.13.1 and confluentinc/confluent 2.83)
 output or a v4 terraform.tfstate, one binding per resource, values matched as exactly as the providers do
 (`Read`, `Topic`; `READ`, `TOPIC`). In .tf files literals, var.NAME defaults, locals and `count` on them are
 evaluated; a value from another resource, for_each or a function is an error naming it (`--option
-unevaluated=skip`: left out, warned EA505); module blocks are not followed (EA506). `--to terraform` writes
+unevaluated=skip`: left out, warned EA504); module blocks are not followed (EA505). `--to terraform` writes
 `kafka_acl` resources (`--terraform-provider confluent`: `confluent_kafka_acl`, with
 `--terraform-confluent-cluster lkc-...`) with stable labels and `import` blocks carrying the provider's import
 ID; it refuses, unless --lossy, USER resources, token and two-phase-commit operations, and values that break

@@ -14,7 +14,7 @@ Followed: Mongey/terraform-provider-kafka 0.13.1+ (``678b3c7``) and confluentinc
   ``rest_endpoint`` and ``credentials`` say where, not what, and are not evaluated.
 - In ``.tf`` files only what the files state is evaluated (``terraform_hcl``); ``count`` 0 creates none;
   ``for_each``, references to other resources and ``module`` blocks are not evaluated: the resource is
-  an error naming the attribute, or with ``--option unevaluated=skip`` left out with EA505.
+  an error naming the attribute, or with ``--option unevaluated=skip`` left out with EA504.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from kafka_authz_cli.formats import WarningTally
 FOLLOWS = ("Mongey/terraform-provider-kafka 0.13.1 (kafka_acl) and confluentinc/terraform-provider-confluent 2.83 "
            "(confluent_kafka_acl)")
 OPTIONS = {"unevaluated": "error (the default): a kafka_acl whose values authz cannot evaluate (references to other "
-                          "resources, for_each, functions) is an error; skip: it is left out, warned (EA505)"}
+                          "resources, for_each, functions) is an error; skip: it is left out, warned (EA504)"}
 _OPS = ("ALL", "READ", "WRITE", "CREATE", "DELETE", "ALTER", "DESCRIBE", "CLUSTER_ACTION", "DESCRIBE_CONFIGS",
         "ALTER_CONFIGS", "IDEMPOTENT_WRITE")
 _TYPES = ("TOPIC", "GROUP", "CLUSTER", "TRANSACTIONAL_ID", "DELEGATION_TOKEN")
@@ -101,6 +101,15 @@ FINDINGS = (
         '  acl_host                     = "*"\n  acl_operation                = "Read"\n'
         '  acl_permission_type          = "Allow"\n}\n'),
     FindingCode(
+        "EA506", "prefix-ends-in-star", "warning",
+        "A Prefixed resource name ending in '*' matches only names that contain that '*'.",
+        "Prefixed 'events-*' matches the names that begin with 'events-*', star included: the '*' is no "
+        "wildcard. Prefixed 'events-' is what matches every name beginning with 'events-'.",
+        'resource "kafka_acl" "a" {\n  resource_name                = "events-*"\n  resource_type                = "Topic"\n'
+        '  resource_pattern_type_filter = "Prefixed"\n  acl_principal                = "User:alice"\n'
+        '  acl_host                     = "*"\n  acl_operation                = "Read"\n'
+        '  acl_permission_type          = "Allow"\n}\n'),
+    FindingCode(
         "EA503", "principal-glob", "warning",
         "A principal holding '*' other than User:* is a literal name, not a pattern.",
         "Kafka matches principals exactly; only 'User:*' is its wildcard. 'User:CN=*.example.com' or "
@@ -109,7 +118,7 @@ FINDINGS = (
         '  acl_principal       = "User:app-*"\n  acl_host            = "*"\n  acl_operation       = "Read"\n'
         '  acl_permission_type = "Allow"\n}\n'),
     FindingCode(
-        "EA505", "resource-not-evaluated", "warning",
+        "EA504", "resource-not-evaluated", "warning",
         "An ACL resource whose values authz cannot evaluate was left out (--option unevaluated=skip).",
         "Its values come from other resources, for_each, functions or variables without a default: Terraform "
         "knows them at plan time, a reading of the files does not. The ACL set read lacks what the resource "
@@ -118,7 +127,7 @@ FINDINGS = (
         '  acl_principal       = "User:${kafka_user.app.name}"\n  acl_host            = "*"\n'
         '  acl_operation       = "Read"\n  acl_permission_type = "Allow"\n}\n'),
     FindingCode(
-        "EA506", "module-not-read", "warning",
+        "EA505", "module-not-read", "warning",
         "A module block may create ACLs that are not read.",
         "authz reads the resources of the files given; the resources of a called module are created by "
         "Terraform too. Read the module's directory as well, or the state (`terraform show -json`).",
@@ -169,6 +178,9 @@ def _findings(reading: _Reading, b: AclBinding, where: str) -> None:
                      f"glob; Prefixed {b.resource_name[:-1]!r} matches the names it starts)")
     if b.pattern_type is PatternType.PREFIXED and b.resource_name == "*":
         reading.warn("EA502", where, "Prefixed '*' matches only names that begin with '*' (every name is Literal '*')")
+    if b.pattern_type is PatternType.PREFIXED and b.resource_name.endswith("*") and b.resource_name != "*":
+        reading.warn("EA506", where, f"Prefixed {b.resource_name!r} matches only names beginning with that '*' "
+                     f"(Prefixed {b.resource_name.rstrip('*')!r} matches the names it starts)")
     if "*" in b.principal and b.principal != "User:*":
         reading.warn("EA503", where, f"principal {b.principal!r} is a literal name: Kafka's only principal wildcard "
                      "is User:*")
@@ -261,8 +273,15 @@ def _read_hcl(reading: _Reading, files: list[tuple[str, str]]) -> None:
     for _, _, blocks in parsed:
         for block in blocks:
             scope.add(block)
+    defined: dict[str, str] = {}
     for text, path, blocks in parsed:
         for block in blocks:
+            if block.type == "resource" and len(block.labels) == 2 and block.labels[0] in PROVIDERS:
+                address = ".".join(block.labels)
+                if address in defined:  # Terraform: "Duplicate resource configuration"
+                    raise InputError(f"{address} is defined again (first at {defined[address]}): Terraform refuses "
+                                     "a module with two", path, block.line, block.col)
+                defined[address] = f"{path}:{block.line}"
             if block.type == "module" and block.labels:
                 where = f"{path}:{block.line}"
                 src = block.attributes.get("source")
@@ -270,7 +289,7 @@ def _read_hcl(reading: _Reading, files: list[tuple[str, str]]) -> None:
                     named = f" (source {hcl.evaluate(src, scope, text)})" if src is not None else ""
                 except hcl.Unevaluable:
                     named = ""
-                reading.warn("EA506", where, f"module {block.labels[0]}{named}: the ACLs it creates are not read")
+                reading.warn("EA505", where, f"module {block.labels[0]}{named}: the ACLs it creates are not read")
             elif block.type == "resource" and len(block.labels) == 2 and block.labels[0] in PROVIDERS:
                 _resource(reading, PROVIDERS[block.labels[0]], block, scope, text, path)
     if scope.defaults_used:
@@ -294,10 +313,9 @@ def _resource(reading: _Reading, provider: Provider, block: hcl.Block, scope: hc
                 reading.tally.add("resources with count 0 (Terraform creates none)", where,
                                   f"{address}: count is 0, Terraform creates no ACL for it")
                 return
-        values = {}
-        for attribute in provider.attributes.values():
-            node = block.attributes.get(attribute)
-            values[attribute] = None if node is None else hcl.evaluate(node, scope, text)
+        wanted = set(provider.attributes.values())
+        # in file order, so that the first value authz cannot evaluate is the one named
+        values = {a: hcl.evaluate(node, scope, text) for a, node in block.attributes.items() if a in wanted}
         binding = binding_of(provider, values.get)
     except hcl.Unevaluable as e:
         attribute = next((k for k, n in block.attributes.items() if _contains(n, e.node)), "a value")
@@ -306,7 +324,7 @@ def _resource(reading: _Reading, provider: Provider, block: hcl.Block, scope: hc
             raise InputError(f"{address}: {attribute} = {e.what}: {e.why}; authz cannot know the ACL it creates "
                              "(read `terraform show -json` output, or --option unevaluated=skip to leave it out)",
                              path, line or block.line, col or None) from None
-        reading.warn("EA505", f"{path}:{line or block.line}", f"{address} left out: {attribute} = {e.what} ({e.why})")
+        reading.warn("EA504", f"{path}:{line or block.line}", f"{address} left out: {attribute} = {e.what} ({e.why})")
         return
     except _Bad as e:
         node = block.attributes.get(e.attribute)

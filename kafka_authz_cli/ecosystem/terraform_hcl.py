@@ -3,7 +3,8 @@
 Parsed by python-hcl2's grammar (its raw Lark tree: every node knows its line and column). Only what a
 file states is evaluated: string, number and bool literals, templates whose interpolations are
 themselves evaluable, heredocs, ``var.NAME`` (the variable's ``default``), ``local.NAME`` (its
-``locals`` value), ``cond ? a : b`` and ``!x``. Anything else (resource attributes, ``each``,
+``locals`` value), ``TYPE.NAME.ATTR`` where that resource configures ATTR (``kafka_topic.t.name``),
+``cond ? a : b`` and ``!x``. Anything else (resource attributes, ``each``,
 functions, data sources) is :class:`Unevaluable`: the caller decides whether that is an error or
 a skipped resource. Terraform's own evaluation of these forms is the reference
 (developer.hashicorp.com "Expressions": string templates, ``$${``/``%%{`` escapes, heredocs).
@@ -123,17 +124,40 @@ class Scope:
         #: name -> (expression node, path) of each variable default and local value
         self.variables: dict[str, tuple[Any, str]] = {}
         self.locals: dict[str, tuple[Any, str]] = {}
+        #: (type, name) -> the resource block: ``TYPE.NAME.ATTR`` is its configured value of ATTR
+        self.resources: dict[tuple[str, str], Block] = {}
         self.text_of = text_of
         #: variables whose defaults were used (each reading warns once)
         self.defaults_used: dict[str, str] = {}
         self._evaluating: set[str] = set()
 
     def add(self, block: Block) -> None:
-        if block.type == "variable" and block.labels and "default" in block.attributes:
+        if block.type == "resource" and len(block.labels) == 2:
+            self.resources[(block.labels[0], block.labels[1])] = block
+        elif block.type == "variable" and block.labels and "default" in block.attributes:
             self.variables[block.labels[0]] = (block.attributes["default"], block.path)
         elif block.type == "locals":
             for name, node in block.attributes.items():
                 self.locals[name] = (node, block.path)
+
+    def attribute(self, chain: list[str], node, text: str) -> Any:
+        """``TYPE.NAME.ATTR``: the value the file configures (a required argument such as kafka_topic's
+        ``name`` is in the state as configured); computed attributes (``id``) are not known here."""
+        block = self.resources.get((chain[0], chain[1]))
+        if block is None or chain[2] not in block.attributes:
+            why = ("a resource not in these files" if block is None
+                   else f"{chain[2]} is not configured in {chain[0]}.{chain[1]} (known only once Terraform applies it)")
+            raise Unevaluable(node, source(node, text), why)
+        if "count" in block.attributes or "for_each" in block.attributes:
+            raise Unevaluable(node, source(node, text), f"{chain[0]}.{chain[1]} has count or for_each")
+        key = ".".join(chain)
+        if key in self._evaluating:
+            raise Unevaluable(node, source(node, text), "refers to itself")
+        self._evaluating.add(key)
+        try:
+            return evaluate(block.attributes[chain[2]], self, self.text_of.get(block.path, ""))
+        finally:
+            self._evaluating.discard(key)
 
     def lookup(self, kind: str, name: str, node, text: str) -> Any:
         table = self.variables if kind == "var" else self.locals
@@ -173,11 +197,11 @@ def evaluate(node, scope: Scope, text: str) -> Any:  # noqa: C901 - one case per
     elif kind in ("heredoc_template", "heredoc_template_trim"):
         return _heredoc(node, kind == "heredoc_template_trim", text)
     elif kind == "get_attr_expr_term":
-        base, attr = node.children
-        if _is(base, "expr_term") and _is(base.children[0], "identifier"):
-            root = str(base.children[0].children[0])
-            if root in ("var", "local"):
-                return scope.lookup(root, _name(attr.children[-1]), node, text)
+        chain = _chain(node)
+        if chain and len(chain) == 2 and chain[0] in ("var", "local"):
+            return scope.lookup(chain[0], chain[1], node, text)
+        if chain and len(chain) == 3 and chain[0] not in ("var", "local", "data", "module", "each", "count"):
+            return scope.attribute(chain, node, text)
     elif kind == "conditional":
         parts = [c for c in node.children if hasattr(c, "data") and not _is(c, "new_line_or_comment")]
         condition = evaluate(parts[0], scope, text)
@@ -189,7 +213,19 @@ def evaluate(node, scope: Scope, text: str) -> Any:  # noqa: C901 - one case per
         if isinstance(value, bool):
             return not value
     raise Unevaluable(node, source(node, text), "an expression authz does not evaluate (only literals, var.NAME "
-                      "defaults, local values and conditionals on them)")
+                      "defaults, local values, configured arguments of other resources and conditionals on them)")
+
+
+def _chain(node) -> list[str] | None:
+    """``a.b.c`` as ``["a", "b", "c"]`` (None: not a plain chain of names)."""
+    if _is(node, "expr_term") and len(node.children) == 1 and _is(node.children[0], "identifier"):
+        return [str(node.children[0].children[0])]
+    if _is(node, "expr_term") and len(node.children) == 1:
+        return _chain(node.children[0])
+    if _is(node, "get_attr_expr_term") and len(node.children) == 2 and _is(node.children[1], "get_attr"):
+        base = _chain(node.children[0])
+        return None if base is None else base + [_name(node.children[1].children[-1])]
+    return None
 
 
 def _template(node, scope: Scope, text: str) -> str:

@@ -121,9 +121,15 @@ def test_an_expression_authz_cannot_evaluate_is_an_error_naming_the_attribute_or
     assert "--option unevaluated=skip" in str(e.value)
     got = read(text, "x.tf", {"unevaluated": "skip"})
     assert got.bindings == [acl("TOPIC", "orders", "User:alice", "READ")]
-    assert codes(got.warnings) == ["EA505"]
+    assert codes(got.warnings) == ["EA504"]
     with pytest.raises(InputError, match="for_each"):
         read(kafka_acl(for_each="toset([\"a\"])"), "x.tf")
+
+
+def test_a_resource_defined_twice_is_refused_as_terraform_does():
+    with pytest.raises(InputError, match="kafka_acl.a is defined again") as e:
+        read_many([(kafka_acl("a"), "a.tf"), (kafka_acl("a"), "b.tf")], "dir")
+    assert e.value.path == "b.tf" and e.value.line == 1
 
 
 def test_a_syntax_error_is_one_located_line():
@@ -134,7 +140,7 @@ def test_a_syntax_error_is_one_located_line():
 
 @pytest.mark.parametrize("finding", FINDINGS, ids=[f.code for f in FINDINGS])
 def test_every_finding_example_produces_its_code_and_only_it(finding):
-    options = {"unevaluated": "skip"} if finding.code == "EA505" else {}
+    options = {"unevaluated": "skip"} if finding.code == "EA504" else {}
     got = read(finding.example, "example.tf", options)
     assert codes(got.warnings) == [finding.code], got.warnings
     line = next(w for w in got.warnings if finding.code in w)
