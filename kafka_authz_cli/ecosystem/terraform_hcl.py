@@ -42,8 +42,94 @@ class Unevaluable(Exception):
         super().__init__(f"{what}: {why}")
 
 
+class Literal:
+    """A literal value read by :func:`fast_parse` (it stands where a Lark node would)."""
+
+    __slots__ = ("value", "line", "column", "text")
+
+    def __init__(self, value: Any, line: int, column: int, text: str):
+        self.value, self.line, self.column, self.text = value, line, column, text
+
+    def __str__(self) -> str:
+        return self.text
+
+
+class Chain(Literal):
+    """A reference ``a.b.c`` read by :func:`fast_parse`: ``value`` is its list of names."""
+
+
+_FAST_BLOCK = re.compile(r'([A-Za-z_][A-Za-z0-9_-]*)((?:[ \t]+"[^"\\$%\n]*")*)[ \t]*\{')
+_FAST_LABEL = re.compile(r'"([^"]*)"')
+#: ``name = value``: a quoted string without templates (``$``/``%`` only when no ``{`` follows) or escapes other
+#: than the common ones, a whole number (not negative: ``-1`` is an expression) or a bool; a trailing comment
+_FAST_ATTRIBUTE = re.compile(
+    r'([A-Za-z_][A-Za-z0-9_-]*)[ \t]*=[ \t]*("(?:[^"\\$%\n]|\\[nrt"\\]|\\u[0-9a-fA-F]{4}|\$(?![{$])|%(?![{%]))*"|[0-9]+|true|false|'
+    r'[A-Za-z_][A-Za-z0-9_-]*(?:\.[A-Za-z_][A-Za-z0-9_-]*)+)'
+    r'[ \t]*(?:(?:#|//)[^\n]*)?')
+_FAST_ESCAPE = re.compile(r'\\(?:u([0-9a-fA-F]{4})|(.))')
+
+
+def _fast_escape(m: re.Match) -> str:
+    return chr(int(m.group(1), 16)) if m.group(1) else _ESCAPES[m.group(2)]
+
+
+def fast_parse(text: str, path: str) -> list[Block] | None:  # noqa: C901 - one case per line shape
+    """The blocks of a file written in the plain shape ``cluster pull`` writes and most hand-written ACL
+    files have (blocks, ``name = "literal"`` lines, comments), much faster than the grammar; None for
+    anything else, which :func:`parse` then reads. The tests hold it to the grammar's result."""
+    top: list[Block] = []
+    stack: list[Block] = []
+    attribute, block_head = _FAST_ATTRIBUTE.fullmatch, _FAST_BLOCK.fullmatch
+    for number, raw in enumerate(text.removeprefix("\ufeff").split("\n"), 1):
+        line = raw.strip(" \t\r")
+        if not line or line[0] == "#" or line.startswith("//"):
+            continue
+        m = attribute(line) if stack else None
+        if m is not None:
+            if "/*" in line:
+                return None
+            value_text = m.group(2)
+            col = m.start(2) + len(raw) - len(raw.lstrip(" \t\r")) + 1
+            first = value_text[0]
+            if first == '"':
+                value: Any = value_text[1:-1]
+                if "\\" in value:
+                    value = _FAST_ESCAPE.sub(_fast_escape, value)
+                node = Literal(value, number, col, value_text)
+            elif first.isdigit():
+                node = Literal(int(value_text), number, col, value_text)
+            elif value_text in ("true", "false"):
+                node = Literal(value_text == "true", number, col, value_text)
+            else:
+                node = Chain(value_text.split("."), number, col, value_text)
+            attributes = stack[-1].attributes
+            if m.group(1) in attributes:
+                return None  # the grammar's reading decides what a repeated argument means
+            attributes[m.group(1)] = node
+            continue
+        if line == "}":
+            if not stack:
+                return None
+            stack.pop()
+            continue
+        m = block_head(line)
+        if m is None or "/*" in line:
+            return None
+        col = len(raw) - len(raw.lstrip(" \t\r")) + 1
+        block = Block(m.group(1), _FAST_LABEL.findall(m.group(2)), number, col, path=path)
+        (stack[-1].blocks if stack else top).append(block)
+        stack.append(block)
+    return top if not stack else None
+
+
 def parse(text: str, path: str) -> list[Block]:
     """The top-level blocks of one ``.tf`` file; a syntax error is one located InputError."""
+    fast = fast_parse(text, path)
+    return fast if fast is not None else grammar_parse(text, path)
+
+
+def grammar_parse(text: str, path: str) -> list[Block]:
+    """:func:`parse` by python-hcl2's grammar alone (every file HCL allows)."""
     from hcl2.api import parses_to_tree
     from lark.exceptions import UnexpectedInput
 
@@ -72,6 +158,9 @@ def _block(node, path: str, text: str) -> Block:
     for child in body.children:
         if _is(child, "attribute"):
             key = _name(child.children[0])
+            if key in block.attributes:  # Terraform: "Attribute redefined"
+                raise InputError(f"{key} is given twice in this {block.type} block (Terraform refuses it)", path,
+                                 child.meta.line, child.meta.column)
             block.attributes[key] = child.children[-1]
         elif _is(child, "block"):
             block.blocks.append(_block(child, path, text))
@@ -181,6 +270,10 @@ class Scope:
 
 def evaluate(node, scope: Scope, text: str) -> Any:  # noqa: C901 - one case per expression form
     """The value of an expression node, or :class:`Unevaluable`."""
+    if isinstance(node, Chain):
+        return _reference(node.value, node, scope, text)
+    if isinstance(node, Literal):
+        return node.value
     kind = getattr(node, "data", None)
     if kind == "expr_term":
         inner = [c for c in node.children if hasattr(c, "data") and not _is(c, "new_line_or_comment")]
@@ -198,10 +291,8 @@ def evaluate(node, scope: Scope, text: str) -> Any:  # noqa: C901 - one case per
         return _heredoc(node, kind == "heredoc_template_trim", text)
     elif kind == "get_attr_expr_term":
         chain = _chain(node)
-        if chain and len(chain) == 2 and chain[0] in ("var", "local"):
-            return scope.lookup(chain[0], chain[1], node, text)
-        if chain and len(chain) == 3 and chain[0] not in ("var", "local", "data", "module", "each", "count"):
-            return scope.attribute(chain, node, text)
+        if chain:
+            return _reference(chain, node, scope, text)
     elif kind == "conditional":
         parts = [c for c in node.children if hasattr(c, "data") and not _is(c, "new_line_or_comment")]
         condition = evaluate(parts[0], scope, text)
@@ -214,6 +305,16 @@ def evaluate(node, scope: Scope, text: str) -> Any:  # noqa: C901 - one case per
             return not value
     raise Unevaluable(node, source(node, text), "an expression authz does not evaluate (only literals, var.NAME "
                       "defaults, local values, configured arguments of other resources and conditionals on them)")
+
+
+def _reference(chain: list[str], node, scope: Scope, text: str) -> Any:
+    """``var.NAME``, ``local.NAME`` or ``TYPE.NAME.ATTR``; anything else is Unevaluable."""
+    if len(chain) == 2 and chain[0] in ("var", "local"):
+        return scope.lookup(chain[0], chain[1], node, text)
+    if len(chain) == 3 and chain[0] not in ("var", "local", "data", "module", "each", "count"):
+        return scope.attribute(chain, node, text)
+    raise Unevaluable(node, source(node, text), "a reference authz does not evaluate (only var.NAME defaults, "
+                      "local values and configured arguments of resources in these files)")
 
 
 def _chain(node) -> list[str] | None:
