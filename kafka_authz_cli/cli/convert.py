@@ -68,8 +68,9 @@ spaces, hosts that are empty or hold `,`, token and two-phase-commit operations.
 Terraform (follows Mongey/kafka provider 0.13.1 and confluentinc/confluent 2.83): `kafka_acl` and
 `confluent_kafka_acl` resources in .tf files (a file or a directory: one module), `terraform show -json`
 output or a v4 terraform.tfstate, one binding per resource, values matched as exactly as the providers do
-(`Read`, `Topic`; `READ`, `TOPIC`). In .tf files literals, var.NAME defaults, locals and `count` on them are
-evaluated; a value from another resource, for_each or a function is an error naming it (`--option
+(`Read`, `Topic`; `READ`, `TOPIC`). In .tf files literals, var.NAME defaults, locals, configured arguments of
+other resources and count/for_each on them are evaluated; a value only Terraform knows (a computed id, a
+function) is an error naming it (`--option
 unevaluated=skip`: left out, warned EA504); module blocks are not followed (EA505). `--to terraform` writes
 `kafka_acl` resources (`--terraform-provider confluent`: `confluent_kafka_acl`, with
 `--terraform-confluent-cluster lkc-...`) with stable labels and `import` blocks carrying the provider's import

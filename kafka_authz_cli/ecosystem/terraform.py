@@ -134,6 +134,7 @@ FINDINGS = (
         'module "acls" {\n  source = "./acls"\n}\n'),
 )
 _CODES = {f.code: f for f in FINDINGS}
+_INTEGER_ID = re.compile(r"User:[0-9]+")
 
 
 def sniff(text: str) -> bool:
@@ -164,12 +165,18 @@ class _Reading:
     def warn(self, code: str, where: str, message: str) -> None:
         self.tally.add(f"{code} {_CODES[code].summary[:-1].lower()}", where, f"{code} {message}")
 
-    def add(self, binding: AclBinding, origin: str) -> None:
+    def add(self, binding: AclBinding, origin: str, provider: "Provider | None" = None) -> None:
         if binding not in self.seen:  # the broker holds a set: two resources for one ACL are one ACL
             self.seen.add(binding)
             self.acl_set.bindings.append(binding)
             self.acl_set.origins.append(origin)
-        _findings(self, binding, origin.split(" (", 1)[0])
+        where = origin.split(" (", 1)[0]
+        _findings(self, binding, where)
+        if provider is CONFLUENT and _INTEGER_ID.fullmatch(binding.principal):
+            # principalWithIntegerIdToPrincipalWithResourceId: older states hold Confluent Cloud's integer ids
+            self.tally.add("confluent_kafka_acl principals are integer ids", where,
+                           f"principal {binding.principal} is an integer id: the provider maps it to the service "
+                           "account's resource id (User:sa-...) when it reads the ACL; the cluster's ACL names that")
 
 
 def _findings(reading: _Reading, b: AclBinding, where: str) -> None:
@@ -301,22 +308,14 @@ def _read_hcl(reading: _Reading, files: list[tuple[str, str]]) -> None:
 def _resource(reading: _Reading, provider: Provider, block: hcl.Block, scope: hcl.Scope, text: str, path: str) -> None:
     address = f"{block.labels[0]}.{block.labels[1]}"
     where = f"{path}:{block.line}"
+    wanted = set(provider.attributes.values())
     try:
-        if "for_each" in block.attributes:
-            node = block.attributes["for_each"]
-            raise hcl.Unevaluable(node, hcl.source(node, text), "for_each makes one resource per element")
-        if "count" in block.attributes:
-            count = hcl.evaluate(block.attributes["count"], scope, text)
-            if not isinstance(count, int) or isinstance(count, bool) or count < 0:
-                raise _Bad("count", f"count must be a whole number, got {count!r}")
-            if count == 0:
-                reading.tally.add("resources with count 0 (Terraform creates none)", where,
-                                  f"{address}: count is 0, Terraform creates no ACL for it")
-                return
-        wanted = set(provider.attributes.values())
-        # in file order, so that the first value authz cannot evaluate is the one named
-        values = {a: hcl.evaluate(node, scope, text) for a, node in block.attributes.items() if a in wanted}
-        binding = binding_of(provider, values.get)
+        made = []
+        for suffix, each, index in _instances(reading, block, scope, text, address):
+            scope.each, scope.count_index = each, index
+            # in file order, so that the first value authz cannot evaluate is the one named
+            values = {a: hcl.evaluate(node, scope, text) for a, node in block.attributes.items() if a in wanted}
+            made.append((binding_of(provider, values.get), f"{where} ({address}{suffix})"))
     except hcl.Unevaluable as e:
         attribute = next((k for k, n in block.attributes.items() if _contains(n, e.node)), "a value")
         line, col = hcl.where(e.node)
@@ -330,7 +329,36 @@ def _resource(reading: _Reading, provider: Provider, block: hcl.Block, scope: hc
         node = block.attributes.get(e.attribute)
         line, col = hcl.where(node) if node is not None else (block.line, block.col)
         raise InputError(f"{address}: {e.reason}", path, line, col) from None
-    reading.add(binding, f"{where} ({address})")
+    finally:
+        scope.each, scope.count_index = None, None
+    for binding, origin in made:
+        reading.add(binding, origin, provider)
+
+
+def _instances(reading: _Reading, block: hcl.Block, scope: hcl.Scope, text: str, address: str) -> list[tuple]:
+    """``(address suffix, each (key, value) or None, count.index or None)`` of each instance Terraform makes."""
+    where = f"{block.path}:{block.line}"
+    if "for_each" in block.attributes:
+        value = hcl.evaluate(block.attributes["for_each"], scope, text)
+        if isinstance(value, dict):  # a map: one instance per key, in key order
+            pairs = sorted(value.items())
+        elif isinstance(value, tuple) and all(isinstance(v, str) for v in value):  # a set of strings
+            pairs = [(v, v) for v in value]
+        else:
+            raise _Bad("for_each", "for_each must be a map or a set of strings (Terraform refuses a list: toset() it)")
+        if not pairs:
+            reading.tally.add("resources with no instance (count 0, empty for_each)", where,
+                              f"{address}: for_each is empty, Terraform creates no ACL for it")
+        return [(f"[{json.dumps(str(k))}]", (str(k), v), None) for k, v in pairs]
+    if "count" in block.attributes:
+        count = hcl.evaluate(block.attributes["count"], scope, text)
+        if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+            raise _Bad("count", f"count must be a whole number, got {count!r}")
+        if count == 0:
+            reading.tally.add("resources with no instance (count 0, empty for_each)", where,
+                              f"{address}: count is 0, Terraform creates no ACL for it")
+        return [(f"[{i}]", None, i) for i in range(count)]
+    return [("", None, None)]
 
 
 def _contains(tree, node) -> bool:
@@ -415,7 +443,7 @@ def _state_resource(reading: _Reading, rtype, mode, values, address: str, where:
     if isinstance(cluster, list) and cluster and isinstance(cluster[0], dict) and cluster[0].get("id"):
         reading.clusters.add(str(cluster[0]["id"]))
         label += f", cluster {cluster[0]['id']}"
-    reading.add(binding, f"{where} ({label})")
+    reading.add(binding, f"{where} ({label})", provider)
 
 
 def _split(where: str) -> tuple[str, int]:

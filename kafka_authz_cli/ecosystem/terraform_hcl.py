@@ -3,8 +3,8 @@
 Parsed by python-hcl2's grammar (its raw Lark tree: every node knows its line and column). Only what a
 file states is evaluated: string, number and bool literals, templates whose interpolations are
 themselves evaluable, heredocs, ``var.NAME`` (the variable's ``default``), ``local.NAME`` (its
-``locals`` value), ``TYPE.NAME.ATTR`` where that resource configures ATTR (``kafka_topic.t.name``),
-``cond ? a : b`` and ``!x``. Anything else (resource attributes, ``each``,
+``locals`` value), ``TYPE.NAME.ATTR`` where that resource configures ATTR (``kafka_topic.t.name``), tuples, objects,
+``toset([...])``, ``each.key``/``each.value[.NAME]`` and ``count.index``, ``cond ? a : b`` and ``!x``. Anything else (resource attributes, ``each``,
 functions, data sources) is :class:`Unevaluable`: the caller decides whether that is an error or
 a skipped resource. Terraform's own evaluation of these forms is the reference
 (developer.hashicorp.com "Expressions": string templates, ``$${``/``%%{`` escapes, heredocs).
@@ -219,6 +219,9 @@ class Scope:
         #: variables whose defaults were used (each reading warns once)
         self.defaults_used: dict[str, str] = {}
         self._evaluating: set[str] = set()
+        #: the instance being read: ``each`` as (key, value) under for_each, ``count.index`` under count
+        self.each: tuple[str, Any] | None = None
+        self.count_index: int | None = None
 
     def add(self, block: Block) -> None:
         if block.type == "resource" and len(block.labels) == 2:
@@ -299,6 +302,16 @@ def evaluate(node, scope: Scope, text: str) -> Any:  # noqa: C901 - one case per
         if not isinstance(condition, bool):
             raise Unevaluable(parts[0], source(parts[0], text), "the condition is not a bool")
         return evaluate(parts[1] if condition else parts[2], scope, text)
+    elif kind == "tuple":
+        return [evaluate(c, scope, text) for c in node.children if hasattr(c, "data") and not _is(c, "new_line_or_comment")]
+    elif kind == "object":
+        return dict(_element(e, scope, text) for e in node.children if _is(e, "object_elem"))
+    elif kind == "function_call" and str(node.children[0].children[0]) == "toset":
+        args = [c for c in node.children if _is(c, "arguments")]
+        items = [c for c in args[0].children if hasattr(c, "data") and not _is(c, "new_line_or_comment")] if args else []
+        value = evaluate(items[0], scope, text) if len(items) == 1 else None
+        if isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
+            return tuple(sorted(set(value)))  # a set of strings: Terraform iterates it in lexical order
     elif kind == "unary_op" and str(node.children[0]) == "!":
         value = evaluate(node.children[1], scope, text)
         if isinstance(value, bool):
@@ -307,8 +320,32 @@ def evaluate(node, scope: Scope, text: str) -> Any:  # noqa: C901 - one case per
                       "defaults, local values, configured arguments of other resources and conditionals on them)")
 
 
+def _element(node, scope: Scope, text: str) -> tuple[str, Any]:
+    """An object's ``key = value``: a bare name is the key itself, anything else is evaluated."""
+    key_node = node.children[0].children[0]
+    chain = _chain(key_node)
+    key = chain[0] if chain and len(chain) == 1 else evaluate(key_node, scope, text)
+    return str(key), evaluate(node.children[-1], scope, text)
+
+
 def _reference(chain: list[str], node, scope: Scope, text: str) -> Any:
     """``var.NAME``, ``local.NAME`` or ``TYPE.NAME.ATTR``; anything else is Unevaluable."""
+    if chain[0] == "each" and scope.each is not None and len(chain) >= 2 and chain[1] in ("key", "value"):
+        value = scope.each[0] if chain[1] == "key" else scope.each[1]
+        for name in chain[2:]:
+            if not isinstance(value, dict) or name not in value:
+                raise Unevaluable(node, source(node, text), f"each.value has no {name}")
+            value = value[name]
+        return value
+    if chain == ["count", "index"] and scope.count_index is not None:
+        return scope.count_index
+    if len(chain) > 2 and chain[0] in ("var", "local"):
+        value = _reference(chain[:2], node, scope, text)
+        for name in chain[2:]:
+            if not isinstance(value, dict) or name not in value:
+                raise Unevaluable(node, source(node, text), f"{'.'.join(chain[:2])} has no {name}")
+            value = value[name]
+        return value
     if len(chain) == 2 and chain[0] in ("var", "local"):
         return scope.lookup(chain[0], chain[1], node, text)
     if len(chain) == 3 and chain[0] not in ("var", "local", "data", "module", "each", "count"):

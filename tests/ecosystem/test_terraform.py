@@ -113,6 +113,24 @@ locals {
     assert any("defaults of variable(s) team" in w for w in got.warnings)
 
 
+def test_for_each_and_count_make_one_binding_per_instance():
+    text = """variable "apps" {
+  default = {
+    billing = { topic = "invoices", op = "Write" }
+    orders  = { topic = "orders", op = "Read" }
+  }
+}
+""" + kafka_acl("a", for_each="var.apps", acl_principal='"User:${each.key}"', resource_name="each.value.topic",
+                 acl_operation="each.value.op") + \
+        kafka_acl("b", for_each='toset(["z", "y", "z"])', acl_principal='"User:${each.value}"') + \
+        kafka_acl("c", count="2", resource_name='"t-${count.index}"')
+    got = read(text, "x.tf")
+    assert [(str(b.principal), b.resource_name, b.operation.name) for b in got.bindings] == [
+        ("User:billing", "invoices", "WRITE"), ("User:orders", "orders", "READ"), ("User:y", "orders", "READ"),
+        ("User:z", "orders", "READ"), ("User:alice", "t-0", "READ"), ("User:alice", "t-1", "READ")]
+    assert got.origins[0] == 'x.tf:7 (kafka_acl.a["billing"])' and got.origins[-1] == "x.tf:25 (kafka_acl.c[1])"
+
+
 def test_an_expression_authz_cannot_evaluate_is_an_error_naming_the_attribute_or_skipped_with_ea505():
     text = kafka_acl("ok") + kafka_acl("x", acl_principal='"User:${confluent_service_account.app.id}"')
     with pytest.raises(InputError) as e:
@@ -122,8 +140,11 @@ def test_an_expression_authz_cannot_evaluate_is_an_error_naming_the_attribute_or
     got = read(text, "x.tf", {"unevaluated": "skip"})
     assert got.bindings == [acl("TOPIC", "orders", "User:alice", "READ")]
     assert codes(got.warnings) == ["EA504"]
-    with pytest.raises(InputError, match="for_each"):
-        read(kafka_acl(for_each="toset([\"a\"])"), "x.tf")
+    with pytest.raises(InputError, match="for_each = random_password.p: a reference authz does not evaluate"):
+        read(kafka_acl(for_each="random_password.p"), "x.tf")
+    with pytest.raises(InputError, match="for_each must be a map or a set of strings") as e:
+        read(kafka_acl(for_each='["a"]'), "x.tf")
+    assert e.value.line == 8
 
 
 def test_a_resource_defined_twice_is_refused_as_terraform_does():
@@ -178,6 +199,15 @@ def test_terraform_show_json_with_child_modules():
                             acl("GROUP", "g", "User:sa-1", "READ", pattern="PREFIXED")]
     line = next(i for i, ln in enumerate(text.splitlines(), 1) if '"module.m.confluent_kafka_acl.b[0]"' in ln)
     assert got.origins[1] == f"show.json:{line} (module.m.confluent_kafka_acl.b[0], cluster lkc-1)"
+
+
+def test_confluent_integer_ids_of_older_states_are_warned():
+    values = dict(SHOW["values"]["root_module"]["child_modules"][0]["resources"][0]["values"], principal="User:12345")
+    doc = {"format_version": "1.0", "values": {"root_module": {"resources": [
+        {"address": "confluent_kafka_acl.x", "mode": "managed", "type": "confluent_kafka_acl", "values": values}]}}}
+    got = read(json.dumps(doc), "show.json")
+    assert got.bindings[0].principal == "User:12345"
+    assert any("integer id" in w for w in got.warnings)
 
 
 def test_tfstate_v4():
