@@ -73,7 +73,7 @@ def _fast_escape(m: re.Match) -> str:
     return chr(int(m.group(1), 16)) if m.group(1) else _ESCAPES[m.group(2)]
 
 
-def fast_parse(text: str, path: str) -> list[Block] | None:  # noqa: C901 - one case per line shape
+def fast_parse(text: str, path: str) -> list[Block] | None:
     """The blocks of a file written in the plain shape ``cluster pull`` writes and most hand-written ACL
     files have (blocks, ``name = "literal"`` lines, comments), much faster than the grammar; None for
     anything else, which :func:`parse` then reads. The tests hold it to the grammar's result."""
@@ -271,53 +271,61 @@ class Scope:
         return value
 
 
-def evaluate(node, scope: Scope, text: str) -> Any:  # noqa: C901 - one case per expression form
+_NOT_EVALUATED = object()
+
+
+def evaluate(node, scope: Scope, text: str) -> Any:
     """The value of an expression node, or :class:`Unevaluable`."""
     if isinstance(node, Chain):
         return _reference(node.value, node, scope, text)
     if isinstance(node, Literal):
         return node.value
-    kind = getattr(node, "data", None)
-    if kind == "expr_term":
-        inner = [c for c in node.children if hasattr(c, "data") and not _is(c, "new_line_or_comment")]
-        if len(inner) == 1:
-            return evaluate(inner[0], scope, text)
-    elif kind == "string":
-        return _template(node, scope, text)
-    elif kind == "int_lit":
-        return int(str(node.children[0]))
-    elif kind == "float_lit":
-        return float(str(node.children[0]))
-    elif kind == "literal_value":
-        return {"true": True, "false": False, "null": None}[str(node.children[0])]
-    elif kind in ("heredoc_template", "heredoc_template_trim"):
-        return _heredoc(node, kind == "heredoc_template_trim", text)
-    elif kind == "get_attr_expr_term":
-        chain = _chain(node)
-        if chain:
-            return _reference(chain, node, scope, text)
-    elif kind == "conditional":
-        parts = [c for c in node.children if hasattr(c, "data") and not _is(c, "new_line_or_comment")]
-        condition = evaluate(parts[0], scope, text)
-        if not isinstance(condition, bool):
-            raise Unevaluable(parts[0], source(parts[0], text), "the condition is not a bool")
-        return evaluate(parts[1] if condition else parts[2], scope, text)
-    elif kind == "tuple":
-        return [evaluate(c, scope, text) for c in node.children if hasattr(c, "data") and not _is(c, "new_line_or_comment")]
-    elif kind == "object":
-        return dict(_element(e, scope, text) for e in node.children if _is(e, "object_elem"))
-    elif kind == "function_call" and str(node.children[0].children[0]) == "toset":
-        args = [c for c in node.children if _is(c, "arguments")]
-        items = [c for c in args[0].children if hasattr(c, "data") and not _is(c, "new_line_or_comment")] if args else []
-        value = evaluate(items[0], scope, text) if len(items) == 1 else None
-        if isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
-            return tuple(sorted(set(value)))  # a set of strings: Terraform iterates it in lexical order
-    elif kind == "unary_op" and str(node.children[0]) == "!":
-        value = evaluate(node.children[1], scope, text)
-        if isinstance(value, bool):
-            return not value
-    raise Unevaluable(node, source(node, text), "an expression authz does not evaluate (only literals, var.NAME "
-                      "defaults, local values, configured arguments of other resources and conditionals on them)")
+    form = _FORMS.get(getattr(node, "data", None))
+    value = _NOT_EVALUATED if form is None else form(node, scope, text)
+    if value is _NOT_EVALUATED:
+        raise Unevaluable(node, source(node, text), "an expression authz does not evaluate (only literals, var.NAME "
+                          "defaults, local values, configured arguments of other resources and conditionals on them)")
+    return value
+
+
+def _parts(node) -> list:
+    return [c for c in node.children if hasattr(c, "data") and not _is(c, "new_line_or_comment")]
+
+
+def _term(node, scope: Scope, text: str) -> Any:
+    inner = _parts(node)
+    return evaluate(inner[0], scope, text) if len(inner) == 1 else _NOT_EVALUATED
+
+
+def _attribute_chain(node, scope: Scope, text: str) -> Any:
+    chain = _chain(node)
+    return _reference(chain, node, scope, text) if chain else _NOT_EVALUATED
+
+
+def _conditional(node, scope: Scope, text: str) -> Any:
+    parts = _parts(node)
+    condition = evaluate(parts[0], scope, text)
+    if not isinstance(condition, bool):
+        raise Unevaluable(parts[0], source(parts[0], text), "the condition is not a bool")
+    return evaluate(parts[1] if condition else parts[2], scope, text)
+
+
+def _function(node, scope: Scope, text: str) -> Any:
+    if str(node.children[0].children[0]) != "toset":
+        return _NOT_EVALUATED
+    args = [c for c in node.children if _is(c, "arguments")]
+    items = _parts(args[0]) if args else []
+    value = evaluate(items[0], scope, text) if len(items) == 1 else None
+    if isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
+        return tuple(sorted(set(value)))  # a set of strings: Terraform iterates it in lexical order
+    return _NOT_EVALUATED
+
+
+def _not(node, scope: Scope, text: str) -> Any:
+    if str(node.children[0]) != "!":
+        return _NOT_EVALUATED
+    value = evaluate(node.children[1], scope, text)
+    return (not value) if isinstance(value, bool) else _NOT_EVALUATED
 
 
 def _element(node, scope: Scope, text: str) -> tuple[str, Any]:
@@ -405,3 +413,21 @@ def _heredoc(node, trim: bool, text: str) -> str:
         indent = min((len(ln) - len(ln.lstrip(" \t")) for ln in body if ln.strip()), default=0)
         value = "\n".join(ln[indent:] for ln in body) + "\n"
     return value.replace("$${", "${").replace("%%{", "%{")
+
+
+#: one reading per expression form of the grammar (the others are not evaluated)
+_FORMS = {
+    "expr_term": _term,
+    "string": _template,
+    "int_lit": lambda node, scope, text: int(str(node.children[0])),
+    "float_lit": lambda node, scope, text: float(str(node.children[0])),
+    "literal_value": lambda node, scope, text: {"true": True, "false": False, "null": None}[str(node.children[0])],
+    "heredoc_template": lambda node, scope, text: _heredoc(node, False, text),
+    "heredoc_template_trim": lambda node, scope, text: _heredoc(node, True, text),
+    "get_attr_expr_term": _attribute_chain,
+    "conditional": _conditional,
+    "tuple": lambda node, scope, text: [evaluate(c, scope, text) for c in _parts(node)],
+    "object": lambda node, scope, text: dict(_element(e, scope, text) for e in node.children if _is(e, "object_elem")),
+    "function_call": _function,
+    "unary_op": _not,
+}
