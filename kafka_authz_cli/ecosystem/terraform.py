@@ -148,7 +148,7 @@ def sniff(text: str) -> bool:
 
 _BLOCK = re.compile(r'^(?:resource|data|variable|locals|module|provider|terraform|output)(?:[ \t]+"[\w-]*")*[ \t]*\{',
                     re.M)
-_SHOW = re.compile(r'"format_version"\s*:\s*"[^"]*"[\s\S]*"values"\s*:\s*\{|"values"\s*:\s*\{\s*"root_module"')
+_SHOW = re.compile(r'"format_version"\s*:\s*"[^"]*"[\s\S]*"(?:planned_)?values"\s*:\s*\{|"values"\s*:\s*\{\s*"root_module"')
 _STATE = re.compile(r'"version"\s*:\s*4\s*,[\s\S]*"terraform_version"\s*:|"terraform_version"\s*:[^,]*,\s*"serial"')
 
 
@@ -400,7 +400,8 @@ def _read_json(reading: _Reading, text: str, path: str) -> None:
         addresses: dict[str, int] = {}
         for m in _ADDRESS.finditer(text):
             addresses.setdefault(m.group(1), lines.at(m.start()))
-        root = (doc.get("values") or {}).get("root_module") or {}
+        # `terraform show -json` of a state has values; of a saved plan, planned_values (unknowns left out)
+        root = (doc.get("values") or doc.get("planned_values") or {}).get("root_module") or {}
         for resource in _module_resources(root):
             line = addresses.get(resource.get("address", ""), 1)
             _state_resource(reading, resource.get("type"), resource.get("mode"), resource.get("values"),
@@ -437,7 +438,8 @@ def _state_resource(reading: _Reading, rtype, mode, values, address: str, where:
     try:
         binding = binding_of(provider, values.get)
     except _Bad as e:
-        raise InputError(f"{address}: {e.reason}", *_split(where)) from None
+        known = "" if e.attribute in values else " (in a plan: known only after apply; read the state)"
+        raise InputError(f"{address}: {e.reason}{known}", *_split(where)) from None
     cluster = values.get("kafka_cluster")
     label = address
     if isinstance(cluster, list) and cluster and isinstance(cluster[0], dict) and cluster[0].get("id"):

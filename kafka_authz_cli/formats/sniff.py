@@ -76,7 +76,7 @@ CSV = _k("csv", "CSV")
 HTML = _k("html", "HTML")
 XML = _k("xml", "XML")
 TERRAFORM = _k("terraform", "a Terraform file")
-TERRAFORM_STATE = _k("terraform-state", "Terraform state (terraform show -json output or a terraform.tfstate)")
+TERRAFORM_STATE = _k("terraform-state", "Terraform JSON (terraform show -json output or a terraform.tfstate)")
 BINARY = _k("binary", "a binary file")
 
 _BROKER_KEYS = {"broker.id", "node.id", "process.roles", "log.dirs", "log.dir", "zookeeper.connect",
@@ -135,7 +135,7 @@ def _json_kind(head: str, text: str) -> Kind:
             return TYPES_JSON
         if keys & {"storedKey", "serverKey"}:
             return SCRAM_JSON
-        if "format_version" in keys and "values" in keys or {"terraform_version", "resources"} <= keys:
+        if "format_version" in keys and keys & {"values", "planned_values"} or {"terraform_version", "resources"} <= keys:
             return TERRAFORM_STATE
     return JSON
 

@@ -201,6 +201,16 @@ def test_terraform_show_json_with_child_modules():
     assert got.origins[1] == f"show.json:{line} (module.m.confluent_kafka_acl.b[0], cluster lkc-1)"
 
 
+def test_a_saved_plan_reads_its_planned_values_and_names_what_is_known_only_after_apply():
+    values = dict(SHOW["values"]["root_module"]["resources"][0]["values"])
+    plan = {"format_version": "1.2", "planned_values": {"root_module": {"resources": [
+        {"address": "kafka_acl.a", "mode": "managed", "type": "kafka_acl", "name": "a", "values": values}]}}}
+    assert read(json.dumps(plan), "plan.json").bindings == [acl("TOPIC", "orders", "User:alice", "READ")]
+    del values["acl_principal"]
+    with pytest.raises(InputError, match="needs acl_principal .*known only after apply"):
+        read(json.dumps(plan), "plan.json")
+
+
 def test_confluent_integer_ids_of_older_states_are_warned():
     values = dict(SHOW["values"]["root_module"]["child_modules"][0]["resources"][0]["values"], principal="User:12345")
     doc = {"format_version": "1.0", "values": {"root_module": {"resources": [
