@@ -20,8 +20,10 @@ Followed: Mongey/terraform-provider-kafka 0.13.1+ (``678b3c7``) and confluentinc
 from __future__ import annotations
 
 import json
+import os
 import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
 from kafka_authz_cli.acl import AclBinding, AclOperation, AclPermissionType, AclSet, PatternType, ResourceType
@@ -303,6 +305,24 @@ def _read_hcl(reading: _Reading, files: list[tuple[str, str]]) -> None:
         names = ", ".join(f"{n} ({w})" for n, w in list(scope.defaults_used.items())[:5])
         reading.plain.append(f"{reading.source}: values are the defaults of variable(s) {names}; -var, a .tfvars file "
                              "or TF_VAR_ overrides them")
+        found = _variable_files({str(Path(p).parent) for _, p, _ in parsed if p not in ("-", "<input>")})
+        if found:
+            reading.plain.append(f"{reading.source}: Terraform also loads {', '.join(found[:5])}, which authz does not "
+                                 "read: the variables they set are not their defaults")
+
+
+def _variable_files(directories: set[str]) -> list[str]:
+    """The variable files Terraform loads by itself beside the configuration (terraform.tfvars[.json],
+    *.auto.tfvars[.json])."""
+    out = []
+    for directory in sorted(directories):
+        try:
+            names = sorted(os.listdir(directory))
+        except OSError:
+            continue
+        out.extend(str(Path(directory, n)) for n in names
+                   if n in ("terraform.tfvars", "terraform.tfvars.json") or n.endswith((".auto.tfvars", ".auto.tfvars.json")))
+    return out
 
 
 def _resource(reading: _Reading, provider: Provider, block: hcl.Block, scope: hcl.Scope, text: str, path: str) -> None:

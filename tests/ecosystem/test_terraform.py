@@ -238,6 +238,10 @@ def test_a_directory_is_one_module_variables_shared(tmp_path):
     result = CliRunner().invoke(app, ["convert", str(tmp_path), "--to", "json"])
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["acls"][0]["principal"] == "User:bob"
+    assert "defaults of variable(s) who" in result.stderr and "also loads" not in result.stderr
+    (tmp_path / "terraform.tfvars").write_text('who = "User:carol"\n')
+    result = CliRunner().invoke(app, ["convert", str(tmp_path), "--to", "json"])
+    assert "Terraform also loads" in result.stderr and "terraform.tfvars" in result.stderr
 
 
 def test_read_many_keeps_one_binding_for_two_resources_of_one_acl():
