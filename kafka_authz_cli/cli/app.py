@@ -17,7 +17,7 @@ COMMANDS = {c.name: c for c in (
     LazyCommand("simulate", "kafka_authz_cli.cli.simulate",
                 "Decide requests exactly as Kafka's StandardAuthorizer does, with the deciding rule."),
     LazyCommand("convert", "kafka_authz_cli.cli.convert",
-                "Convert ACL sets between JSON, kafka-acls text, KSM CSV/YAML and Strimzi KafkaUsers."),
+                "Convert ACL sets between Kafka's formats and the ecosystem's (Strimzi, KSM, Terraform...)."),
     LazyCommand("lint", "kafka_authz_cli.cli.rules",
                 "Will the Kroxylicious proxy load these rules files, and do they say what they mean?"),
     LazyCommand("compile", "kafka_authz_cli.cli.rules",

@@ -15,9 +15,12 @@ from kafka_authz_cli.cli.common import (
     STRIMZI_API_VERSION_HELP,
     STRIMZI_AUTHENTICATION_HELP,
     STRIMZI_CLUSTER_HELP,
+    TERRAFORM_CONFLUENT_CLUSTER_HELP,
+    TERRAFORM_PROVIDER_HELP,
     AclFormat,
     StrimziApiVersion,
     StrimziAuthentication,
+    TerraformProvider,
     acls_options,
     console,
     option_value,
@@ -64,21 +67,26 @@ def pull(
                                                help="literal, prefixed, match or any."),
     principal: list[str] = typer.Option([], "--principal", help="Only ACLs of this principal (repeatable)."),
     to: AclFormat = typer.Option(AclFormat.json, "--to", help="Output format: json, kafka-acls, csv, strimzi, ksm-yaml, "
-                                                              "jikkou or kafka-gitops (KafkaUser resources, KSM YAML, "
-                                                              "Jikkou resources, a kafka-gitops state file: see "
-                                                              "`authz convert --help`)."),
+                                                              "jikkou, kafka-gitops or terraform (KafkaUser resources, KSM "
+                                                              "YAML, Jikkou resources, a kafka-gitops state file, Terraform "
+                                                              "resources: see `authz convert --help`)."),
     strimzi_authentication: Optional[StrimziAuthentication] = typer.Option(
         None, "--strimzi-authentication", help=STRIMZI_AUTHENTICATION_HELP),
     strimzi_cluster: Optional[str] = typer.Option(None, "--strimzi-cluster", help=STRIMZI_CLUSTER_HELP),
     strimzi_api_version: Optional[StrimziApiVersion] = typer.Option(None, "--strimzi-api-version",
                                                                     help=STRIMZI_API_VERSION_HELP),
+    terraform_provider: Optional[TerraformProvider] = typer.Option(None, "--terraform-provider",
+                                                                   help=TERRAFORM_PROVIDER_HELP),
+    terraform_confluent_cluster: Optional[str] = typer.Option(None, "--terraform-confluent-cluster",
+                                                              help=TERRAFORM_CONFLUENT_CLUSTER_HELP),
     lossy: bool = typer.Option(False, "--lossy", help=LOSSY_HELP),
     out: Optional[Path] = typer.Option(None, "-o", "--output", help="Output file (default: stdout)."),
 ) -> None:
     from kafka_authz_cli.services.convert import WriteOptions
 
     options = WriteOptions(option_value(strimzi_authentication), strimzi_cluster, lossy,
-                           option_value(strimzi_api_version))
+                           option_value(strimzi_api_version), option_value(terraform_provider),
+                           terraform_confluent_cluster)
     write_output(service.pull(bootstrap_server, command_config, timeout, to.value, topics=topic, groups=group,
                               transactional_ids=transactional_id, delegation_tokens=delegation_token,
                               user_principals=user_principal, cluster=cluster, pattern_type=pattern_type,

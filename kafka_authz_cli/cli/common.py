@@ -59,6 +59,18 @@ class AclFormat(str, Enum):
     julieops = "julieops"
     jikkou = "jikkou"
     kafka_gitops = "kafka-gitops"
+    terraform = "terraform"
+
+
+class TerraformProvider(str, Enum):
+    kafka = "kafka"
+    confluent = "confluent"
+
+
+TERRAFORM_PROVIDER_HELP = ("--to terraform: kafka (Mongey/kafka provider's kafka_acl, the default) or confluent "
+                           "(confluentinc/confluent provider's confluent_kafka_acl).")
+TERRAFORM_CONFLUENT_CLUSTER_HELP = ("--to terraform --terraform-provider confluent: the Kafka cluster id (lkc-...) of "
+                                    "every resource's kafka_cluster block and import ID (required).")
 
 
 class StrimziAuthentication(str, Enum):
@@ -84,7 +96,8 @@ ACLS_OPTION_HELP = ("A reading option of the ACL set's format, KEY=VALUE (repeat
                     "`authz convert --help`). Jikkou: topics=FILE lists the cluster's topics (one a line) that "
                     "patternType MATCH rules are expanded against. Kroxylicious: filter=NAME, key=KEY. kafka-gitops: "
                     "ccloud-service-accounts=NAME=ID,... (or a file of `ccloud service-account list -o json`) gives "
-                    "the Confluent Cloud ids settings.ccloud needs.")
+                    "the Confluent Cloud ids settings.ccloud needs. Terraform: unevaluated=skip leaves out (warned, "
+                    "EA504) the resources whose values authz cannot evaluate, instead of refusing the file.")
 
 
 def acls_options(values: list[str]) -> dict[str, str]:

@@ -1,4 +1,4 @@
-"""`authz convert`: ACL sets between canonical JSON, kafka-acls text, KSM CSV/YAML and Strimzi KafkaUsers."""
+"""`authz convert`: ACL sets between canonical JSON, kafka-acls text, KSM CSV/YAML, Strimzi KafkaUsers and Terraform."""
 
 from __future__ import annotations
 
@@ -15,9 +15,12 @@ from kafka_authz_cli.cli.common import (
     STRIMZI_API_VERSION_HELP,
     STRIMZI_AUTHENTICATION_HELP,
     STRIMZI_CLUSTER_HELP,
+    TERRAFORM_CONFLUENT_CLUSTER_HELP,
+    TERRAFORM_PROVIDER_HELP,
     AclFormat,
     StrimziApiVersion,
     StrimziAuthentication,
+    TerraformProvider,
     acls_options,
     option_value,
     write_output,
@@ -33,10 +36,13 @@ class OutFormat(str, Enum):
     ksm_yaml = "ksm-yaml"
     jikkou = "jikkou"
     kafka_gitops = "kafka-gitops"
+    terraform = "terraform"
 
 
 CONVERT_HELP = """Convert an ACL set between formats: canonical JSON, the text `kafka-acls --list`
-prints, Kafka Security Manager CSV and YAML, and Strimzi KafkaUser resources (a rules file is compiled first).
+prints, Kafka Security Manager CSV and YAML, Strimzi KafkaUser resources, JulieOps topologies (read only),
+Jikkou resources, kafka-gitops state files and Terraform ACL resources (a rules file, or the Kroxylicious
+configuration naming it, is compiled first).
 Round trips lose nothing.
 
 kafka-acls text of every Kafka version is read: 1.0/1.1 (`Topic:name`, `User:a has Allow permission for
@@ -97,10 +103,22 @@ files, a file with no ACLs, custom ACLs relying on the host/permission defaults 
 kafka-gitops` writes one user per principal (`roles: []`) and its ACLs as customUserAcls; it refuses,
 unless --lossy, USER resources, MATCH, token and two-phase-commit operations (not in Kafka 2.4).
 
+Terraform (follows Mongey/kafka provider 0.13.1 and confluentinc/confluent 2.83): `kafka_acl` and
+`confluent_kafka_acl` resources in .tf files (a file or a directory: one module), `terraform show -json`
+output or a v4 terraform.tfstate, one binding per resource, values matched as exactly as the providers do
+(`Read`, `Topic`; `READ`, `TOPIC`). In .tf files literals, var.NAME defaults, locals, configured arguments of
+other resources and count/for_each on them are evaluated; a value only Terraform knows (a computed id, a
+function) is an error naming it (`--option
+unevaluated=skip`: left out, warned EA504); module blocks are not followed (EA505). `--to terraform` writes
+`kafka_acl` resources (`--terraform-provider confluent`: `confluent_kafka_acl`, with
+`--terraform-confluent-cluster lkc-...`) with stable labels and `import` blocks carrying the provider's import
+ID; it refuses, unless --lossy, USER resources, token and two-phase-commit operations, and values that break
+the import ID (`|`; for Confluent `#` and `/`).
+
 Exit codes: 0 converted; 2 usage or input error (file:line: reason), or a conversion that would lose bindings."""
 
 
-@app.command("convert", short_help="Convert ACL sets between JSON, kafka-acls text, KSM CSV/YAML and Strimzi KafkaUsers.",
+@app.command("convert", short_help="Convert ACL sets between Kafka's formats and the ecosystem's (Strimzi, KSM, Terraform...).",
              help=CONVERT_HELP)
 def convert(
     source: Path = typer.Argument(..., help="Input ACL set ('-' for stdin, or a directory of KafkaUsers); format "
@@ -113,9 +131,14 @@ def convert(
     strimzi_cluster: Optional[str] = typer.Option(None, "--strimzi-cluster", help=STRIMZI_CLUSTER_HELP),
     strimzi_api_version: Optional[StrimziApiVersion] = typer.Option(None, "--strimzi-api-version",
                                                                     help=STRIMZI_API_VERSION_HELP),
+    terraform_provider: Optional[TerraformProvider] = typer.Option(None, "--terraform-provider",
+                                                                   help=TERRAFORM_PROVIDER_HELP),
+    terraform_confluent_cluster: Optional[str] = typer.Option(None, "--terraform-confluent-cluster",
+                                                              help=TERRAFORM_CONFLUENT_CLUSTER_HELP),
     lossy: bool = typer.Option(False, "--lossy", help=LOSSY_HELP),
     out: Optional[Path] = typer.Option(None, "-o", "--output", help="Write here instead of stdout."),
 ) -> None:
     options = WriteOptions(option_value(strimzi_authentication), strimzi_cluster, lossy,
-                           option_value(strimzi_api_version))
+                           option_value(strimzi_api_version), option_value(terraform_provider),
+                           terraform_confluent_cluster)
     write_output(convert_acl_set(source, to.value, option_value(acls_format), options, acls_options(option)), out)

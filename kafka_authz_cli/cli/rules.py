@@ -17,9 +17,12 @@ from kafka_authz_cli.cli.common import (
     STRIMZI_API_VERSION_HELP,
     STRIMZI_AUTHENTICATION_HELP,
     STRIMZI_CLUSTER_HELP,
+    TERRAFORM_CONFLUENT_CLUSTER_HELP,
+    TERRAFORM_PROVIDER_HELP,
     AclFormat,
     StrimziApiVersion,
     StrimziAuthentication,
+    TerraformProvider,
     acls_options,
     cell,
     console,
@@ -148,6 +151,7 @@ class CompileTarget(str, Enum):
     ksm_yaml = "ksm-yaml"
     jikkou = "jikkou"
     kafka_gitops = "kafka-gitops"
+    terraform = "terraform"
 
 
 @app.command("compile", short_help="Compile a rules file to Kafka ACLs that decide exactly alike.", help="""Compile a rules file to Kafka ACL bindings that decide every request exactly as the
@@ -170,6 +174,10 @@ def compile_cmd(
     strimzi_cluster: Optional[str] = typer.Option(None, "--strimzi-cluster", help=STRIMZI_CLUSTER_HELP),
     strimzi_api_version: Optional[StrimziApiVersion] = typer.Option(None, "--strimzi-api-version",
                                                                     help=STRIMZI_API_VERSION_HELP),
+    terraform_provider: Optional[TerraformProvider] = typer.Option(None, "--terraform-provider",
+                                                                   help=TERRAFORM_PROVIDER_HELP),
+    terraform_confluent_cluster: Optional[str] = typer.Option(None, "--terraform-confluent-cluster",
+                                                              help=TERRAFORM_CONFLUENT_CLUSTER_HELP),
     lossy: bool = typer.Option(False, "--lossy", help=LOSSY_HELP),
     out: Optional[Path] = typer.Option(None, "-o", "--output", help="Write to a file instead of stdout."),
 ) -> None:
@@ -177,7 +185,8 @@ def compile_cmd(
 
     bindings = service.compile_file(rules, types, expand_against)
     options = WriteOptions(option_value(strimzi_authentication), strimzi_cluster, lossy,
-                           option_value(strimzi_api_version))
+                           option_value(strimzi_api_version), option_value(terraform_provider),
+                           terraform_confluent_cluster)
     write_output(write_acls(bindings, to.value, options), out)
     err_console.print(f"{len(bindings)} ACL binding(s)")
 

@@ -1,11 +1,11 @@
 """The coded findings of every ecosystem format, one registry (``EA`` codes): a range per format
-(EA1xx Strimzi, EA2xx KSM YAML, EA3xx kafka-gitops, EA4xx JulieOps, EA6xx Jikkou), each declared in
+(EA1xx Strimzi, EA2xx KSM YAML, EA3xx kafka-gitops, EA4xx JulieOps, EA5xx Terraform, EA6xx Jikkou), each declared in
 its format's module next to the code that finds it."""
 
 from __future__ import annotations
 
 from kafka_authz_cli.codes import CodeRegistry, FindingCode
-from kafka_authz_cli.ecosystem import jikkou, julieops, kafka_gitops, ksm, strimzi
+from kafka_authz_cli.ecosystem import jikkou, julieops, kafka_gitops, ksm, strimzi, terraform
 
 #: a file its tool would refuse (what every command taking ACLs refuses with one located line)
 UNREADABLE = FindingCode(
@@ -19,5 +19,5 @@ UNREADABLE = FindingCode(
 
 #: format name -> its findings, for the examples' tests and the manual
 BY_FORMAT = {"strimzi": strimzi.FINDINGS, "ksm-yaml": ksm.FINDINGS, "kafka-gitops": kafka_gitops.FINDINGS,
-             "julieops": julieops.FINDINGS, "jikkou": jikkou.FINDINGS}
+             "julieops": julieops.FINDINGS, "terraform": terraform.FINDINGS, "jikkou": jikkou.FINDINGS}
 CODES = CodeRegistry("EA", [UNREADABLE, *(code for codes in BY_FORMAT.values() for code in codes)])

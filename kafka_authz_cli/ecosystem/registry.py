@@ -24,6 +24,8 @@ from kafka_authz_cli.ecosystem import (
     ksm_write,
     strimzi,
     strimzi_write,
+    terraform,
+    terraform_write,
 )
 from kafka_authz_cli.errors import InputError, OptionError
 from kafka_authz_cli.formats import read_text
@@ -90,6 +92,12 @@ FORMATS: dict[str, EcosystemFormat] = {f.name: f for f in (
         kafka_gitops.read, kafka_gitops.read_many, kafka_gitops_write.write,
         "USER resources, pattern types other than LITERAL and PREFIXED, token and two-phase-commit operations "
         "(Kafka 2.4's enums)", (".yaml", ".yml"), kafka_gitops.OPTIONS),
+    EcosystemFormat(
+        "terraform", "Terraform kafka_acl / confluent_kafka_acl resources", terraform.FOLLOWS, terraform.sniff,
+        terraform.read, terraform.read_many, terraform_write.write,
+        "USER resources, token and two-phase-commit operations, pattern types other than LITERAL and PREFIXED, "
+        "a '|' in a name, principal or host (kafka_acl's import ID), '#' or '/' (confluent_kafka_acl's)",
+        (".tf", ".json", ".tfstate"), terraform.OPTIONS),
 )}
 
 

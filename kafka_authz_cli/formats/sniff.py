@@ -79,6 +79,7 @@ CSV = _k("csv", "CSV")
 HTML = _k("html", "HTML")
 XML = _k("xml", "XML")
 TERRAFORM = _k("terraform", "a Terraform file")
+TERRAFORM_STATE = _k("terraform-state", "Terraform JSON (terraform show -json output or a terraform.tfstate)")
 BINARY = _k("binary", "a binary file")
 
 _BROKER_KEYS = {"broker.id", "node.id", "process.roles", "log.dirs", "log.dir", "zookeeper.connect",
@@ -119,28 +120,36 @@ def _json_kind(head: str, text: str) -> Kind:
         if len(lines) > 1 and all(_is_json(ln) for ln in lines[:20] if ln is not lines[-1] or len(head) < HEAD):
             return JSON_LINES
         return ACL_JSON if re.search(r'"acls"\s*:', head) and '"resource_type"' in head else JSON
-    if isinstance(doc, dict):
-        keys = set(doc)
-        acls = doc.get("acls")
-        if isinstance(acls, list):
-            first = acls[0] if acls and isinstance(acls[0], dict) else {}
-            if "permissionType" in first or "operations" in first:
-                return ZK_ACL_JSON
-            return ACL_JSON
-        if doc.get("kind") == "KafkaUser":
-            return KAFKA_USER
-        if doc.get("kind") == "KafkaConnector":
-            return KAFKA_CONNECTOR
-        if "context" in keys and keys & {"projects", "platform"}:
-            return JULIEOPS
-        if "connector.class" in keys or isinstance(doc.get("config"), dict) and "connector.class" in doc["config"]:
-            return CONNECTOR_JSON
-        if keys & {"cluster_default", "brokers"} and keys <= {"cluster_default", "brokers"}:
-            return DYNAMIC_JSON
-        if keys & {"principal_types", "resource_types", "default_imports"}:
-            return TYPES_JSON
-        if keys & {"storedKey", "serverKey"}:
-            return SCRAM_JSON
+    return _json_object_kind(doc) if isinstance(doc, dict) else JSON
+
+
+#: a JSON object's "kind" (Kubernetes resources in JSON)
+_JSON_RESOURCE_KINDS = {"KafkaUser": KAFKA_USER, "KafkaConnector": KAFKA_CONNECTOR}
+
+
+def _json_object_kind(doc: dict) -> Kind:
+    """A JSON object by its keys."""
+    keys = set(doc)
+    acls = doc.get("acls")
+    if isinstance(acls, list):
+        first = acls[0] if acls and isinstance(acls[0], dict) else {}
+        if "permissionType" in first or "operations" in first:
+            return ZK_ACL_JSON
+        return ACL_JSON
+    if doc.get("kind") in _JSON_RESOURCE_KINDS:
+        return _JSON_RESOURCE_KINDS[doc["kind"]]
+    if "context" in keys and keys & {"projects", "platform"}:
+        return JULIEOPS
+    if "connector.class" in keys or isinstance(doc.get("config"), dict) and "connector.class" in doc["config"]:
+        return CONNECTOR_JSON
+    if keys & {"cluster_default", "brokers"} and keys <= {"cluster_default", "brokers"}:
+        return DYNAMIC_JSON
+    if keys & {"principal_types", "resource_types", "default_imports"}:
+        return TYPES_JSON
+    if keys & {"storedKey", "serverKey"}:
+        return SCRAM_JSON
+    if "format_version" in keys and keys & {"values", "planned_values"} or {"terraform_version", "resources"} <= keys:
+        return TERRAFORM_STATE
     return JSON
 
 

@@ -1,6 +1,6 @@
 """`authz convert`: an ACL set in any format authz reads (rules files compiled, Strimzi KafkaUsers
 expanded), written as canonical JSON, `kafka-acls` text, KSM CSV or an ecosystem format (Strimzi
-KafkaUsers), refusing a conversion that would lose bindings unless the loss is accepted."""
+KafkaUsers, Terraform resources), refusing a conversion that would lose bindings unless the loss is accepted."""
 
 from __future__ import annotations
 
@@ -28,6 +28,10 @@ class WriteOptions:
     lossy: bool = False
     #: Strimzi: v1 (0.49+) or v1beta2 (0.22-0.51, one rule per operation)
     strimzi_api_version: Optional[str] = None
+    #: Terraform: kafka (Mongey's kafka_acl, the default) or confluent (confluent_kafka_acl)
+    terraform_provider: Optional[str] = None
+    #: Terraform, confluent: the Kafka cluster id (lkc-...) every resource and import ID names
+    terraform_confluent_cluster: Optional[str] = None
 
 
 #: lost bindings named one by one in the --lossy warning
@@ -40,12 +44,7 @@ def write_acls(bindings: Iterable[AclBinding], to: str, options: WriteOptions = 
     from kafka_authz_cli.ecosystem import ecosystem_format
 
     ecosystem = ecosystem_format(to)
-    if ecosystem is None or ecosystem.name != "strimzi":
-        for given, name in ((options.strimzi_authentication, "--strimzi-authentication"),
-                            (options.strimzi_cluster, "--strimzi-cluster"),
-                            (options.strimzi_api_version, "--strimzi-api-version")):
-            if given is not None:
-                raise OptionError(f"only with --to strimzi (not {to})", name)
+    _check_options_for(ecosystem.name if ecosystem is not None else None, to, options)
     if to == KSM:
         raise OptionError("ksm names both of Kafka Security Manager's formats: write ksm-yaml or csv", "--to")
     if ecosystem is None:
@@ -53,12 +52,12 @@ def write_acls(bindings: Iterable[AclBinding], to: str, options: WriteOptions = 
     if ecosystem.write is None:
         raise OptionError(f"authz reads {ecosystem.title} but does not write them", "--to")
     kwargs = {"lossy": options.lossy}
-    if options.strimzi_authentication is not None:
-        kwargs["authentication"] = options.strimzi_authentication
-    if options.strimzi_cluster is not None:
-        kwargs["cluster"] = options.strimzi_cluster
-    if options.strimzi_api_version is not None:
-        kwargs["api_version"] = options.strimzi_api_version
+    # each writer's keyword for the options given (only its own format's are given: checked above)
+    for keyword, value in (("authentication", options.strimzi_authentication), ("cluster", options.strimzi_cluster),
+                           ("api_version", options.strimzi_api_version), ("provider", options.terraform_provider),
+                           ("confluent_cluster", options.terraform_confluent_cluster)):
+        if value is not None:
+            kwargs[keyword] = value
     written = ecosystem.write(bindings, **kwargs)
     if written.lost:
         # Bounded: the first few by name, the rest counted (a pull of 100,000 ACLs may lose thousands).
@@ -67,6 +66,17 @@ def write_acls(bindings: Iterable[AclBinding], to: str, options: WriteOptions = 
         log.warning(f"--lossy: {len(written.lost):,} binding(s) left out of the {to} output (it cannot express "
                     f"them): {shown}{more}")
     return written.text
+
+
+def _check_options_for(fmt: str | None, to: str, options: WriteOptions) -> None:
+    """A format's write options given with another ``--to`` are a usage error (not silently ignored)."""
+    for given, name, owner in ((options.strimzi_authentication, "--strimzi-authentication", "strimzi"),
+                               (options.strimzi_cluster, "--strimzi-cluster", "strimzi"),
+                               (options.strimzi_api_version, "--strimzi-api-version", "strimzi"),
+                               (options.terraform_provider, "--terraform-provider", "terraform"),
+                               (options.terraform_confluent_cluster, "--terraform-confluent-cluster", "terraform")):
+        if given is not None and fmt != owner:
+            raise OptionError(f"only with --to {owner} (not {to})", name)
 
 
 def convert_acl_set(source: Path | str, to: str, acls_format: Optional[str] = None,

@@ -32,12 +32,15 @@ def _example(fmt: str, code, tmp_path):
         options = {"topology.connector.allow.topic.create": "false"}
     elif code.code == "EA407":
         options = {"topology.acls.optimized": "true"}
+    elif code.code == "EA504":
+        options = {"unevaluated": "skip"}
     elif code.code == "EA601":
         from kafka_authz_cli.ecosystem.jikkou import EXAMPLE_TOPICS
 
         (tmp_path / "topics.txt").write_text("\n".join(EXAMPLE_TOPICS) + "\n")
         options = {"topics": str(tmp_path / "topics.txt")}
-    return example, str(tmp_path / "example.yaml"), options
+    suffix = ".tf" if fmt == "terraform" else ".yaml"
+    return example, str(tmp_path / f"example{suffix}"), options
 
 
 def test_every_format_has_its_own_range():
