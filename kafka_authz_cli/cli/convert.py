@@ -57,7 +57,8 @@ by content) is read as the User Operator applies it: User:CN=<name> for tls and 
 User:<name> otherwise, one ACL per operation, cluster resources as LITERAL kafka-cluster. `--to strimzi`
 writes one KafkaUser (kafka.strimzi.io/v1) per principal; a binding a KafkaUser cannot hold (another
 principal type, User:*, a name that is no Kubernetes name, DELEGATION_TOKEN/USER resources, token
-operations) refuses the conversion unless --lossy.
+operations) refuses the conversion unless --lossy. Warned with codes: EA101 prefix `*`, EA102 a literal
+name ending in `*`, EA103 a cluster name the operator ignores, EA104 a v1 rule's `operation`.
 
 Kafka Security Manager CSV of every KSM version, by header as its CsvAclParser reads it (a file from
 before KSM 0.4 has no PatternType column: every row is LITERAL, warned). `--acls-format ksm` names
@@ -67,7 +68,8 @@ Kafka Security Manager YAML (follows KSM 1.1.0's YamlAclParser, KSM 0.10 and lat
 `users: {<name>: {topics|groups|transactional_ids|clusters: {<name>: [entries]}}}` is read as KSM
 applies it: User:<name>, a name ending in `*` is PREFIXED, `Op` or `Op,Permission,Host` entries, and
 the helpers `Consume` (DESCRIBE, READ) and `Produce` (DESCRIBE, CREATE, WRITE, plus CREATE on CLUSTER
-`*`, warned). `--to ksm-yaml` writes explicit `Op,Permission,Host` entries only; it refuses, unless
+`*`, warned: EA201). Also EA202 sections KSM ignores, EA203 user keys starting `User:`, EA204 cluster
+names other than kafka-cluster and `*`. `--to ksm-yaml` writes explicit `Op,Permission,Host` entries only; it refuses, unless
 --lossy, non-User principals, other resource types, LITERAL names ending in `*`, names with surrounding
 spaces, hosts that are empty or hold `,`, token and two-phase-commit operations.
 

@@ -73,7 +73,8 @@ EA201; a Strimzi literal `orders-*` is no wildcard: EA102); a file the tool woul
 Positions are the proxy's own `line:col` (the column 0-based, as the proxy's error says) in text,
 json and junit; sarif and github count columns from 1, as their specs demand.
 
-Codes: {', '.join(CODES)}; the ecosystem formats' EA codes are listed in the manual (ECOSYSTEM FORMATS);
+Codes: {', '.join(CODES)}; the ecosystem formats' EA codes are listed in the manual (ECOSYSTEM FORMATS) and
+in `authz convert --help`;
 `authz lint --explain CODE` tells more.
 
 Exit codes: 0 no finding at or above --fail-level; 1 findings at or above it; 2 usage or input error.""")
