@@ -349,6 +349,19 @@ class AuthzGroup(TyperGroup):
         return polish(cmd) if cmd is not None else None
 
 
+class DefaultCommandGroup(AuthzGroup):
+    """A group whose first token, when it names none of its subcommands, goes to ``default_command``:
+    ``authz access ACLS --topic t`` is ``authz access show ACLS --topic t``, while ``authz access
+    unused ...`` is the subcommand of that name."""
+
+    default_command: str = ""
+
+    def parse_args(self, ctx, args):
+        if args and args[0] not in self.commands and args[0] not in ctx.help_option_names:
+            args = [self.default_command, *args]
+        return super().parse_args(ctx, args)
+
+
 def _use_authz_classes(typer_app: typer.Typer) -> None:
     """Make the commands and groups Typer builds from this app use AuthzCommand / AuthzGroup (the
     same as passing cls= to every @command and Typer(), which the command modules need not do)."""

@@ -1,0 +1,16 @@
+"""Access review: the answers a Kafka security team is asked for, from the exact engine, the exact
+decision diff and the replay of real traffic.
+
+``access``: who can do what (effective permissions per resource or per principal, with the deciding
+ACLs and the reason); ``unused``: grants nobody exercised in a window of audit logs; ``generate``: the
+smallest ACL set that allows what a window of traffic did and nothing it shows denied; ``compact``:
+fewer ACLs that decide every request alike.
+
+Pure: no terminal, no network, no Spark. Above ``whatif`` (it reads its aggregates) and ``acl``;
+below the services.
+"""
+
+from kafka_authz_cli import lazy_face
+
+__getattr__, __all__ = lazy_face(__name__, {
+})
