@@ -264,6 +264,7 @@ PROGRESS = ProgressHooks(reading=_byte_bar, spark=_SparkBar)
 
 
 def _print(result: Replayed, out: Optional[Path]) -> None:
+    from rich.markup import escape
     from rich.table import Table
 
     report, stats, quarantine = result.report, result.stats, result.quarantine
@@ -279,6 +280,14 @@ def _print(result: Replayed, out: Optional[Path]) -> None:
         for m in report.mismatch_examples[:5]:
             console.print(f"  [yellow]mismatch[/] {m['principal']} {m['operation']} {m['resource_type']}:"
                           f"{m['resource_name']} logged {m['logged']}, current ACLs say {m['current']}")
+    if report.causes:
+        console.print("[bold]by cause[/]:")
+        for c in report.causes[:20]:
+            style = "red" if c.kind == "newly_denied" else "green"
+            console.print(f"  [{style}]{'-' if c.kind == 'newly_denied' else '+'}[/] {escape(c.describe())}",
+                          soft_wrap=True)
+        if len(report.causes) > 20:
+            console.print(f"  ... and {len(report.causes) - 20} more cause(s) (--format json, or --out DIR)")
     for title, changes, style in (("newly denied", report.newly_denied, "red"),
                                   ("newly allowed", report.newly_allowed, "green")):
         visible = [c for c in changes if not c.filtered_only]

@@ -284,6 +284,13 @@ def _valid_rule(rule: str, decision: str, resource_type: str, name: str) -> bool
     return acl_name in (name, "*")
 
 
+def matching_acl(rule: str | None) -> dict[str, str] | None:
+    """The ACL of a ``MatchingAcl(acl=StandardAcl(...))`` rule text (rtype, name, pattern, principal,
+    host, op, perm), or None for SuperUser, DefaultAllow, DefaultDeny and errors."""
+    m = _MATCHING_ACL.match(rule) if rule else None
+    return None if m is None else {k: m[k] for k in ("rtype", "name", "pattern", "principal", "host", "op", "perm")}
+
+
 def short_rule(rule: str | None) -> str:
     """Kafka's rule text in a few words: `DENY READ on TOPIC orders-audit (LITERAL) for User:analytics`."""
     if not rule:

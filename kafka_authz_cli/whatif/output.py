@@ -25,6 +25,7 @@ def report_dict(report: WhatIfReport, stats: ReadStats) -> dict:
         "baseline": report.baseline,
         "logged_allowed": report.logged_allowed_lines,
         "logged_denied": report.logged_denied_lines,
+        "causes": [c.as_dict() for c in report.causes],
         "newly_denied": [asdict(c) for c in report.newly_denied],
         "newly_allowed": [asdict(c) for c in report.newly_allowed],
         "unused_acls": [a.as_dict() for a in report.unused_acls],
@@ -127,6 +128,25 @@ def _rows(changes: list[Change], limit: int = 50) -> str:
     return "".join(out)
 
 
+def _causes(causes: list, limit: int = 50) -> str:
+    """The changes by cause: what to decide about, before the per-request detail."""
+    if not causes:
+        return "<p>None.</p>"
+    out = ['<table><tr><th></th><th>cause</th><th>resources</th><th>hosts</th><th>requests</th>'
+           '<th>client-visible</th><th>last seen</th></tr>']
+    for c in causes[:limit]:
+        mark = '<td style="color:#c0392b">denies</td>' if c.kind == "newly_denied" else \
+            '<td style="color:#27ae60">allows</td>'
+        shown = ", ".join(sorted(c.resources)[:5]) + (f" … ({len(c.resources)})" if len(c.resources) > 5 else "")
+        out.append("<tr>" + mark + "".join(f"<td>{html.escape(str(v))}</td>" for v in (
+            c.cause, shown, ", ".join(sorted(c.hosts)[:5]) + (" …" if len(c.hosts) > 5 else ""), c.count,
+            c.visible, c.last_seen or "")) + "</tr>")
+    out.append("</table>")
+    if len(causes) > limit:
+        out.append(f"<p>… and {len(causes) - limit} more (see whatif.json).</p>")
+    return "".join(out)
+
+
 def render_html(report: WhatIfReport, stats: ReadStats, title: str) -> str:
     warnings = "".join(f'<p class="warn">⚠ {html.escape(w)}</p>' for w in report.warnings)
     reproduce = ""
@@ -143,6 +163,7 @@ td,th{{border:1px solid #ddd;padding:3px 6px;text-align:left;vertical-align:top}
 {report.distinct_requests} distinct requests from {stats.decisions} logged decisions
 ({stats.lines} lines: {stats.decision_lines} decision, {stats.non_decision_lines} other,
 {stats.quarantined_lines} quarantined; {stats.files} files). Baseline: {report.baseline} decisions.</p>{reproduce}
+<h2>By cause</h2>{_causes(report.causes)}
 <h2>Affected requests per hour</h2>{_svg_chart(report.timeline)}
 <h2>Newly denied</h2>{_rows(report.newly_denied)}
 <h2>Newly allowed</h2>{_rows(report.newly_allowed)}

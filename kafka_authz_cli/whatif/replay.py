@@ -14,6 +14,7 @@ from typing import Iterable
 
 from kafka_authz_cli.acl import AclBinding, AclError, AclOperation, Request, ResourceType, StandardAuthorizer
 from kafka_authz_cli.whatif.auditlog import AuditDecision
+from kafka_authz_cli.whatif.causes import group_by_cause
 
 RequestKey = tuple[str, str, str, str, str]  # principal, host, operation, resource_type, resource_name
 
@@ -146,6 +147,8 @@ class WhatIfReport:
     mismatch_examples: list[dict] = field(default_factory=list)
     timeline: dict[str, dict[str, int]] = field(default_factory=dict)  # hour -> {newly_denied, newly_allowed}
     warnings: list[str] = field(default_factory=list)
+    #: the changes grouped by the binding (or settings) change that causes them, biggest first
+    causes: list = field(default_factory=list)
 
 
 def classify(agg: Aggregate, after: Verdict, before: Verdict | None) -> tuple[str | None, str, str | None]:
@@ -252,6 +255,7 @@ def assemble_report(changed: list[tuple], summary: Summary, timeline: dict[str, 
                           "current" if with_current else "logged",
                           summary.reproduced if with_current else None, summary.comparable if with_current else None,
                           [row for _, row in sorted(summary.mismatches)[:20]], dict(sorted(timeline.items())))
+    report.causes = group_by_cause(changed)
     if summary.allowed_lines == 0 and not with_current:
         report.warnings.append(
             "no ALLOWED decision was logged: these logs cannot reveal traffic the change would newly deny. Kafka "
