@@ -174,13 +174,20 @@ def _render(result: Replayed, fmt: WhatIfFormat, out: Optional[Path], report_htm
 @whatif_app.command("index", help="""Read audit logs once into an index (Parquet, partitioned by day) that
 `authz whatif --index INDEX --proposed ...` answers from in seconds, as often as you like. Indexing more
 logs into the same INDEX adds a run (runs merge when read); a file already in the index is refused, so
-nothing is counted twice. Each run keeps its line accounting, formats and quarantine. Nothing is
+nothing is counted twice. A nightly job uses --append: files already indexed are skipped, recognised by
+content (also renamed or gzipped since; only those not recognised by their bytes are decompressed), and
+a file that grew since is indexed from where it was left, so the cost follows the new lines only.
+--drop-before DATE removes the days before DATE (retention). Each run keeps its line accounting, formats and quarantine. Nothing is
 visible until the run is complete (a failed run leaves the index as it was).
 
 """ + EXIT_HELP.replace("1 --fail-on newly-denied and some client-visible access would be newly denied; ", ""))
 def whatif_index(
-    logs: list[str] = typer.Option(..., "--logs", help="Log files (log4j authorizer logs or Confluent audit-log events; "
+    logs: list[str] = typer.Option([], "--logs", help="Log files (log4j authorizer logs or Confluent audit-log events; "
                                    "--spark: log4j only), directories or globs (repeatable); - reads stdin."),
+    append: bool = typer.Option(False, "--append", help="Add only what is new: files already indexed (also renamed "
+                                "or gzipped since) are skipped, a file that grew is indexed from where it was left."),
+    drop_before: Optional[str] = typer.Option(None, "--drop-before", metavar="YYYY-MM-DD",
+                                              help="Retention: remove the days before this date from the index."),
     out: Path = typer.Option(..., "--out", "-o", help="The index directory (created, or a run is added)."),
     spark: bool = typer.Option(False, "--spark/--no-spark", help="Run as a Spark job."),
     master: str = typer.Option("local[*]", "--master", help="Spark master (with --spark)."),
@@ -191,15 +198,30 @@ def whatif_index(
                                         help="Bytes of log per Spark task (with --spark)."),
     fmt: WhatIfFormat = typer.Option(WhatIfFormat.table, "--format", "-f", help="table or json."),
 ) -> None:
+    if drop_before is not None:
+        dropped = whatif_service.drop_before(out, drop_before)
+        console.print(f"{out}: {len(dropped)} day(s) before {drop_before} removed" +
+                      (f" ({dropped[0][4:]} .. {dropped[-1][4:]})" if dropped else ""))
+        if not logs:
+            return
+    if not logs:
+        raise typer.BadParameter("give --logs to index (or --drop-before alone)", param_hint="--logs")
     indexed = whatif_service.index(
-        logs, out, progress=PROGRESS, stdin=_stdin(),
+        logs, out, progress=PROGRESS, stdin=_stdin(), append=append,
         spark=SparkOptions(master, driver_memory, executor_memory, partition_bytes) if spark else None)
+    if indexed.skipped and fmt is not WhatIfFormat.json:  # bounded: 90 days of files are 90 lines at most 3
+        more = f" (and {len(indexed.skipped) - 3} more; --format json lists them)" if len(indexed.skipped) > 3 else ""
+        err_console.print(f"skipped {len(indexed.skipped)} file(s): " + "; ".join(indexed.skipped[:3]) + more,
+                          markup=False, highlight=False, soft_wrap=True)
     stats, total = indexed.stats, indexed.total
     summary = {"index": str(out), "run": indexed.run_id, "runs": indexed.runs, "this_run": stats.as_dict(),
-               "index_total": total.as_dict()}
+               "index_total": total.as_dict(), "skipped": indexed.skipped}
     if fmt is WhatIfFormat.json:
         typer.echo(json.dumps(summary, indent=2, ensure_ascii=False))
     else:
+        if indexed.run_id is None:
+            console.print(f"nothing new to index ({len(indexed.skipped)} file(s) already indexed)")
+            return
         console.print(f"indexed {stats.lines} lines in {stats.files} file(s) as run {indexed.run_id}: "
                       f"{stats.decision_lines} decision, {stats.non_decision_lines} other, {stats.quarantined_lines} "
                       "quarantined; formats: " + (", ".join(f"{k} {v}" for k, v in sorted(stats.by_format.items()))

@@ -14,7 +14,7 @@ import os
 import shutil
 import tempfile
 from contextlib import contextmanager, nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO, Callable, ContextManager, Iterator, Mapping, Optional
 
@@ -100,10 +100,12 @@ class TopicSource:
 class Indexed:
     """The run an index gained, and the index with it."""
 
-    run_id: str
+    run_id: Optional[str]  # None: --append found nothing new
     stats: ReadStats  # this run's lines
     runs: int
     total: ReadStats  # the whole index's lines
+    #: --append: the files left out, and why (already indexed, renamed or compressed since)
+    skipped: list[str] = field(default_factory=list)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -167,26 +169,80 @@ def _replay_indexes(paths: list[Path], since, until, proposed_acls, current_set,
 
 
 def index(logs: list[str], out: Path, *, spark: Optional[SparkOptions] = None, stdin: Optional[BinaryIO] = None,
-          progress: Optional[ProgressHooks] = None) -> Indexed:
+          progress: Optional[ProgressHooks] = None, append: bool = False) -> Indexed:
     """Read `logs` once into the index at `out` (created, or a run is added). A file already in the
-    index is refused; nothing is visible until the run is complete."""
+    index is refused (with `append`: skipped, and a file that grew since is indexed from where it was
+    left, see whatif/appending.py); nothing is visible until the run is complete."""
     progress = progress or ProgressHooks()
     ix = open_index(out, create=True)
     with spooled_logs(logs, stdin) as (files, names):
         prints = [dict(fingerprint(f), path=names.get(f, f)) for f in files]
-        check_not_indexed(ix, prints)
-        run_id = new_run_id()
-        staged = staging_dir(ix, run_id)
-        try:
-            if spark is not None:
-                refuse_events_on_spark(files, names)
-                stats, quarantine = index_run_spark(files, names, staged, spark, progress)
-            else:
-                stats, quarantine = index_run_local(files, names, staged, progress)
-            commit_run(ix, run_id, staged, prints, stats, quarantine)
-        except BaseException:
-            shutil.rmtree(staged, ignore_errors=True)
-            raise
+        if not append:
+            check_not_indexed(ix, prints)
+            return _index_run(ix, files, names, prints, spark, progress)
+        with _appended(ix, files, prints) as (new_files, new_prints, skipped):
+            if not new_files:
+                return Indexed(None, ReadStats(), len(ix.runs), ix.stats(), skipped)
+            done = _index_run(ix, new_files, {**names, **{f: p["path"] for f, p in zip(new_files, new_prints)}},
+                              new_prints, spark, progress)
+            done.skipped = skipped
+            return done
+
+
+class _appended:
+    """The files of an --append run: the new ones, and for a file that grew a temp file of its new bytes
+    (removed on exit); with what is recorded for each and the files skipped, and why."""
+
+    def __init__(self, ix, files: list[str], prints: list[dict]):
+        self.ix, self.files, self.prints = ix, files, prints
+        self.tmp: Optional[str] = None
+
+    def __enter__(self):
+        from kafka_authz_cli.whatif.appending import plan, write_tail
+
+        new_files, new_prints, skipped = [], [], []
+        for planned in plan(self.files, self.prints, self.ix.runs):
+            if planned.why is not None:
+                skipped.append(f"{planned.path}: {planned.why}")
+                continue
+            path = planned.path
+            if planned.offset:
+                self.tmp = self.tmp or tempfile.mkdtemp(prefix="authz-append-")
+                path = os.path.join(self.tmp, f"{len(new_files)}.log")
+                write_tail(planned.path, planned.offset, path)
+            new_files.append(path)
+            new_prints.append(planned.prints)
+        return new_files, new_prints, skipped
+
+    def __exit__(self, *exc):
+        if self.tmp is not None:
+            shutil.rmtree(self.tmp, ignore_errors=True)
+        return False
+
+
+def drop_before(out: Path, before: str) -> list[str]:
+    """`whatif index --drop-before DATE`: the days before DATE leave the index (retention)."""
+    from kafka_authz_cli.whatif.index import drop_before as drop
+
+    ix = open_index(out)
+    ix.check()
+    return drop(ix, before)
+
+
+def _index_run(ix, files: list[str], names: dict[str, str], prints: list[dict], spark: Optional[SparkOptions],
+               progress: ProgressHooks) -> Indexed:
+    run_id = new_run_id()
+    staged = staging_dir(ix, run_id)
+    try:
+        if spark is not None:
+            refuse_events_on_spark(files, names)
+            stats, quarantine = index_run_spark(files, names, staged, spark, progress)
+        else:
+            stats, quarantine = index_run_local(files, names, staged, progress)
+        commit_run(ix, run_id, staged, prints, stats, quarantine)
+    except BaseException:
+        shutil.rmtree(staged, ignore_errors=True)
+        raise
     return Indexed(run_id, stats, len(ix.runs), ix.stats())
 
 

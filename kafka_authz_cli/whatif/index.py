@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import secrets
 import shutil
 from dataclasses import dataclass
@@ -120,7 +121,10 @@ class Index:
                     raise InputError(f"index damaged: {part['path']} of run {run['id']} has {size} bytes, "
                                      f"{part['bytes']} were written; re-index those logs into a new index",
                                      str(self.root))
+            dropped = self.manifest.get("dropped_before") or ""
             for path in sorted((self.root / "requests").glob(f"day=*/run={run['id']}/*")):
+                if path.parent.parent.name[4:] < dropped:
+                    continue  # a day --drop-before unlisted and was deleting when interrupted: not read
                 if path not in listed:
                     raise InputError(f"index damaged: {path.relative_to(self.root).as_posix()} is not a file "
                                      f"run {run['id']} wrote; remove it", str(self.root))
@@ -229,6 +233,30 @@ def commit_run(index: Index, run_id: str, staged: Path, prints: list[dict], stat
     index.manifest = manifest
 
 
+def drop_before(index: Index, before: str) -> list[str]:
+    """Retention: the days before ``before`` (YYYY-MM-DD) leave the index (their Parquet files are
+    deleted and unlisted from every run; the manifest says from when the index answers). The runs' line
+    accounting stays as read. Returns the day directories removed."""
+    if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", before or ""):
+        raise InputError(f"--drop-before {before!r}: expected a date YYYY-MM-DD")
+    days = sorted(d.name for d in (index.root / "requests").glob("day=*")
+                  if d.name[4:] < before and d.name != "day=__HIVE_DEFAULT_PARTITION__")
+    if not days:
+        return []
+    gone = tuple(f"requests/{d}/" for d in days)
+    manifest = dict(index.manifest)
+    manifest["runs"] = [dict(run, parts=[p for p in run["parts"] if not p["path"].startswith(gone)])
+                        if run.get("parts") is not None else run for run in index.runs]
+    manifest["dropped_before"] = max(before, manifest.get("dropped_before") or "")
+    tmp = index.root / ".manifest-drop.json"
+    tmp.write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    os.replace(tmp, index.root / "manifest.json")  # unlisted first: a crash leaves stray files, never holes
+    index.manifest = manifest
+    for d in days:
+        shutil.rmtree(index.root / "requests" / d, ignore_errors=True)
+    return days
+
+
 def write_hourly_local(staged: Path, hourly: dict[tuple, Aggregate]) -> None:
     """In-process: per (request, hour) aggregates to staged/day=.../part-0.parquet."""
     import pyarrow as pa
@@ -288,6 +316,8 @@ def read_hourly_local(indexes: list[Index], since: str | None, until: str | None
         data = ds.dataset(str(root), format="parquet", partitioning=part, schema=schema().append(
             pa.field("day", pa.string())).append(pa.field("run", pa.string())))
         flt = pc.field("run").isin([r["id"] for r in index.runs])
+        if index.manifest.get("dropped_before"):
+            flt = flt & (pc.field("day") >= index.manifest["dropped_before"])
         if since is not None:
             flt = flt & (pc.field("hour_text") >= since)
         if until is not None:
