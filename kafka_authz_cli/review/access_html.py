@@ -293,6 +293,7 @@ function draw() {
     }
   });
   counts(pageRows.length, pageCols.length);
+  document.body.dataset.draws = String(Number(document.body.dataset.draws || 0) + 1);
 }
 function counts(nr, nc) {
   var text = "Principals " + (nr ? state.row0 + 1 : 0) + "\u2013" + (state.row0 + nr) + " of " + rows.length +
