@@ -183,7 +183,7 @@ thead th.corner{left:0;z-index:3}td.has{cursor:pointer;min-width:3em}td.has:hove
 .op.r-default_allow{background:#fde2c0}.op.r-wildcard_principal{background:#cfe3f7}
 .op.r-prefixed,.op.r-wildcard_resource{background:#e5f0c9}.op sup{color:#c0392b}
 #details{margin-top:1em}#details table{margin-top:.4em}.legend .op{margin-right:.4em}
-.type{color:#777}"""
+.type,.n{color:#777}"""
 
 _CONTROLS = """<div id="controls">
 <label>Principal <input type="search" id="pfilter" placeholder="filter, e.g. User:alice"></label>
@@ -191,7 +191,8 @@ _CONTROLS = """<div id="controls">
 <span id="ops"></span>
 <label><input type="checkbox" id="implied"> hide implied</label>
 </div>
-<p class="legend">Cells list the operations allowed (hover for how, click for the deciding ACLs):
+<p class="legend">Cells list the operations allowed (hover for how, click for the deciding ACLs); a header's
+(count) is the number of resources of its principal, or of principals on its resource, shown:
 <span class="op">explicit ACL</span><span class="op r-prefixed">prefixed / wildcard resource</span>
 <span class="op r-wildcard_principal">User:*</span><span class="op r-super_user">super user</span>
 <span class="op r-default_allow">no ACL, allowed by default</span><span class="op implied">implied</span>
@@ -213,6 +214,7 @@ var pLow = P.map(function (p) { return p.toLowerCase(); });
 var rLow = R.map(function (r) { return (r[0] + ":" + r[1]).toLowerCase(); });
 var state = {p: "", r: "", ops: O.map(function () { return true; }), implied: true, row0: 0, col0: 0};
 var rows = [], cols = [], colPos = new Int32Array(R.length).fill(-1), shown = 0;
+var rowN = new Int32Array(P.length), colN = new Int32Array(R.length);
 function el(tag, text, cls) {
   var e = document.createElement(tag);
   if (text !== undefined && text !== null) e.textContent = text;
@@ -226,15 +228,20 @@ function visible(i) {
 function filter() {
   var pOk = pLow.map(function (p) { return p.indexOf(state.p) >= 0; });
   var rOk = rLow.map(function (r) { return r.indexOf(state.r) >= 0; });
-  var rowHas = new Uint8Array(P.length), colHas = new Uint8Array(R.length);
-  shown = 0;
+  // Entries are sorted by principal then resource: a cell's entries are contiguous, so a cell is
+  // counted once, when its first visible entry is met.
+  var last = -1;
+  rowN.fill(0); colN.fill(0); shown = 0;
   for (var i = 0; i < n; i++) {
     var b = i * W;
-    if (pOk[E[b]] && rOk[E[b + 1]] && visible(i)) { rowHas[E[b]] = 1; colHas[E[b + 1]] = 1; shown++; }
+    if (!(pOk[E[b]] && rOk[E[b + 1]] && visible(i))) continue;
+    shown++;
+    var key = E[b] * R.length + E[b + 1];
+    if (key !== last) { rowN[E[b]]++; colN[E[b + 1]]++; last = key; }
   }
   rows = []; cols = [];
-  for (var p = 0; p < P.length; p++) if (rowHas[p]) rows.push(p);
-  for (var r = 0; r < R.length; r++) if (colHas[r]) cols.push(r);
+  for (var p = 0; p < P.length; p++) if (rowN[p]) rows.push(p);
+  for (var r = 0; r < R.length; r++) if (colN[r]) cols.push(r);
   state.row0 = 0; state.col0 = 0;
   draw();
 }
@@ -278,14 +285,15 @@ function draw() {
   head.appendChild(el("th", "principal \\ resource", "corner"));
   pageCols.forEach(function (r) {
     var th = el("th", null, "col"); th.title = R[r][0] + " " + R[r][1];
-    th.appendChild(el("span", R[r][0].toLowerCase() + " ", "type")); th.appendChild(document.createTextNode(R[r][1]));
+    th.appendChild(el("span", R[r][0].toLowerCase() + " ", "type")); th.appendChild(el("span", R[r][1], "name"));
+    th.appendChild(el("span", " (" + colN[r] + ")", "n"));
     head.appendChild(th);
   });
   table.appendChild(el("thead")).appendChild(head);
   var body = table.appendChild(el("tbody"));
   pageRows.forEach(function (p) {
-    var tr = body.appendChild(el("tr")), th = tr.appendChild(el("th", P[p]));
-    th.title = P[p];
+    var tr = body.appendChild(el("tr")), th = tr.appendChild(el("th"));
+    th.title = P[p]; th.appendChild(el("span", P[p], "name")); th.appendChild(el("span", " (" + rowN[p] + ")", "n"));
     var byCol = cellEntries(p);
     for (var c = 0; c < pageCols.length; c++) {
       var td = tr.appendChild(el("td"));

@@ -33,7 +33,8 @@ from access_html_docs import (  # noqa: E402
 #: operations of every non-empty cell keyed by [principal, column].
 READ_MATRIX = """() => {
   const cols = [...document.querySelectorAll('#matrix thead th.col')].map(t => t.title);
-  const rows = [...document.querySelectorAll('#matrix tbody th')].map(t => t.textContent);
+  const rows = [...document.querySelectorAll('#matrix tbody th .name')].map(t => t.textContent);
+  const counts = [...document.querySelectorAll('#matrix th .n')].map(t => t.textContent);
   const cells = [];
   document.querySelectorAll('#matrix tbody tr').forEach((tr, r) => {
     tr.querySelectorAll('td').forEach((td, c) => {
@@ -41,7 +42,7 @@ READ_MATRIX = """() => {
       if (ops.length) cells.push([rows[r], cols[c], ops]);
     });
   });
-  return {rows, cols, cells};
+  return {rows, cols, cells, counts};
 }"""
 
 
@@ -112,6 +113,7 @@ def test_the_matrix_shows_the_known_cells_without_a_console_error_or_a_request(b
     assert m["cells"] == KNOWN_CELLS
     assert m["rows"] == ["User:*", "User:admin", "User:alice", "User:bob", "User:carol"]
     assert m["cols"] == ["GROUP app", "TOPIC orders", "TOPIC orders-eu-1"]
+    assert m["counts"] == [" (1)", " (4)", " (1)"] + [" (1)", " (1)", " (2)", " (1)", " (1)"]  # columns, then rows
     assert "11 of 11 grants shown" in r.page.text_content("#counts")
     assert r.page.text_content("tbody tr:nth-child(4) td:nth-child(3)") == "WRITE@10.0.0.1DESCRIBE@10.0.0.1"
     assert r.errors == [] and r.requests == [r.url]
@@ -137,6 +139,7 @@ def test_an_operation_checkbox_hides_its_cells_and_rows_left_empty(browser, tmp_
     m = r.redrawn(lambda: r.page.uncheck("#ops input[data-op=DESCRIBE]"))
     assert m["rows"] == ["User:admin", "User:bob"]  # nothing left for User:*, alice and carol
     assert m["cells"] == {("User:admin", "TOPIC orders"): ["ALTER"], ("User:bob", "TOPIC orders"): ["WRITE"]}
+    assert m["counts"] == [" (2)", " (1)", " (1)"]
     assert "2 of 11 grants shown" in r.page.text_content("#counts")
     r.redrawn(lambda: r.page.check("#ops input[data-op=READ]"))
     m = r.redrawn(lambda: r.page.check("#ops input[data-op=DESCRIBE]"))
