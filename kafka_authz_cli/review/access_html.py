@@ -190,6 +190,7 @@ _CONTROLS = """<div id="controls">
 <label>Resource <input type="search" id="rfilter" placeholder="filter, e.g. TOPIC:orders"></label>
 <span id="ops"></span>
 <label><input type="checkbox" id="implied"> hide implied</label>
+<label><input type="checkbox" id="bycount"> widest first</label>
 </div>
 <p class="legend">Cells list the operations allowed (hover for how, click for the deciding ACLs); a header's
 (count) is the number of resources of its principal, or of principals on its resource, shown:
@@ -242,6 +243,11 @@ function filter() {
   rows = []; cols = [];
   for (var p = 0; p < P.length; p++) if (rowN[p]) rows.push(p);
   for (var r = 0; r < R.length; r++) if (colN[r]) cols.push(r);
+  if (state.byCount) {
+    // Widest first: the principals that reach the most resources, the resources the most principals reach.
+    rows.sort(function (a, b) { return rowN[b] - rowN[a] || a - b; });
+    cols.sort(function (a, b) { return colN[b] - colN[a] || a - b; });
+  }
   state.row0 = 0; state.col0 = 0;
   draw();
 }
@@ -367,6 +373,7 @@ function typed(key, input) {
 typed("p", document.getElementById("pfilter"));
 typed("r", document.getElementById("rfilter"));
 document.getElementById("implied").addEventListener("change", function (ev) { state.implied = !ev.target.checked; filter(); });
+document.getElementById("bycount").addEventListener("change", function (ev) { state.byCount = ev.target.checked; filter(); });
 function page(id, key, step, total) {
   document.getElementById(id).addEventListener("click", function () {
     state[key] = Math.max(0, Math.min(state[key] + step, total() - 1)); draw();

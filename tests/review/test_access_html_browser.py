@@ -153,6 +153,16 @@ def test_hide_implied_keeps_operations_granted_by_their_own_acl(browser, tmp_pat
                           ("User:carol", "TOPIC orders-eu-1"): ["READ"]}
 
 
+def test_widest_first_sorts_rows_and_columns_by_their_counts(browser, tmp_path):
+    r = load(browser, tmp_path, known_doc())
+    m = r.redrawn(lambda: r.page.check("#bycount"))
+    assert m["rows"] == ["User:alice", "User:*", "User:admin", "User:bob", "User:carol"]  # alice: 2 resources
+    assert m["cols"] == ["TOPIC orders", "GROUP app", "TOPIC orders-eu-1"]  # orders: 4 principals
+    assert m["cells"] == KNOWN_CELLS
+    m = r.redrawn(lambda: r.page.uncheck("#bycount"))
+    assert m["rows"][:2] == ["User:*", "User:admin"]
+
+
 def test_hover_and_click_show_host_reason_deciding_acl_origin_and_except(browser, tmp_path):
     r = load(browser, tmp_path, known_doc())
     cell = r.page.locator("tbody tr:nth-child(1) td.has")
