@@ -80,7 +80,9 @@ def pack(doc: dict) -> dict:
         row_start[i + 1] += row_start[i]
     return {"principals": principals, "resources": [list(r) for r in resources], "operations": operations,
             "hosts": hosts.items, "vias": vias.items, "excepts": excepts.items, "reasons": REASON_LABELS,
-            "entries": [v for row in rows for v in row], "row_start": row_start}
+            "entries": [v for row in rows for v in row], "row_start": row_start,
+            # One principal's access (`authz access --principal`) reads down a column of its resources.
+            "swap": bool((doc.get("query") or {}).get("principal"))}
 
 
 class _Table:
@@ -191,6 +193,7 @@ _CONTROLS = """<div id="controls">
 <span id="ops"></span>
 <label><input type="checkbox" id="implied"> hide implied</label>
 <label><input type="checkbox" id="bycount"> widest first</label>
+<label><input type="checkbox" id="swap"> resources as rows</label>
 </div>
 <p class="legend">Cells list the operations allowed (hover for how, click for the deciding ACLs); a header's
 (count) is the number of resources of its principal, or of principals on its resource, shown:
@@ -200,12 +203,13 @@ _CONTROLS = """<div id="controls">
 <span class="op">OP<sup>&dagger;</sup></span> a DENY excepts some principals or hosts;
 <span class="op">OP@host</span> only from some hosts.</p>
 <p id="counts"></p>
-<p class="pager">Principals <button id="prow">&#9664;</button><button id="nrow">&#9654;</button>
-Resources <button id="pcol">&#9664;</button><button id="ncol">&#9654;</button></p>
+<p class="pager"><span id="rowname">principals</span> <button id="prow">&#9664;</button><button id="nrow">&#9654;</button>
+<span id="colname">resources</span> <button id="pcol">&#9664;</button><button id="ncol">&#9654;</button></p>
 <div id="wrap"><table id="matrix"></table></div>
 <div id="details"></div>"""
 
-# One page of the matrix at a time: ROWS principals x COLS resources, each drawn with textContent.
+# One page of the matrix at a time: ROWS x COLS (principals x resources, or resources x principals when
+# swapped), each name drawn with textContent.
 _SCRIPT = r"""(function () {
 "use strict";
 var D = JSON.parse(document.getElementById("data").textContent);
@@ -213,9 +217,32 @@ var P = D.principals, R = D.resources, O = D.operations, E = D.entries, RS = D.r
 var ROWS = 100, COLS = 40, n = E.length / W;
 var pLow = P.map(function (p) { return p.toLowerCase(); });
 var rLow = R.map(function (r) { return (r[0] + ":" + r[1]).toLowerCase(); });
-var state = {p: "", r: "", ops: O.map(function () { return true; }), implied: true, row0: 0, col0: 0};
-var rows = [], cols = [], colPos = new Int32Array(R.length).fill(-1), shown = 0;
-var rowN = new Int32Array(P.length), colN = new Int32Array(R.length);
+var state = {p: "", r: "", ops: O.map(function () { return true; }), implied: true, row0: 0, col0: 0,
+  swap: !!D.swap};
+var rows = [], cols = [], shown = 0;
+// The two axes of the matrix: principals ("field" 0 of an entry) and resources (field 1). The rows'
+// axis gives each row's entries: for principals the entries' own order (sorted by principal), for
+// resources an order built on first use (a counting sort by resource, stable: then by principal).
+var axes = {
+  p: {name: "principal", size: P.length, field: 0, n: new Int32Array(P.length), start: RS, order: null,
+      title: function (i) { return P[i]; },
+      head: function (th, i) { th.appendChild(el("span", P[i], "name")); }},
+  r: {name: "resource", size: R.length, field: 1, n: new Int32Array(R.length), start: null, order: null,
+      title: function (i) { return R[i][0] + " " + R[i][1]; },
+      head: function (th, i) {
+        th.appendChild(el("span", R[i][0].toLowerCase() + " ", "type")); th.appendChild(el("span", R[i][1], "name"));
+      }}
+};
+function rowAxis() { return state.swap ? axes.r : axes.p; }
+function colAxis() { return state.swap ? axes.p : axes.r; }
+function byResource() {
+  var a = axes.r, start = new Int32Array(R.length + 1), i;
+  for (i = 0; i < n; i++) start[E[i * W + 1] + 1]++;
+  for (var r = 0; r < R.length; r++) start[r + 1] += start[r];
+  var next = start.slice(0, R.length), order = new Int32Array(n);
+  for (i = 0; i < n; i++) order[next[E[i * W + 1]]++] = i;
+  a.start = start; a.order = order;
+}
 function el(tag, text, cls) {
   var e = document.createElement(tag);
   if (text !== undefined && text !== null) e.textContent = text;
@@ -231,30 +258,31 @@ function filter() {
   var rOk = rLow.map(function (r) { return r.indexOf(state.r) >= 0; });
   // Entries are sorted by principal then resource: a cell's entries are contiguous, so a cell is
   // counted once, when its first visible entry is met.
-  var last = -1;
-  rowN.fill(0); colN.fill(0); shown = 0;
+  var last = -1, pN = axes.p.n, rN = axes.r.n;
+  pN.fill(0); rN.fill(0); shown = 0;
   for (var i = 0; i < n; i++) {
     var b = i * W;
     if (!(pOk[E[b]] && rOk[E[b + 1]] && visible(i))) continue;
     shown++;
     var key = E[b] * R.length + E[b + 1];
-    if (key !== last) { rowN[E[b]]++; colN[E[b + 1]]++; last = key; }
+    if (key !== last) { pN[E[b]]++; rN[E[b + 1]]++; last = key; }
   }
-  rows = []; cols = [];
-  for (var p = 0; p < P.length; p++) if (rowN[p]) rows.push(p);
-  for (var r = 0; r < R.length; r++) if (colN[r]) cols.push(r);
-  if (state.byCount) {
-    // Widest first: the principals that reach the most resources, the resources the most principals reach.
-    rows.sort(function (a, b) { return rowN[b] - rowN[a] || a - b; });
-    cols.sort(function (a, b) { return colN[b] - colN[a] || a - b; });
-  }
+  rows = shownOf(rowAxis()); cols = shownOf(colAxis());
   state.row0 = 0; state.col0 = 0;
   draw();
 }
-function cellEntries(p) {
-  var byCol = {};
-  for (var i = RS[p]; i < RS[p + 1]; i++) {
-    var c = colPos[E[i * W + 1]];
+function shownOf(a) {
+  var out = [];
+  for (var i = 0; i < a.size; i++) if (a.n[i]) out.push(i);
+  // Widest first: the principals that reach the most resources, the resources the most principals reach.
+  if (state.byCount) out.sort(function (x, y) { return a.n[y] - a.n[x] || x - y; });
+  return out;
+}
+function cellEntries(row, colPos) {
+  var a = rowAxis(), cf = colAxis().field, byCol = {};
+  if (!a.start) byResource();
+  for (var k = a.start[row]; k < a.start[row + 1]; k++) {
+    var i = a.order ? a.order[k] : k, c = colPos[E[i * W + cf]];
     if (c >= 0 && visible(i)) (byCol[c] = byCol[c] || []).push(i);
   }
   return byCol;
@@ -267,6 +295,7 @@ function chips(td, list) {
     if (!byOp[o]) { byOp[o] = []; order.push(o); }
     byOp[o].push(i);
   });
+  order.sort(function (x, y) { return x - y; });
   order.forEach(function (o) {
     var hosts = [], any = false, narrowed = false, implied = true, first = byOp[o][0] * W;
     byOp[o].forEach(function (i) {
@@ -281,26 +310,24 @@ function chips(td, list) {
     if (narrowed) s.appendChild(el("sup", "\u2020"));
   });
 }
+function header(th, a, i) {
+  th.title = a.title(i); a.head(th, i); th.appendChild(el("span", " (" + a.n[i] + ")", "n"));
+  return th;
+}
 function draw() {
-  var table = document.getElementById("matrix");
+  var table = document.getElementById("matrix"), ra = rowAxis(), ca = colAxis();
+  var colPos = new Int32Array(ca.size).fill(-1);
   table.textContent = "";
-  colPos.fill(-1);
   var pageRows = rows.slice(state.row0, state.row0 + ROWS), pageCols = cols.slice(state.col0, state.col0 + COLS);
-  pageCols.forEach(function (r, c) { colPos[r] = c; });
+  pageCols.forEach(function (i, c) { colPos[i] = c; });
   var head = el("tr");
-  head.appendChild(el("th", "principal \\ resource", "corner"));
-  pageCols.forEach(function (r) {
-    var th = el("th", null, "col"); th.title = R[r][0] + " " + R[r][1];
-    th.appendChild(el("span", R[r][0].toLowerCase() + " ", "type")); th.appendChild(el("span", R[r][1], "name"));
-    th.appendChild(el("span", " (" + colN[r] + ")", "n"));
-    head.appendChild(th);
-  });
+  head.appendChild(el("th", ra.name + " \\ " + ca.name, "corner"));
+  pageCols.forEach(function (i) { head.appendChild(header(el("th", null, "col"), ca, i)); });
   table.appendChild(el("thead")).appendChild(head);
   var body = table.appendChild(el("tbody"));
-  pageRows.forEach(function (p) {
-    var tr = body.appendChild(el("tr")), th = tr.appendChild(el("th"));
-    th.title = P[p]; th.appendChild(el("span", P[p], "name")); th.appendChild(el("span", " (" + rowN[p] + ")", "n"));
-    var byCol = cellEntries(p);
+  pageRows.forEach(function (row) {
+    var tr = body.appendChild(el("tr")), byCol = cellEntries(row, colPos);
+    tr.appendChild(header(el("th"), ra, row));
     for (var c = 0; c < pageCols.length; c++) {
       var td = tr.appendChild(el("td"));
       if (byCol[c]) { td.className = "has"; td.entries = byCol[c]; td.tabIndex = 0; chips(td, byCol[c]); }
@@ -310,11 +337,15 @@ function draw() {
   document.body.dataset.draws = String(Number(document.body.dataset.draws || 0) + 1);
 }
 function counts(nr, nc) {
-  var text = "Principals " + (nr ? state.row0 + 1 : 0) + "\u2013" + (state.row0 + nr) + " of " + rows.length +
-    " shown (" + P.length + " in all) \u00b7 resources " + (nc ? state.col0 + 1 : 0) + "\u2013" + (state.col0 + nc) +
-    " of " + cols.length + " (" + R.length + " in all) \u00b7 " + shown + " of " + n + " grants shown";
+  var ra = rowAxis(), ca = colAxis();
+  var text = ra.name.charAt(0).toUpperCase() + ra.name.slice(1) + "s " + (nr ? state.row0 + 1 : 0) + "\u2013" +
+    (state.row0 + nr) + " of " + rows.length + " shown (" + ra.size + " in all) \u00b7 " + ca.name + "s " +
+    (nc ? state.col0 + 1 : 0) + "\u2013" + (state.col0 + nc) + " of " + cols.length + " (" + ca.size + " in all) \u00b7 " +
+    shown + " of " + n + " grants shown";
   if (!n) text = "No principal is allowed anything on these resources.";
   document.getElementById("counts").textContent = text;
+  document.getElementById("rowname").textContent = ra.name + "s";
+  document.getElementById("colname").textContent = ca.name + "s";
   document.getElementById("prow").disabled = state.row0 === 0;
   document.getElementById("nrow").disabled = state.row0 + ROWS >= rows.length;
   document.getElementById("pcol").disabled = state.col0 === 0;
@@ -374,6 +405,8 @@ typed("p", document.getElementById("pfilter"));
 typed("r", document.getElementById("rfilter"));
 document.getElementById("implied").addEventListener("change", function (ev) { state.implied = !ev.target.checked; filter(); });
 document.getElementById("bycount").addEventListener("change", function (ev) { state.byCount = ev.target.checked; filter(); });
+document.getElementById("swap").checked = state.swap;
+document.getElementById("swap").addEventListener("change", function (ev) { state.swap = ev.target.checked; filter(); });
 function page(id, key, step, total) {
   document.getElementById(id).addEventListener("click", function () {
     state[key] = Math.max(0, Math.min(state[key] + step, total() - 1)); draw();

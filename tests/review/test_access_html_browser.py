@@ -163,6 +163,25 @@ def test_widest_first_sorts_rows_and_columns_by_their_counts(browser, tmp_path):
     assert m["rows"][:2] == ["User:*", "User:admin"]
 
 
+def test_resources_as_rows_transposes_the_matrix_and_its_filters_still_apply(browser, tmp_path):
+    r = load(browser, tmp_path, known_doc())
+    assert not r.page.is_checked("#swap")  # a resource query: principals as rows
+    m = r.redrawn(lambda: r.page.check("#swap"))
+    assert m["rows"] == ["app", "orders", "orders-eu-1"]
+    assert m["cols"] == ["User:*", "User:admin", "User:alice", "User:bob", "User:carol"]
+    assert m["cells"] == {(res.split(" ", 1)[1], p): ops for (p, res), ops in KNOWN_CELLS.items()}
+    assert m["counts"] == [" (1)", " (1)", " (2)", " (1)", " (1)", " (1)", " (4)", " (1)"]
+    r.redrawn(lambda: r.page.uncheck("#ops input[data-op=DESCRIBE]"))
+    m = r.redrawn(lambda: r.page.fill("#pfilter", "a"))  # alice, carol, admin
+    assert m["cells"] == {("app", "User:alice"): ["READ"], ("orders", "User:alice"): ["READ"],
+                          ("orders", "User:admin"): ["READ", "ALTER"], ("orders-eu-1", "User:carol"): ["READ"]}
+    assert m["cols"] == ["User:admin", "User:alice", "User:carol"]
+    assert r.page.text_content("#counts").startswith("Resources 1–3 of 3 shown (3 in all) · principals 1–3")
+    r.page.locator("tbody tr:nth-child(2) td.has").first.click()
+    assert r.page.text_content("#details h2") == "User:admin on TOPIC orders"
+    assert r.errors == []
+
+
 def test_hover_and_click_show_host_reason_deciding_acl_origin_and_except(browser, tmp_path):
     r = load(browser, tmp_path, known_doc())
     cell = r.page.locator("tbody tr:nth-child(1) td.has")
@@ -184,7 +203,10 @@ def test_hover_and_click_show_host_reason_deciding_acl_origin_and_except(browser
 
 def test_hostile_names_render_as_text_and_run_nothing(browser, tmp_path):
     r = load(browser, tmp_path, evil_doc())
-    m = r.matrix()
+    m = r.matrix()  # the access of one principal: resources as rows
+    assert m["rows"] == [EVIL_TOPIC, QUOTED_TOPIC]
+    assert m["cols"] == [EVIL_PRINCIPAL, "User:alice"]
+    m = r.redrawn(lambda: r.page.uncheck("#swap"))
     assert m["rows"] == [EVIL_PRINCIPAL, "User:alice"]
     assert m["cols"] == [f"TOPIC {EVIL_TOPIC}", f"TOPIC {QUOTED_TOPIC}"]
     r.page.locator("tbody tr:nth-child(1) td.has").click()
@@ -225,4 +247,6 @@ def test_a_thousand_principals_by_a_thousand_resources_stays_usable(browser, tmp
     print(f"\naccess html in chromium: 1000 x 1000 (41,000 grants) written and loaded in {t2 - t1:.2f}s "
           f"({(t2 - t1) / (t1 - t0):.1f}x the 100 x 100), a filter redrawn in {t4 - t3:.2f}s")
     assert t2 - t1 < 20 and t4 - t3 < 5
+    m = r.redrawn(lambda: r.page.check("#swap"))
+    assert len(m["rows"]) == 20 and m["cols"] == ["User:svc-00999"] and len(m["cells"]) == 20
     assert r.errors == [] and r.requests == [r.url]
