@@ -157,15 +157,19 @@ def _summary(doc: dict, data: dict) -> str:
     query = doc.get("query") or {}
     settings = query.get("settings") or {}
     supers = settings.get("super_users") or []
-    parts = [f"{len(doc.get('access') or [])} grants (one per principal, host, operation and resource)",
-             f"{len(data['principals'])} principals",
-             f"{doc.get('resources', len(data['resources']))} resources"]
+    parts = [f"{len(doc.get('access') or []):,} grants (one per principal, host, operation and resource)",
+             f"{len(data['principals']):,} principals",
+             f"{_count(doc.get('resources'), len(data['resources'])):,} resources"]
     broker = (f"super users: {', '.join(map(str, supers)) if supers else 'none'}; "
               f"allow.everyone.if.no.acl.found={'true' if settings.get('allow_everyone_if_no_acl_found') else 'false'}")
     return (f'<p id="summary">{_text(" · ".join(parts))}.</p>'
             f'<p class="broker">Broker settings: {_text(broker)}.</p>'
             '<noscript><p class="warn">This report draws its matrix with JavaScript; '
             "the data is in the JSON block of this file.</p></noscript>")
+
+
+def _count(value, default: int) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else default
 
 
 _STYLE = """body{font-family:sans-serif;margin:1.5em;font-size:14px;color:#222}

@@ -100,6 +100,8 @@ def test_rows_are_contiguous_and_everyone_comes_first():
 def test_an_empty_answer_is_a_page_that_says_so():
     page = render(doc([]))
     assert payload(page)["entries"] == [] and "0 grants" in page
+    assert "1,000 resources" in render({"access": [], "resources": 1000})
+    assert "0 resources" in render({"access": [], "resources": None})
 
 
 names = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=6)
