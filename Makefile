@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test lint bench fuzz venv check-java check-mvn live-deps clean
+.PHONY: demo test lint bench fuzz venv check-java check-mvn check-chromium live-deps clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "error: Python 3.11+ is required (found " + sys.version.split()[0] + ")")'
@@ -27,6 +27,18 @@ check-java:
 check-mvn:
 	@command -v mvn >/dev/null 2>&1 || { echo "error: Maven is required to fetch the Kafka broker for the live tests (install it, e.g. apt-get install maven)"; exit 1; }
 
+# The HTML report of `authz access` is tested in a real headless browser: Debian's chromium, driven by
+# Playwright's driver from the test extra (never `playwright install`: the system's browser is used).
+# Installed with apt-get when missing (as root, or with passwordless sudo); otherwise one line says so.
+check-chromium:
+	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || [ -n "$$AUTHZ_CHROMIUM" ] || { \
+	  sudo=""; [ "$$(id -u)" = 0 ] || { sudo -n true 2>/dev/null && sudo="sudo -n"; } || { echo "error: chromium is missing for the HTML report's browser test and this user cannot install it (as root: apt-get install chromium)"; exit 1; }; \
+	  command -v apt-get >/dev/null 2>&1 || { echo "error: chromium is missing for the HTML report's browser test and there is no apt-get here (install chromium, or set AUTHZ_CHROMIUM to a Chromium binary)"; exit 1; }; \
+	  echo "installing chromium (apt-get) for the HTML report's browser test"; \
+	  { $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium >/dev/null 2>&1 || \
+	    { $$sudo apt-get update -q >/dev/null 2>&1 && $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium >/dev/null 2>&1; }; } || \
+	  { echo "error: apt-get install chromium failed: the HTML report's browser test needs Debian's chromium"; exit 1; }; }
+
 # Resolve the broker's classpath once (downloads into ~/.m2 on a fresh machine; later runs are offline).
 live-deps: $(STAMP) check-java check-mvn
 	@cd tests/live && $(abspath $(BIN))/python -c 'import kafka_broker as k; k.classpath(); print("Kafka " + k.kafka_version() + " broker jars ready")'
@@ -43,7 +55,7 @@ lint: $(STAMP)
 
 # Deterministic: tests/conftest.py loads the hypothesis profile "ci" (derandomized, no example database,
 # a failing example printed with its reproduction blob), so a run fails or passes the same everywhere.
-test: $(STAMP) lint check-java check-mvn live-deps
+test: $(STAMP) lint check-java check-mvn check-chromium live-deps
 	$(BIN)/python -m pytest -q --durations=15 tests
 
 bench: $(STAMP) check-java check-mvn live-deps

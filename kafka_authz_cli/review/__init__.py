@@ -13,4 +13,5 @@ below the services.
 from kafka_authz_cli import lazy_face
 
 __getattr__, __all__ = lazy_face(__name__, {
+    "render_access_html": "access_html",
 })
