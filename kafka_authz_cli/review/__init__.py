@@ -13,4 +13,7 @@ below the services.
 from kafka_authz_cli import lazy_face
 
 __getattr__, __all__ = lazy_face(__name__, {
+    # generate: least privilege from observed traffic
+    "GenerateOptions": "generate", "Generated": "generate", "InferredPrefix": "generate", "WIDENINGS": "generate",
+    "generate": "generate", "parse_known_names": "generate", "prove": "generate", "widening_text": "generate",
 })
