@@ -23,6 +23,7 @@ computed by the caller with :mod:`kafka_authz_cli.whatif` and :func:`kafka_authz
 
 from __future__ import annotations
 
+import os
 from bisect import bisect_left
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -32,6 +33,7 @@ from kafka_authz_cli.acl import (
     IMPLIES_DESCRIBE,
     IMPLIES_DESCRIBE_CONFIGS,
     AclBinding,
+    AclError,
     AclOperation,
     AclPermissionType,
     PatternType,
@@ -120,6 +122,13 @@ def grants(op: AclOperation) -> frozenset[AclOperation]:
 def candidate_prefixes(name: str) -> list[str]:
     """Every prefix of ``name`` ending at a separator, shortest first."""
     return [name[:i + 1] for i, ch in enumerate(name) if ch in SEPARATORS]
+
+
+def tightest(names: list[str]) -> str:
+    """The longest prefix ending at a separator that all ``names`` share."""
+    common = os.path.commonprefix(names)
+    cut = max((i for i, ch in enumerate(common) if ch in SEPARATORS), default=-1)
+    return common[:cut + 1]
 
 
 def _in_range(sorted_names: list[str], prefix: str) -> tuple[int, int]:
@@ -260,13 +269,16 @@ class _Builder:
         for n in names:
             for p in candidate_prefixes(n):
                 covers[p].append(n)
+        roots: set[str] = set()
         chosen: dict[str, list[str]] = {}
         for p in sorted(covers, key=lambda p: (len(p), p)):
-            if len(covers[p]) < self.options.min_names or any(q in chosen for q in candidate_prefixes(p[:-1])):
+            if len(covers[p]) < self.options.min_names or any(q in roots for q in candidate_prefixes(p[:-1])):
                 continue
             if self.denied.hit(principal, host, op, rtype, p, True) or not self._within_names(rtype, p, names):
                 continue
-            chosen[p] = covers[p]
+            roots.add(p)
+            # The same names under the longest prefix that still covers them all: no wider than needed.
+            chosen[tightest(covers[p])] = covers[p]
         return chosen
 
     def _within_names(self, rtype: ResourceType, prefix: str, names: set[str]) -> bool:
@@ -296,7 +308,7 @@ def generate(aggs: Mapping[Key, object], options: GenerateOptions = GenerateOpti
     for r in allowed:
         if r.operation not in IMPLIED_OPS:
             continue
-        if first.authorize(Request(r.principal, r.host, r.operation, r.resource_type, r.name)).outcome.value == "ALLOWED":
+        if _allows(first, r):
             out.implied.append((r.principal, r.host, r.operation.name, r.resource_type.name, r.name))
         else:
             rest.append(r)
@@ -305,6 +317,14 @@ def generate(aggs: Mapping[Key, object], options: GenerateOptions = GenerateOpti
     out.implied.sort()
     out.host_kept.sort()
     return out
+
+
+def _allows(authorizer: StandardAuthorizer, r: Req) -> bool:
+    try:
+        decision = authorizer.authorize(Request(r.principal, r.host, r.operation, r.resource_type, r.name))
+    except AclError:  # a host that is no IP address: no ACL matches it but its own
+        return False
+    return decision.outcome.value == "ALLOWED"
 
 
 def widening_text(p: InferredPrefix) -> str:
