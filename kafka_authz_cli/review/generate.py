@@ -223,6 +223,12 @@ class _Builder:
         self.out = out
         self.known = {rt: sorted(set(names)) for rt, names in options.known.items()}
         self.bindings: list[AclBinding] = []
+        #: the names each (principal, operation, type) was allowed on, from any host: not "newly" covered
+        self.seen: dict[tuple, set[str]] = defaultdict(set)
+
+    def see(self, requests: Iterable[Req]) -> None:
+        for r in requests:
+            self.seen[(r.principal, r.operation, r.resource_type)].add(r.name)
 
     def add(self, requests: list[Req]) -> None:
         """ALLOW ACLs for ``requests``: hosts chosen, names grouped, prefixes inferred."""
@@ -246,7 +252,8 @@ class _Builder:
             newly = None
             if known is not None:
                 lo, hi = _in_range(known, prefix)
-                newly = [n for n in known[lo:hi] if n not in names]
+                seen = self.seen[(principal, op, rtype)]
+                newly = [n for n in known[lo:hi] if n not in names and n not in seen]
             self.out.prefixes.append(InferredPrefix(principal, host, op.name, rtype.name, prefix, sorted(observed),
                                                     newly))
             out.append((PatternType.PREFIXED, prefix))
@@ -274,19 +281,21 @@ class _Builder:
         for p in sorted(covers, key=lambda p: (len(p), p)):
             if len(covers[p]) < self.options.min_names or any(q in roots for q in candidate_prefixes(p[:-1])):
                 continue
-            if self.denied.hit(principal, host, op, rtype, p, True) or not self._within_names(rtype, p, names):
+            if self.denied.hit(principal, host, op, rtype, p, True) or not self._within_names(principal, op, rtype, p,
+                                                                                               names):
                 continue
             roots.add(p)
             # The same names under the longest prefix that still covers them all: no wider than needed.
             chosen[tightest(covers[p])] = covers[p]
         return chosen
 
-    def _within_names(self, rtype: ResourceType, prefix: str, names: set[str]) -> bool:
+    def _within_names(self, principal: str, op: AclOperation, rtype: ResourceType, prefix: str,
+                      names: set[str]) -> bool:
         if self.options.max_widening != "names":
             return True
-        known = self.known[rtype]
+        known, seen = self.known[rtype], self.seen[(principal, op, rtype)]
         lo, hi = _in_range(known, prefix)
-        return all(n in names for n in known[lo:hi])
+        return all(n in names or n in seen for n in known[lo:hi])
 
 
 def _group_order(g: tuple) -> tuple:
@@ -301,6 +310,7 @@ def generate(aggs: Mapping[Key, object], options: GenerateOptions = GenerateOpti
     denies, handled = _deny_acls(allowed, denied)
     out.denies = denies
     builder = _Builder(options, _Denied(r for r in denied if r not in handled), out)
+    builder.see(allowed)
     # First what cannot be implied, then the DESCRIBEs those ACLs do not already allow.
     builder.add([r for r in allowed if r.operation not in IMPLIED_OPS])
     first = StandardAuthorizer(builder.bindings + denies)
