@@ -75,7 +75,8 @@ reachable, only names created later with that prefix; any infers a prefix wherev
 falls under it. A prefix ends at a separator (- . _ / :) and covers at least --min-names observed names;
 each is reported with the observed names it covers and the known names it newly covers.
 --names FILE: one topic a line, or group:NAME, transactional_id:NAME; --bootstrap-server lists the
-cluster's topics and groups.
+cluster's topics and groups (those the login may describe: log in with --command-config as an admin,
+or names it cannot see count as unknown and may be widened to).
 
 - a DESCRIBE that a READ, WRITE, DELETE or ALTER ACL of the set already allows gets no ACL of its own
 (DESCRIBE_CONFIGS: ALTER_CONFIGS), as Kafka implies; cluster operations (IDEMPOTENT_WRITE, CREATE...),
@@ -196,6 +197,8 @@ def report_dict(result: GenerateResult) -> dict:
     return body
 
 
+#: Access classes of the diff against --current shown in the report (--format json lists every one).
+SHOWN_CHANGES = 20
 _KEY = ("principal", "host", "operation", "resource_type", "resource_name")
 
 
@@ -218,7 +221,7 @@ def _print(result: GenerateResult, to_console) -> None:
             observed = ", ".join(p.observed[:5]) + (f" and {len(p.observed) - 5} more" if len(p.observed) > 5 else "")
             newly = ("unknown (no names list)" if p.newly_covered is None
                      else f"{len(p.newly_covered)} known: " + ", ".join(p.newly_covered[:5]) if p.newly_covered
-                     else "no known name")
+                     else "no other known name")
             table.add_row(cell(p.principal), f"{p.operation} {p.resource_type}", cell(p.prefix + "*"),
                           cell(f"{len(p.observed)}: {observed}"), cell(newly))
         to_console.print(table)
@@ -244,8 +247,8 @@ def _print_diff(result: GenerateResult, to_console) -> None:
     other = [f for f in r.findings if f.direction != "lost"]
     to_console.print(f"against --current ({result.current_acls} ACL(s)): {len(lost)} access class(es) removed, "
                      f"{len(other)} added or changed ({r.verdict})", highlight=False)
-    for f in (lost + other)[:MAX_TABLE_ROWS]:
+    for f in (lost + other)[:SHOWN_CHANGES]:
         to_console.print("  " + cell(f.describe()), highlight=False)
-    more = rows_not_shown(len(r.findings), MAX_TABLE_ROWS, "--format json")
+    more = rows_not_shown(len(r.findings), SHOWN_CHANGES, "--format json")
     if more:
         to_console.print(more)

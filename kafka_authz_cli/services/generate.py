@@ -139,8 +139,6 @@ def _known_names(widening: Widening, command_config, timeout: float):
 
         admin = open_admin(widening.bootstrap_server, command_config, timeout)
         try:
-            if not hasattr(admin, "list_topic_names"):
-                raise OptionError("this admin client cannot list topics and groups", "--bootstrap-server")
             for rtype, names in ((ResourceType.TOPIC, admin.list_topic_names()),
                                  (ResourceType.GROUP, admin.list_group_names())):
                 known[rtype] = set(known.get(rtype, ())) | set(names)

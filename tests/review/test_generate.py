@@ -278,3 +278,41 @@ def test_names_from_a_file_on_the_command_line(tmp_path):
     assert body["max_widening"] == "names"
     assert [(a["resource_name"], a["pattern_type"]) for a in body["acls"]] == [("orders-eu-", "PREFIXED")]
     assert body["prefixes"][0]["newly_covered"] == []
+
+
+def test_known_names_from_a_live_cluster(tmp_path, monkeypatch):
+    from kafka_authz_cli.services import live as services_live
+
+    class FakeAdmin:
+        closed = False
+
+        def list_topic_names(self):
+            return [f"orders-eu-{i}" for i in range(1, 6)] + ["orders-us-1"]
+
+        def list_group_names(self):
+            return ["billing-eu"]
+
+        def close(self):
+            FakeAdmin.closed = True
+
+    monkeypatch.setattr(services_live, "ADMIN_FACTORY", lambda bootstrap, config: FakeAdmin())
+    log = tmp_path / "a.log"
+    log.write_text("".join(line("User:app", "WRITE", "Topic", f"orders-eu-{i}") for i in range(1, 6)))
+    result = runner.invoke(app, ["generate", "--logs", str(log), "--bootstrap-server", "x:9092", "-f", "json"])
+    body = json.loads(result.stdout)
+    assert body["max_widening"] == "names" and FakeAdmin.closed
+    assert [(a["resource_name"], a["pattern_type"]) for a in body["acls"]] == [("orders-eu-", "PREFIXED")]
+
+
+def test_the_cluster_adapter_lists_topic_and_group_names():
+    from types import SimpleNamespace
+
+    from kafka_authz_cli.cluster.kafka_adapter import KafkaAclAdmin
+
+    admin = object.__new__(KafkaAclAdmin)  # no connection: the kafka-python client is stubbed
+    admin.round_trips, admin.principal = 0, "User:x"
+    admin._admin = SimpleNamespace(list_topics=lambda: ["b", "a"],
+                                   list_groups=lambda: [{"group_id": "g2", "protocol_type": "consumer"},
+                                                        {"group_id": "g1", "protocol_type": ""}])
+    assert admin.list_topic_names() == ["a", "b"] and admin.list_group_names() == ["g1", "g2"]
+    assert admin.round_trips == 2
