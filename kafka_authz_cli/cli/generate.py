@@ -32,6 +32,7 @@ from kafka_authz_cli.cli.common import (
     err_console,
     option_value,
     rows_not_shown,
+    warn,
     write_output,
 )
 from kafka_authz_cli.errors import InputError
@@ -158,6 +159,10 @@ def generate_cmd(
         command_config=command_config, timeout=timeout, stdin=getattr(sys.stdin, "buffer", None) if logs else None)
     if out is not None:
         write_output(result.text, out)
+    for w in result.stats.warnings + result.proof.warnings:
+        warn(w)
+    if result.untimed:
+        warn(f"{result.untimed} logged decision(s) without a timestamp are left out by --since/--until")
     if fmt is ReportFormat.json:
         typer.echo(json.dumps(report_dict(result), indent=2, ensure_ascii=False))
     else:

@@ -41,6 +41,10 @@ from kafka_authz_cli.whatif import (
 
 log = logging.getLogger(__name__)
 
+NO_ALLOWED = ("no ALLOWED decision was logged: there is nothing to generate from. Kafka logs allowed decisions at "
+              "DEBUG: set the kafka.authorizer.logger level to DEBUG (log4j: log4j.logger.kafka.authorizer.logger=DEBUG, "
+              "authorizerAppender; log4j2: the kafka.authorizer.logger logger's level) for a representative window")
+
 
 @dataclass
 class Window:
@@ -105,6 +109,8 @@ def generate(window: Window, to: str = "json", *, widening: Widening = Widening(
     text = write_acls(generated.bindings, to, write_options)
     result = GenerateResult(generated, text, to, mode, prove(aggs, generated.bindings, settings.as_config()),
                             stats, untimed)
+    # whatif's advice for INFO-only logs ends with its own --current; here the ACL set comes from the allowed lines
+    result.proof.warnings = [NO_ALLOWED if w.startswith("no ALLOWED decision") else w for w in result.proof.warnings]
     if current is not None:
         current_set = acl_set_from(current, acls_format, command_config, timeout, acls_options)
         bindings = current_set.bindings

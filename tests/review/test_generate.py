@@ -316,3 +316,12 @@ def test_the_cluster_adapter_lists_topic_and_group_names():
                                                         {"group_id": "g1", "protocol_type": ""}])
     assert admin.list_topic_names() == ["a", "b"] and admin.list_group_names() == ["g1", "g2"]
     assert admin.round_trips == 2
+
+
+def test_info_only_logs_give_nothing_and_say_why(tmp_path):
+    log = tmp_path / "a.log"
+    log.write_text(line("User:b", "READ", "Topic", "u", allowed=False))
+    result = runner.invoke(app, ["generate", "--logs", str(log), "-f", "json"])
+    assert result.exit_code == 0 and json.loads(result.stdout)["acls"] == []
+    assert "warning: no ALLOWED decision was logged: there is nothing to generate from" in result.stderr
+    assert "--current" not in result.stderr
