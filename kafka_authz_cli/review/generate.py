@@ -43,6 +43,7 @@ from kafka_authz_cli.acl import (
     parse_super_users,
 )
 from kafka_authz_cli.errors import InputError
+from kafka_authz_cli.formats import paused_gc
 
 #: How far an inferred prefix may reach beyond the observed names.
 WIDENINGS = ("none", "names", "any")
@@ -305,6 +306,11 @@ def _group_order(g: tuple) -> tuple:
 
 def generate(aggs: Mapping[Key, object], options: GenerateOptions = GenerateOptions()) -> Generated:
     """The ACL set for the requests of ``aggs`` (whatif aggregates: ``.allowed`` and ``.denied`` counts)."""
+    with paused_gc():  # hundreds of thousands of small objects, no cycles: the collector's walks only cost
+        return _generate(aggs, options)
+
+
+def _generate(aggs: Mapping[Key, object], options: GenerateOptions) -> Generated:
     out = Generated([], [], [], [], [], [], [])
     allowed, denied = _split(aggs, frozenset(parse_super_users(options.super_users)), out)
     denies, handled = _deny_acls(allowed, denied)
@@ -354,7 +360,8 @@ def prove(aggs: Mapping[Key, object], bindings: list[AclBinding], config: Mappin
     correct set newly denies nothing and newly allows nothing."""
     from kafka_authz_cli.whatif import replay_aggregates
 
-    return replay_aggregates(dict(aggs), StandardAuthorizer(bindings, **config))
+    with paused_gc():
+        return replay_aggregates(dict(aggs), StandardAuthorizer(bindings, **config))
 
 
 def parse_known_names(text: str, path: str) -> dict[ResourceType, set[str]]:

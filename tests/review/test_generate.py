@@ -325,3 +325,16 @@ def test_info_only_logs_give_nothing_and_say_why(tmp_path):
     assert result.exit_code == 0 and json.loads(result.stdout)["acls"] == []
     assert "warning: no ALLOWED decision was logged: there is nothing to generate from" in result.stderr
     assert "--current" not in result.stderr
+
+
+def test_the_table_states_each_prefix_and_what_it_newly_covers(tmp_path):
+    log = tmp_path / "a.log"
+    log.write_text("".join(line("User:app", "READ", "Topic", f"orders-eu-{i}") for i in range(1, 4)))
+    names = tmp_path / "names.txt"
+    names.write_text("orders-eu-1\norders-eu-2\norders-eu-3\norders-eu-41\n")
+    result = runner.invoke(app, ["generate", "--logs", str(log), "--names", str(names), "--max-widening", "any",
+                                 "-o", str(tmp_path / "out.json")], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    assert "orders-eu-*" in result.stdout and "3: orders-eu-1, orders-eu-2, orders-eu-3" in result.stdout
+    assert "1 known: orders-eu-41" in result.stdout and "proof holds" in result.stdout
+    assert json.loads((tmp_path / "out.json").read_text())["acls"][0]["pattern_type"] == "PREFIXED"
