@@ -64,8 +64,8 @@ class MaxWidening(str, Enum):
 
 
 GENERATE_HELP = """The smallest ACL set that allows every request a window of Kafka authorizer audit logs
-(--logs: files, directories, globs, - for stdin; or --index: a `authz whatif index`, with --since/--until
-picking hours) shows ALLOWED, and none it shows DENIED: per principal (--principal, repeatable, keeps
+(--logs: files, directories, globs, - for stdin; or --index: a `authz whatif index`; --since/--until
+pick hours of either) shows ALLOWED, and none it shows DENIED: per principal (--principal, repeatable, keeps
 only those), one ALLOW ACL per operation and resource, then made smaller:
 
 - names sharing a prefix (orders-eu-1 ... orders-eu-40) become one PREFIXED ACL (orders-eu-) where
@@ -98,7 +98,9 @@ report on stderr. --format json: one object with the ACLs, the prefixes, the pro
 Allowed decisions are logged only at DEBUG: from INFO-only logs there is nothing to generate from.
 
 Exit codes: 0 generated and the proof holds; 1 generated, but replaying the window decides some
-request differently (listed: a request both allowed and denied, settings that allow more); 2 usage or input error."""
+request differently (listed: with allow.everyone.if.no.acl.found, a denied request on a resource the
+set has no ACL for; an operation Kafka ACLs do not have); 2 usage or input error. A request both
+allowed and denied in the window is treated as allowed (warned)."""
 
 
 @app.command("generate", short_help="Least-privilege ACLs from observed traffic (audit logs or a whatif index), with the proof.", help=GENERATE_HELP)
