@@ -178,7 +178,7 @@ def generate_cmd(
 def report_dict(result: GenerateResult) -> dict:
     g, proof = result.generated, result.proof
     body = {
-        "version": 1, "to": result.to, "max_widening": result.max_widening,
+        "version": 1, "to": result.to, "max_widening": result.max_widening, "lines": result.stats.as_dict(),
         "acls": [b.as_dict() for b in g.bindings],
         "principals": g.principals, "super_users_skipped": g.super_users_skipped,
         "requests": {"allowed": g.allowed_requests, "denied": g.denied_requests, "mixed": g.mixed_requests,
@@ -217,7 +217,9 @@ def _finding(f) -> dict:
 def _print(result: GenerateResult, to_console) -> None:
     from rich.table import Table
 
-    g, proof = result.generated, result.proof
+    g, proof, stats = result.generated, result.proof, result.stats
+    to_console.print(f"read {stats.lines:,} line(s) in {stats.files} file(s): {stats.decision_lines:,} decision, "
+                     f"{stats.non_decision_lines:,} other, {stats.quarantined_lines:,} quarantined", highlight=False)
     to_console.print(f"generated {len(g.bindings)} ACL(s) for {len(g.principals)} principal(s) from "
                      f"{g.allowed_requests} allowed and {g.denied_requests} denied distinct request(s) "
                      f"(--max-widening {result.max_widening}); {len(g.implied)} implied request(s) need no ACL of "

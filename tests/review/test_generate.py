@@ -75,6 +75,7 @@ def test_the_bundled_logs_give_one_acl_per_allowed_access_and_the_describe_is_im
     assert body["proof"] == {"holds": True, "replayed_requests": 11, "decisions": 126, "newly_denied": [],
                              "newly_allowed": [], "warnings": []}
     assert body["max_widening"] == "none" and body["prefixes"] == []
+    assert body["lines"]["files"] == 4 and body["lines"]["decisions"] == 126
 
 
 def test_forty_numbered_topics_become_one_prefix_with_any():
@@ -211,6 +212,7 @@ def test_acls_go_to_stdout_in_the_asked_format_and_the_report_to_stderr():
     assert result.exit_code == 0, result.output
     assert result.stdout.startswith("KafkaPrincipal,") and "User:orders-svc" in result.stdout
     assert "proof holds" in result.stderr and "proof" not in result.stdout
+    assert "read 130 line(s) in 4 file(s): 126 decision, 1 other, 3 quarantined" in result.stderr
 
 
 def test_output_file_and_a_strimzi_set(tmp_path):
