@@ -340,3 +340,17 @@ def test_the_table_states_each_prefix_and_what_it_newly_covers(tmp_path):
     assert "orders-eu-*" in result.stdout and "3: orders-eu-1, orders-eu-2, orders-eu-3" in result.stdout
     assert "1 known: orders-eu-41" in result.stdout and "proof holds" in result.stdout
     assert json.loads((tmp_path / "out.json").read_text())["acls"][0]["pattern_type"] == "PREFIXED"
+
+
+def test_stdin_and_keep_hosts_from_the_command_line():
+    text = line("User:a", "READ", "Topic", "t", host="10.0.0.1") + line("User:a", "READ", "Topic", "t", host="10.0.0.2")
+    plain = runner.invoke(app, ["generate", "--logs", "-", "-f", "json"], input=text.encode())
+    kept = runner.invoke(app, ["generate", "--logs", "-", "--keep-hosts", "-f", "json"], input=text.encode())
+    assert [a["host"] for a in json.loads(plain.stdout)["acls"]] == ["*"]
+    assert sorted(a["host"] for a in json.loads(kept.stdout)["acls"]) == ["10.0.0.1", "10.0.0.2"]
+
+
+def test_an_unknown_principal_is_warned():
+    result = runner.invoke(app, ["generate", "--logs", LOGS, "--principal", "User:nobody", "-f", "json"])
+    assert json.loads(result.stdout)["acls"] == []
+    assert "--principal User:nobody: no request of it in the window" in result.stderr
