@@ -115,7 +115,8 @@ def generate(window: Window, to: str = "json", *, widening: Widening = Widening(
         current_set = acl_set_from(current, acls_format, command_config, timeout, acls_options)
         bindings = current_set.bindings
         if window.principals:  # the other principals' ACLs are not what this set replaces
-            bindings = [b for b in bindings if b.principal in set(window.principals)]
+            chosen = set(window.principals)
+            bindings = [b for b in bindings if b.principal in chosen]
         result.removed = diff(bindings, generated.bindings, settings.as_config(), settings.as_config())
         result.current_acls = len(bindings)
     _warn(generated, mode)
