@@ -1,12 +1,263 @@
-"""`authz generate`. (Being written.)"""
+"""`authz generate`: least-privilege ACLs from observed traffic, with the proof."""
 
 from __future__ import annotations
+
+import json
+import sys
+from dataclasses import asdict
+from enum import Enum
+from pathlib import Path
+from typing import Optional
 
 import typer
 
 from kafka_authz_cli.cli.app import app
+from kafka_authz_cli.cli.common import (
+    ACLS_OPTION_HELP,
+    LOSSY_HELP,
+    MAX_TABLE_ROWS,
+    STRIMZI_API_VERSION_HELP,
+    STRIMZI_AUTHENTICATION_HELP,
+    STRIMZI_CLUSTER_HELP,
+    TERRAFORM_CONFLUENT_CLUSTER_HELP,
+    TERRAFORM_PROVIDER_HELP,
+    AclFormat,
+    StrimziApiVersion,
+    StrimziAuthentication,
+    TerraformProvider,
+    acls_options,
+    cell,
+    check_can_write,
+    console,
+    err_console,
+    option_value,
+    rows_not_shown,
+    warn,
+    write_output,
+)
+from kafka_authz_cli.errors import InputError
+from kafka_authz_cli.services.convert import WriteOptions
+from kafka_authz_cli.services.generate import GenerateResult, Widening, Window, generate
+from kafka_authz_cli.whatif import hour_bound
 
 
-@app.command("generate", short_help="Least-privilege ACLs from observed traffic (audit logs or a whatif index), with the proof.", help="Not written yet.")
-def generate_cmd() -> None:
-    raise typer.Exit(2)
+class OutFormat(str, Enum):
+    json = "json"
+    kafka_acls = "kafka-acls"
+    csv = "csv"
+    strimzi = "strimzi"
+    ksm_yaml = "ksm-yaml"
+    jikkou = "jikkou"
+    kafka_gitops = "kafka-gitops"
+    terraform = "terraform"
+
+
+class ReportFormat(str, Enum):
+    table = "table"
+    json = "json"
+
+
+class MaxWidening(str, Enum):
+    none = "none"
+    names = "names"
+    any = "any"
+
+
+GENERATE_HELP = """The smallest ACL set that allows every request a window of Kafka authorizer audit logs
+(--logs: files, directories, globs, - for stdin; or --index: a `authz whatif index`; --since/--until
+pick hours of either) shows ALLOWED, and none it shows DENIED: per principal (--principal, repeatable, keeps
+only those), one ALLOW ACL per operation and resource, then made smaller:
+
+- names sharing a prefix (orders-eu-1 ... orders-eu-40) become one PREFIXED ACL (orders-eu-) where
+--max-widening allows: none (the default without known names) never widens; names (the default with
+--names FILE or --bootstrap-server) infers a prefix only where, among the known names of that resource type,
+it covers nothing but names the principal used with that operation: no existing topic or group becomes
+reachable, only names created later with that prefix; any infers a prefix wherever no denied request
+falls under it. A prefix ends at a separator (- . _ / :) and covers at least --min-names observed names;
+each is reported with the observed names it covers and the known names it newly covers.
+--names FILE: one topic a line, or group:NAME, transactional_id:NAME; --bootstrap-server lists the
+cluster's topics and groups (those the login may describe: log in with --command-config as an admin,
+or names it cannot see count as unknown and may be widened to).
+
+- a DESCRIBE that a READ, WRITE, DELETE or ALTER ACL of the set already allows gets no ACL of its own
+(DESCRIBE_CONFIGS: ALTER_CONFIGS), as Kafka implies; cluster operations (IDEMPOTENT_WRITE, CREATE...),
+groups and transactional ids as logged.
+
+- hosts become * unless --keep-hosts; a request whose * ACL would allow a request denied from another host
+keeps its hosts. A denied DESCRIBE on a resource whose implying operation was allowed from the same host
+gets a literal DENY ACL. Super users need no ACL.
+
+The proof is printed with it: the same window replayed (whatif) against the generated set, with the
+number of requests newly denied and newly allowed (both zero when it holds); with --current ACLS, the
+exact decision diff (as `authz diff`) lists everything the generated set takes away from the current one
+(with --principal: from those principals' ACLs) and anything it adds.
+
+The ACL set is written as --to (every format `authz convert` writes) to --output, or to stdout with the
+report on stderr. --format json: one object with the ACLs, the prefixes, the proof and the diff.
+
+Allowed decisions are logged only at DEBUG: from INFO-only logs there is nothing to generate from.
+
+Exit codes: 0 generated and the proof holds; 1 generated, but replaying the window decides some
+request differently (listed: with allow.everyone.if.no.acl.found, a denied request on a resource the
+set has no ACL for; an operation Kafka ACLs do not have); 2 usage or input error. A request both
+allowed and denied in the window is treated as allowed (warned)."""
+
+
+@app.command("generate", short_help="Least-privilege ACLs from observed traffic (audit logs or a whatif index), with the proof.", help=GENERATE_HELP)
+def generate_cmd(
+    logs: Optional[list[str]] = typer.Option(None, "--logs", help="Log files, directories or globs (repeatable); - "
+                                             "reads stdin."),
+    index: Optional[list[Path]] = typer.Option(None, "--index", help="A whatif index instead of --logs (repeatable)."),
+    principal: Optional[list[str]] = typer.Option(None, "--principal", help="Only this principal (repeatable)."),
+    since: Optional[str] = typer.Option(None, "--since", help="From this hour on (YYYY-MM-DD[THH])."),
+    until: Optional[str] = typer.Option(None, "--until", help="Up to this hour, excluded (YYYY-MM-DD[THH])."),
+    to: OutFormat = typer.Option(OutFormat.json, "--to", help="Format of the generated ACL set."),
+    out: Optional[Path] = typer.Option(None, "-o", "--output", help="Write the ACL set here (the report goes to "
+                                       "stdout); default: the ACL set to stdout, the report to stderr."),
+    fmt: ReportFormat = typer.Option(ReportFormat.table, "--format", "-f", help="The report: table or json (json "
+                                     "holds the ACLs too)."),
+    max_widening: Optional[MaxWidening] = typer.Option(None, "--max-widening", help="How far inferred prefixes "
+                                                       "may reach: none, names, any (see above)."),
+    names: Optional[Path] = typer.Option(None, "--names", help="Known names: one topic a line, group:NAME, "
+                                         "transactional_id:NAME."),
+    bootstrap_server: Optional[str] = typer.Option(None, "--bootstrap-server", help="HOST:PORT: the known names are "
+                                                   "the cluster's topics and groups."),
+    min_names: int = typer.Option(2, "--min-names", min=1, help="Observed names a prefix must cover."),
+    keep_hosts: bool = typer.Option(False, "--keep-hosts", help="One ACL per host seen (default: host *)."),
+    current: Optional[Path] = typer.Option(None, "--current", help="The ACL set the cluster runs today (or "
+                                           "cluster:HOST:PORT): the diff lists what the generated set takes away."),
+    acls_format: Optional[AclFormat] = typer.Option(None, "--acls-format", help="Format of --current (default: detected)."),
+    option: list[str] = typer.Option([], "--option", metavar="KEY=VALUE", help=ACLS_OPTION_HELP),
+    super_users: Optional[str] = typer.Option(None, "--super-users", help="super.users of the brokers (User:a;User:b)."),
+    allow_everyone: Optional[bool] = typer.Option(None, "--allow-everyone-if-no-acl-found/--deny-if-no-acl-found",
+                                                  show_default=False, help="allow.everyone.if.no.acl.found."),
+    broker_config: Optional[Path] = typer.Option(None, "--broker-config", help="A broker's server.properties."),
+    command_config: Optional[Path] = typer.Option(None, "--command-config", help="Client properties for "
+                                                  "--bootstrap-server and --current cluster:HOST:PORT."),
+    timeout: float = typer.Option(10.0, "--timeout", help="Seconds to wait for a cluster."),
+    strimzi_authentication: Optional[StrimziAuthentication] = typer.Option(
+        None, "--strimzi-authentication", help=STRIMZI_AUTHENTICATION_HELP),
+    strimzi_cluster: Optional[str] = typer.Option(None, "--strimzi-cluster", help=STRIMZI_CLUSTER_HELP),
+    strimzi_api_version: Optional[StrimziApiVersion] = typer.Option(None, "--strimzi-api-version",
+                                                                    help=STRIMZI_API_VERSION_HELP),
+    terraform_provider: Optional[TerraformProvider] = typer.Option(None, "--terraform-provider",
+                                                                   help=TERRAFORM_PROVIDER_HELP),
+    terraform_confluent_cluster: Optional[str] = typer.Option(None, "--terraform-confluent-cluster",
+                                                              help=TERRAFORM_CONFLUENT_CLUSTER_HELP),
+    lossy: bool = typer.Option(False, "--lossy", help=LOSSY_HELP),
+) -> None:
+    if bool(logs) == bool(index):
+        raise InputError("give either --logs (log files) or --index (a whatif index)")
+    if out is not None:
+        check_can_write(out)
+    window = Window(logs, index, hour_bound(since, "--since"), hour_bound(until, "--until"), principal)
+    result = generate(
+        window, to.value, widening=Widening(option_value(max_widening), names, bootstrap_server, min_names),
+        keep_hosts=keep_hosts, current=current, acls_format=option_value(acls_format), acls_options=acls_options(option),
+        write_options=WriteOptions(option_value(strimzi_authentication), strimzi_cluster, lossy,
+                                   option_value(strimzi_api_version), option_value(terraform_provider),
+                                   terraform_confluent_cluster),
+        super_users=super_users, allow_everyone=allow_everyone, broker_config=broker_config,
+        command_config=command_config, timeout=timeout, stdin=getattr(sys.stdin, "buffer", None) if logs else None)
+    if out is not None:
+        write_output(result.text, out)
+    for w in result.stats.warnings + result.proof.warnings:
+        warn(w)
+    if result.untimed:
+        warn(f"{result.untimed} logged decision(s) without a timestamp are left out by --since/--until")
+    if fmt is ReportFormat.json:
+        typer.echo(json.dumps(report_dict(result), indent=2, ensure_ascii=False))
+    else:
+        if out is None:
+            write_output(result.text, None)
+        _print(result, console if out is not None else err_console)
+    if not result.proven:
+        raise typer.Exit(1)
+
+
+def report_dict(result: GenerateResult) -> dict:
+    g, proof = result.generated, result.proof
+    body = {
+        "version": 1, "to": result.to, "max_widening": result.max_widening, "lines": result.stats.as_dict(),
+        "acls": [b.as_dict() for b in g.bindings],
+        "principals": g.principals, "super_users_skipped": g.super_users_skipped,
+        "requests": {"allowed": g.allowed_requests, "denied": g.denied_requests, "mixed": g.mixed_requests,
+                     "unexpressible": len(g.unexpressible)},
+        "prefixes": [p.as_dict() for p in g.prefixes],
+        "implied": [dict(zip(_KEY, k)) for k in g.implied],
+        "hosts_kept": [dict(zip(_KEY, k)) for k in g.host_kept],
+        "denies": [b.as_dict() for b in g.denies],
+        "proof": {"holds": result.proven, "replayed_requests": proof.distinct_requests,
+                  "decisions": proof.decisions, "newly_denied": [asdict(c) for c in proof.newly_denied],
+                  "newly_allowed": [asdict(c) for c in proof.newly_allowed], "warnings": proof.warnings},
+        "current": None,
+    }
+    if result.untimed:
+        body["untimed_left_out"] = result.untimed
+    if result.removed is not None:
+        r = result.removed
+        body["current"] = {
+            "acls": result.current_acls, "verdict": r.verdict,
+            "removed": [_finding(f) for f in r.findings if f.direction == "lost"],
+            "added": [_finding(f) for f in r.findings if f.direction != "lost"],
+            "bindings_removed": len(r.bindings.removed), "bindings_added": len(r.bindings.added)}
+    return body
+
+
+#: Access classes of the diff against --current shown in the report (--format json lists every one).
+SHOWN_CHANGES = 20
+_KEY = ("principal", "host", "operation", "resource_type", "resource_name")
+
+
+def _finding(f) -> dict:
+    return {"direction": f.direction, "principal": f.principal, "resource_type": f.resource_type.name,
+            "operations": f.operations, "hosts": f.hosts, "description": f.describe()}
+
+
+def _print(result: GenerateResult, to_console) -> None:
+    from rich.table import Table
+
+    g, proof, stats = result.generated, result.proof, result.stats
+    to_console.print(f"read {stats.lines:,} line(s) in {stats.files} file(s): {stats.decision_lines:,} decision, "
+                     f"{stats.non_decision_lines:,} other, {stats.quarantined_lines:,} quarantined", highlight=False)
+    to_console.print(f"generated {len(g.bindings)} ACL(s) for {len(g.principals)} principal(s) from "
+                     f"{g.allowed_requests} allowed and {g.denied_requests} denied distinct request(s) "
+                     f"(--max-widening {result.max_widening}); {len(g.implied)} implied request(s) need no ACL of "
+                     f"their own, {len(g.host_kept)} kept their host, {len(g.denies)} DENY ACL(s)", highlight=False)
+    if g.prefixes:
+        table = Table("principal", "operation", "prefix", "observed", "widening", title="Inferred prefixes")
+        for p in g.prefixes[:MAX_TABLE_ROWS]:
+            observed = ", ".join(p.observed[:5]) + (f" and {len(p.observed) - 5} more" if len(p.observed) > 5 else "")
+            newly = ("unknown (no names list)" if p.newly_covered is None
+                     else f"{len(p.newly_covered)} known: " + ", ".join(p.newly_covered[:5]) if p.newly_covered
+                     else "no other known name")
+            table.add_row(cell(p.principal), f"{p.operation} {p.resource_type}", cell(p.prefix + "*"),
+                          cell(f"{len(p.observed)}: {observed}"), cell(newly))
+        to_console.print(table)
+        more = rows_not_shown(len(g.prefixes), MAX_TABLE_ROWS, "--format json")
+        if more:
+            to_console.print(more)
+    verdict = "holds" if result.proven else "FAILS"
+    to_console.print(f"proof {verdict}: the window's {proof.distinct_requests} distinct request(s) "
+                     f"({proof.decisions} decisions) replayed against the generated set: "
+                     f"{len(proof.newly_denied)} newly denied, {len(proof.newly_allowed)} newly allowed",
+                     highlight=False)
+    for kind, changes in (("newly denied", proof.newly_denied), ("newly allowed", proof.newly_allowed)):
+        for c in changes[:20]:
+            to_console.print(f"  {kind}: {cell(c.principal)} {c.operation} {c.resource_type} {cell(c.resource_name)} "
+                             f"from {cell(', '.join(c.hosts))} ({c.count} decision(s))", highlight=False)
+    if result.removed is not None:
+        _print_diff(result, to_console)
+
+
+def _print_diff(result: GenerateResult, to_console) -> None:
+    r = result.removed
+    lost = [f for f in r.findings if f.direction == "lost"]
+    other = [f for f in r.findings if f.direction != "lost"]
+    to_console.print(f"against --current ({result.current_acls} ACL(s)): {len(lost)} access class(es) removed, "
+                     f"{len(other)} added or changed ({r.verdict})", highlight=False)
+    for f in (lost + other)[:SHOWN_CHANGES]:
+        to_console.print("  " + cell(f.describe()), highlight=False)
+    more = rows_not_shown(len(r.findings), SHOWN_CHANGES, "--format json")
+    if more:
+        to_console.print(more)

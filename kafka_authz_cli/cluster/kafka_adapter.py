@@ -438,6 +438,17 @@ class KafkaAclAdmin:
         return result
 
 
+    # -- names ------------------------------------------------------------------------------
+
+    def list_topic_names(self) -> list[str]:
+        """The topics (Metadata): only those the login may DESCRIBE, as the broker filters them."""
+        return sorted(self._call("Metadata", self._admin.list_topics))
+
+    def list_group_names(self) -> list[str]:
+        """The groups of every broker (ListGroups): only those the login may DESCRIBE."""
+        groups = self._call("ListGroups", self._admin.list_groups)
+        return sorted({g["group_id"] if isinstance(g, dict) else g[0] for g in groups})
+
     # -- broker configs ---------------------------------------------------------------------
 
     def brokers(self) -> list[tuple[int, str, int]]:

@@ -14,4 +14,7 @@ from kafka_authz_cli import lazy_face
 
 __getattr__, __all__ = lazy_face(__name__, {
     "render_access_html": "access_html",
+    # generate: least privilege from observed traffic
+    "GenerateOptions": "generate", "Generated": "generate", "InferredPrefix": "generate", "WIDENINGS": "generate",
+    "generate": "generate", "parse_known_names": "generate", "prove": "generate", "widening_text": "generate",
 })
