@@ -16,5 +16,5 @@ __getattr__, __all__ = lazy_face(__name__, {
     "render_access_html": "access_html",
     # generate: least privilege from observed traffic
     "GenerateOptions": "generate", "Generated": "generate", "InferredPrefix": "generate", "WIDENINGS": "generate",
-    "generate": "generate", "parse_known_names": "generate", "prove": "generate", "widening_text": "generate",
+    "least_privilege": "generate", "parse_known_names": "generate", "prove": "generate", "widening_text": "generate",
 })

@@ -304,7 +304,7 @@ def _group_order(g: tuple) -> tuple:
     return principal, rtype.name, op.name, host
 
 
-def generate(aggs: Mapping[Key, object], options: GenerateOptions = GenerateOptions()) -> Generated:
+def least_privilege(aggs: Mapping[Key, object], options: GenerateOptions = GenerateOptions()) -> Generated:
     """The ACL set for the requests of ``aggs`` (whatif aggregates: ``.allowed`` and ``.denied`` counts)."""
     with paused_gc():  # hundreds of thousands of small objects, no cycles: the collector's walks only cost
         return _generate(aggs, options)

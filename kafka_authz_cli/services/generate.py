@@ -18,14 +18,14 @@ from typing import BinaryIO, Mapping, Optional
 
 from kafka_authz_cli.acl import DiffResult, diff
 from kafka_authz_cli.errors import OptionError
-from kafka_authz_cli.review.generate import (
+from kafka_authz_cli.review import (
     WIDENINGS,
     Generated,
     GenerateOptions,
+    least_privilege,
     parse_known_names,
     prove,
 )
-from kafka_authz_cli.review.generate import generate as generate_set
 from kafka_authz_cli.services.convert import WriteOptions, write_acls
 from kafka_authz_cli.services.settings import broker_settings
 from kafka_authz_cli.services.sources import acl_set_from
@@ -105,7 +105,7 @@ def generate(window: Window, to: str = "json", *, widening: Widening = Widening(
         for p in sorted(wanted - {k[0] for k in aggs}):
             log.warning(f"--principal {p}: no request of it in the window")
     options = GenerateOptions(mode, known or {}, keep_hosts, widening.min_names, settings.super_users)
-    generated = generate_set(aggs, options)
+    generated = least_privilege(aggs, options)
     text = write_acls(generated.bindings, to, write_options)
     result = GenerateResult(generated, text, to, mode, prove(aggs, generated.bindings, settings.as_config()),
                             stats, untimed)

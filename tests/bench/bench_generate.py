@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from timing import best_of  # noqa: E402
 
 from kafka_authz_cli.acl import AclBinding, StandardAuthorizer  # noqa: E402
-from kafka_authz_cli.review.generate import GenerateOptions, generate, prove  # noqa: E402
+from kafka_authz_cli.review.generate import GenerateOptions, least_privilege, prove  # noqa: E402
 from kafka_authz_cli.whatif import Aggregate, replay_aggregates  # noqa: E402
 
 
@@ -59,13 +59,13 @@ def measure(n: int) -> dict:
     aggs = window(n)
     acls = baseline_acls(aggs)
     base = best_of(lambda: replay_aggregates(aggs, StandardAuthorizer(acls)), 2)
-    none = best_of(lambda: generate(aggs, GenerateOptions("none")), 2)
-    widened = generate(aggs, GenerateOptions("any"))
-    any_ = best_of(lambda: generate(aggs, GenerateOptions("any")), 2)
+    none = best_of(lambda: least_privilege(aggs, GenerateOptions("none")), 2)
+    widened = least_privilege(aggs, GenerateOptions("any"))
+    any_ = best_of(lambda: least_privilege(aggs, GenerateOptions("any")), 2)
     proof = best_of(lambda: prove(aggs, widened.bindings, {}), 2)
     report = prove(aggs, widened.bindings, {})
     assert not report.newly_denied and not report.newly_allowed
-    return {"requests": len(aggs), "acls_none": len(generate(aggs, GenerateOptions("none")).bindings),
+    return {"requests": len(aggs), "acls_none": len(least_privilege(aggs, GenerateOptions("none")).bindings),
             "acls_any": len(widened.bindings), "prefixes": len(widened.prefixes), "replay_s": base,
             "none_s": none, "any_s": any_, "proof_s": proof}
 
@@ -84,7 +84,7 @@ def main() -> None:
               f"{(r['none_s'] + r['proof_s']) / r['replay_s']:>20.2f}")
     for a, b in zip(rows, rows[1:]):
         grow = b["requests"] / a["requests"]
-        print(f"x{grow:.1f} requests: generate(any) x{b['any_s'] / a['any_s']:.1f}, proof x{b['proof_s'] / a['proof_s']:.1f}, "
+        print(f"x{grow:.1f} requests: least_privilege(any) x{b['any_s'] / a['any_s']:.1f}, proof x{b['proof_s'] / a['proof_s']:.1f}, "
               f"replay baseline x{b['replay_s'] / a['replay_s']:.1f}")
 
 

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 from kafka_authz_cli.acl import AclBinding
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.errors import InputError
-from kafka_authz_cli.review.generate import GenerateOptions, generate, parse_known_names, prove
+from kafka_authz_cli.review.generate import GenerateOptions, least_privilege, parse_known_names, prove
 from kafka_authz_cli.whatif import Aggregate
 
 EXAMPLES = Path(__file__).parents[2] / "examples" / "whatif"
@@ -79,14 +79,14 @@ def test_the_bundled_logs_give_one_acl_per_allowed_access_and_the_describe_is_im
 
 
 def test_forty_numbered_topics_become_one_prefix_with_any():
-    g = generate(traffic(*ORDERS), GenerateOptions("any"))
+    g = least_privilege(traffic(*ORDERS), GenerateOptions("any"))
     assert g.bindings == [acl("TOPIC", "orders-eu-", "PREFIXED", "User:app", "READ")]
     (p,) = g.prefixes
     assert p.prefix == "orders-eu-" and len(p.observed) == 40 and p.newly_covered is None
 
 
 def test_with_none_every_name_stays_literal():
-    g = generate(traffic(*ORDERS), GenerateOptions("none"))
+    g = least_privilege(traffic(*ORDERS), GenerateOptions("none"))
     assert len(g.bindings) == 40 and {b.pattern_type.name for b in g.bindings} == {"LITERAL"}
     assert g.prefixes == []
 
@@ -94,7 +94,7 @@ def test_with_none_every_name_stays_literal():
 def test_a_denied_name_under_the_prefix_stops_it():
     denied = ("User:app", "10.0.0.1", "READ", "TOPIC", "orders-eu-secret", False)
     aggs = traffic(*ORDERS, denied)
-    g = generate(aggs, GenerateOptions("any"))
+    g = least_privilege(aggs, GenerateOptions("any"))
     assert all(b.pattern_type.name == "LITERAL" for b in g.bindings) and len(g.bindings) == 40
     assert holds(aggs, g.bindings)
 
@@ -102,49 +102,49 @@ def test_a_denied_name_under_the_prefix_stops_it():
 def test_a_denied_describe_under_the_prefix_stops_a_read_prefix_too():
     # READ orders-eu- would imply DESCRIBE orders-eu-x, which the window shows denied
     aggs = traffic(*ORDERS, ("User:app", "10.0.0.1", "DESCRIBE", "TOPIC", "orders-eu-x", False))
-    g = generate(aggs, GenerateOptions("any"))
+    g = least_privilege(aggs, GenerateOptions("any"))
     assert not g.prefixes and holds(aggs, g.bindings)
 
 
 def test_another_principals_denials_do_not_stop_a_prefix():
     aggs = traffic(*ORDERS, ("User:bob", "10.0.0.1", "READ", "TOPIC", "orders-eu-secret", False))
-    g = generate(aggs, GenerateOptions("any"))
+    g = least_privilege(aggs, GenerateOptions("any"))
     assert [p.prefix for p in g.prefixes] == ["orders-eu-"] and holds(aggs, g.bindings)
 
 
 def test_names_widening_takes_a_prefix_only_where_it_reaches_no_other_known_name():
     known = parse_known_names("\n".join(f"orders-eu-{i}" for i in range(1, 41)) + "\norders-us-1\n", "names.txt")
-    g = generate(traffic(*ORDERS), GenerateOptions("names", known))
+    g = least_privilege(traffic(*ORDERS), GenerateOptions("names", known))
     assert [(p.prefix, p.newly_covered) for p in g.prefixes] == [("orders-eu-", [])]  # orders- would reach orders-us-1
     known = parse_known_names("\n".join(f"orders-eu-{i}" for i in range(1, 42)), "names.txt")
-    g = generate(traffic(*ORDERS), GenerateOptions("names", known))
+    g = least_privilege(traffic(*ORDERS), GenerateOptions("names", known))
     assert g.prefixes == [] and len(g.bindings) == 40  # orders-eu-41 exists and was not used
 
 
 def test_any_reports_the_known_names_a_prefix_newly_covers():
     known = parse_known_names("orders-eu-41\norders-eu-1\ngroup:orders-eu-g\n", "names.txt")
-    g = generate(traffic(*ORDERS), GenerateOptions("any", known))
+    g = least_privilege(traffic(*ORDERS), GenerateOptions("any", known))
     (p,) = g.prefixes
     assert p.prefix == "orders-eu-" and p.newly_covered == ["orders-eu-41"]  # the group is another type
 
 
 def test_names_widening_keeps_literal_the_types_without_known_names():
     aggs = traffic(*[("User:app", "10.0.0.9", "READ", "GROUP", f"etl-{i}", True) for i in range(3)])
-    g = generate(aggs, GenerateOptions("names", parse_known_names("orders\n", "n")))
+    g = least_privilege(aggs, GenerateOptions("names", parse_known_names("orders\n", "n")))
     assert len(g.bindings) == 3 and g.literal_only_types == ["GROUP"]
 
 
 def test_min_names():
     aggs = traffic(*ORDERS[:3])
-    assert len(generate(aggs, GenerateOptions("any", min_names=3)).prefixes) == 1
-    assert len(generate(aggs, GenerateOptions("any", min_names=4)).prefixes) == 0
+    assert len(least_privilege(aggs, GenerateOptions("any", min_names=3)).prefixes) == 1
+    assert len(least_privilege(aggs, GenerateOptions("any", min_names=4)).prefixes) == 0
 
 
 def test_a_prefix_ends_at_a_separator():
     aggs = traffic(("User:a", "10.0.0.9", "WRITE", "TOPIC", "topic1", True), ("User:a", "10.0.0.9", "WRITE", "TOPIC", "topic2", True),
                    ("User:a", "10.0.0.9", "WRITE", "TRANSACTIONAL_ID", "tx.a.1", True),
                    ("User:a", "10.0.0.9", "WRITE", "TRANSACTIONAL_ID", "tx.a.2", True))
-    g = generate(aggs, GenerateOptions("any"))
+    g = least_privilege(aggs, GenerateOptions("any"))
     assert [(p.resource_type, p.prefix) for p in g.prefixes] == [("TRANSACTIONAL_ID", "tx.a.")]
     assert acl("TOPIC", "topic1", "LITERAL", "User:a", "WRITE") in g.bindings
 
@@ -154,7 +154,7 @@ def test_describe_configs_is_implied_by_alter_configs_and_describe_by_write():
                    ("User:a", "10.0.0.9", "DESCRIBE_CONFIGS", "TOPIC", "t", True),
                    ("User:a", "10.0.0.9", "WRITE", "TOPIC", "t", True), ("User:a", "10.0.0.9", "DESCRIBE", "TOPIC", "t", True),
                    ("User:a", "10.0.0.9", "DESCRIBE", "TOPIC", "u", True))
-    g = generate(aggs, GenerateOptions())
+    g = least_privilege(aggs, GenerateOptions())
     assert sorted((b.operation.name, b.resource_name) for b in g.bindings) == [
         ("ALTER_CONFIGS", "t"), ("DESCRIBE", "u"), ("WRITE", "t")]
     assert len(g.implied) == 2 and holds(aggs, g.bindings)
@@ -164,7 +164,7 @@ def test_a_request_denied_from_another_host_keeps_the_hosts():
     aggs = traffic(("User:a", "10.0.0.1", "READ", "TOPIC", "t", True),
                    ("User:a", "10.0.0.2", "READ", "TOPIC", "t", False),
                    ("User:a", "10.0.0.2", "READ", "TOPIC", "u", True))
-    g = generate(aggs, GenerateOptions())
+    g = least_privilege(aggs, GenerateOptions())
     assert set(g.bindings) == {acl("TOPIC", "t", "LITERAL", "User:a", "READ", host="10.0.0.1"),
                                acl("TOPIC", "u", "LITERAL", "User:a", "READ")}
     assert g.host_kept == [("User:a", "10.0.0.1", "READ", "TOPIC", "t")] and holds(aggs, g.bindings)
@@ -172,13 +172,13 @@ def test_a_request_denied_from_another_host_keeps_the_hosts():
 
 def test_keep_hosts():
     aggs = traffic(("User:a", "10.0.0.1", "READ", "TOPIC", "t", True), ("User:a", "10.0.0.2", "READ", "TOPIC", "t", True))
-    g = generate(aggs, GenerateOptions(keep_hosts=True))
+    g = least_privilege(aggs, GenerateOptions(keep_hosts=True))
     assert {b.host for b in g.bindings} == {"10.0.0.1", "10.0.0.2"}
 
 
 def test_a_denied_describe_next_to_an_allowed_read_gets_a_deny():
     aggs = traffic(("User:a", "10.0.0.9", "READ", "TOPIC", "t", True), ("User:a", "10.0.0.9", "DESCRIBE", "TOPIC", "t", False))
-    g = generate(aggs, GenerateOptions())
+    g = least_privilege(aggs, GenerateOptions())
     assert g.denies == [acl("TOPIC", "t", "LITERAL", "User:a", "DESCRIBE", host="10.0.0.9", permission="DENY")]
     assert holds(aggs, g.bindings)
 
@@ -186,13 +186,13 @@ def test_a_denied_describe_next_to_an_allowed_read_gets_a_deny():
 def test_super_users_and_unknown_operations_get_no_acl():
     aggs = traffic(("User:admin", "10.0.0.9", "ALTER", "CLUSTER", "kafka-cluster", True),
                    ("User:a", "10.0.0.9", "READS", "TOPIC", "t", True))
-    g = generate(aggs, GenerateOptions(super_users="User:admin"))
+    g = least_privilege(aggs, GenerateOptions(super_users="User:admin"))
     assert g.bindings == [] and g.super_users_skipped == ["User:admin"] and len(g.unexpressible) == 1
 
 
 def test_a_mixed_request_is_treated_as_allowed():
     aggs = {("User:a", "10.0.0.9", "READ", "TOPIC", "t"): Aggregate(count=2, visible=2, allowed=1, denied=1)}
-    g = generate(aggs, GenerateOptions())
+    g = least_privilege(aggs, GenerateOptions())
     assert g.mixed_requests == 1 and len(g.bindings) == 1
 
 

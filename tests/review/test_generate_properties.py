@@ -18,7 +18,7 @@ from kafka_authz_cli.acl import (
     ResourceType,
     StandardAuthorizer,
 )
-from kafka_authz_cli.review.generate import GenerateOptions, generate, prove
+from kafka_authz_cli.review.generate import GenerateOptions, least_privilege, prove
 from kafka_authz_cli.whatif import Aggregate
 
 PRINCIPALS = ["User:a", "User:b"]
@@ -137,14 +137,14 @@ def check_no_widening(aggs, generated, keep_hosts: bool, names_of=lambda rtype: 
 @given(traffic(), st.sampled_from(["none", "any"]), st.booleans(), st.integers(1, 3))
 def test_the_generated_set_decides_the_window_as_logged(window, mode, keep_hosts, min_names):
     _, aggs = window
-    check_exact(aggs, generate(aggs, GenerateOptions(mode, keep_hosts=keep_hosts, min_names=min_names)))
+    check_exact(aggs, least_privilege(aggs, GenerateOptions(mode, keep_hosts=keep_hosts, min_names=min_names)))
 
 
 @settings(max_examples=100)
 @given(traffic(), st.booleans())
 def test_widening_none_allows_nothing_beyond_the_observed(window, keep_hosts):
     _, aggs = window
-    generated = generate(aggs, GenerateOptions("none", keep_hosts=keep_hosts))
+    generated = least_privilege(aggs, GenerateOptions("none", keep_hosts=keep_hosts))
     check_exact(aggs, generated)
     check_no_widening(aggs, generated, keep_hosts)
 
@@ -155,7 +155,7 @@ def test_widening_names_allows_no_known_name_beyond_the_observed(window, extra, 
     _, aggs = window
     # the known names: every name the window touched, and some more
     known = {rtype: {k[4] for k in aggs if k[3] == rtype.name} | set(extra) for rtype in TYPES[:3]}
-    generated = generate(aggs, GenerateOptions("names", known, keep_hosts=keep_hosts, min_names=1))
+    generated = least_privilege(aggs, GenerateOptions("names", known, keep_hosts=keep_hosts, min_names=1))
     check_exact(aggs, generated)
     check_no_widening(aggs, generated, keep_hosts, names_of=lambda rtype: sorted(known[rtype]))
     for p in generated.prefixes:
@@ -167,7 +167,7 @@ def test_widening_names_allows_no_known_name_beyond_the_observed(window, extra, 
 def test_any_reports_every_known_name_a_prefix_newly_covers(window):
     _, aggs = window
     known = {rtype: set(NAMES + FRESH_NAMES) for rtype in TYPES[:3]}
-    generated = generate(aggs, GenerateOptions("any", known, min_names=1))
+    generated = least_privilege(aggs, GenerateOptions("any", known, min_names=1))
     check_exact(aggs, generated)
     for p in generated.prefixes:
         observed = {k[4] for k, a in aggs.items() if a.allowed and k[0] == p.principal and k[2] == p.operation
