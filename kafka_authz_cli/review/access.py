@@ -17,6 +17,7 @@ rest (names only Kafka's own walk can decide) asks the engine about each class.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
@@ -37,9 +38,9 @@ from kafka_authz_cli.acl import (
 )
 from kafka_authz_cli.acl.compare import FRESH_HOST, FRESH_PRINCIPAL
 
+_IPV4 = re.compile(r"[0-9]{1,3}(\.[0-9]{1,3}){3}")
 ALLOW = AclPermissionType.ALLOW
 ALL = AclOperation.ALL
-WILDCARD_KEY = ("User", "*")
 
 #: Why an entry is allowed (the `via.reason` of the JSON).
 REASONS = ("acl", "super_user", "wildcard_principal", "prefixed", "wildcard_resource", "default_allow")
@@ -177,10 +178,13 @@ def _grant(view: OpView, principal: str | None, host: str, excepts: list) -> Gra
     return Grant(principal or WILDCARD_PRINCIPAL, host, view.operation, reason, acl, tuple(excepts))
 
 
+PREFIXED = PatternType.PREFIXED
+
+
 def reason_of(acl: AclBinding) -> str:
     if acl.principal == WILDCARD_PRINCIPAL:
         return "wildcard_principal"
-    if acl.pattern_type is PatternType.PREFIXED:
+    if acl.pattern_type is PREFIXED:
         return "prefixed"
     if acl.resource_name == WILDCARD_RESOURCE:
         return "wildcard_resource"
@@ -192,8 +196,10 @@ def reason_of(acl: AclBinding) -> str:
 def _valid_host(host: str, memo: dict[str, bool]) -> bool:
     ok = memo.get(host)
     if ok is None:
+        # Most hosts no client matches are not even shaped like an address: refused without an exception.
         try:
-            ok = host == WILDCARD_HOST or java_host_address(host) == host
+            ok = host == WILDCARD_HOST or ((":" in host or _IPV4.fullmatch(host) is not None)
+                                           and java_host_address(host) == host)
         except AclError:
             ok = False
         memo[host] = ok
@@ -207,31 +213,32 @@ def _rank(acl: AclBinding, op: AclOperation) -> int:
 
 @dataclass
 class _Summary:
-    """One bucket's ACLs per operation: ALLOWs by principal key and host (the one to name), DENY hosts."""
+    """One bucket's ACLs per operation (only those some ACL matches): ALLOWs by principal and host (the
+    one to name), DENY hosts by principal."""
 
-    allow: dict[AclOperation, dict[tuple, dict[str, AclBinding]]]
-    deny: dict[AclOperation, dict[tuple, set[str]]]
+    allow: dict[AclOperation, dict[str, dict[str, AclBinding]]]
+    deny: dict[AclOperation, dict[str, set[str]]]
 
 
 def _summarise(bucket, ops: tuple[AclOperation, ...], hosts_ok: dict[str, bool]) -> _Summary:
-    allow: dict = {op: {} for op in ops}
-    deny: dict = {op: {} for op in ops}
+    allow: dict = {}
+    deny: dict = {}
     wanted = frozenset(ops)
     acls = bucket.acls
     for (ptype, pname, host), found in bucket.entries.items():
         if not _valid_host(host, hosts_ok):
             continue  # a host no client address equals: the ACL never matches
-        pkey = (ptype, pname)
+        principal = f"{ptype}:{pname}"
         for i, matched in found:
             acl = acls[i]
             for op in matched & wanted:
                 if acl.permission is ALLOW:
-                    table = allow[op].setdefault(pkey, {})
+                    table = allow.setdefault(op, {}).setdefault(principal, {})
                     kept = table.get(host)
                     if kept is None or _rank(acl, op) < _rank(kept, op):
                         table[host] = acl
                 else:
-                    deny[op].setdefault(pkey, set()).add(host)
+                    deny.setdefault(op, {}).setdefault(principal, set()).add(host)
     return _Summary(allow, deny)
 
 
@@ -249,6 +256,8 @@ class AccessReview:
     def __init__(self, authorizer: StandardAuthorizer):
         self.authorizer = authorizer
         self.super_users = sorted(authorizer.super_users)
+        self._supers = frozenset(self.super_users)
+        self._empty: dict[AclOperation, OpView] = {}
         self._summaries: dict[int, tuple[object, _Summary]] = {}
         self._hosts_ok: dict[str, bool] = {}
         self._typed: dict[ResourceType, list[AclBinding]] = {}
@@ -293,32 +302,49 @@ class AccessReview:
         return OpView(op, EVERYWHERE, named, set(supers), via)
 
     def _fast_view(self, op: AclOperation, summaries: list[_Summary]) -> OpView:
-        allow: dict[tuple, dict[str, AclBinding]] = {}
-        deny: dict[tuple, set[str]] = {}
-        for s in summaries:  # most specific first: the ACL named is the first bucket's
-            for pkey, hosts in s.allow[op].items():
-                table = allow.setdefault(pkey, {})
-                for h, acl in hosts.items():
-                    kept = table.get(h)
-                    if kept is None or _rank(acl, op) < _rank(kept, op):
-                        table[h] = acl
-            for pkey, hosts in s.deny[op].items():
-                deny.setdefault(pkey, set()).update(hosts)
-        w_allow, w_deny = allow.get(WILDCARD_KEY, {}), deny.get(WILDCARD_KEY, set())
-        supers = set(self.super_users)
+        allows = [a for a in (s.allow.get(op) for s in summaries) if a]
+        denies = [d for d in (s.deny.get(op) for s in summaries) if d]
+        if not allows:
+            return self._nobody(op)  # a DENY alone allows nobody anything
+        if len(allows) == 1:
+            allow = allows[0]
+        else:
+            allow = {}
+            for part in allows:  # most specific first: the ACL named is the first bucket's
+                for principal, hosts in part.items():
+                    table = allow.setdefault(principal, {})
+                    for h, acl in hosts.items():
+                        kept = table.get(h)
+                        if kept is None or _rank(acl, op) < _rank(kept, op):
+                            table[h] = acl
+        deny: dict[str, set[str]] = {}
+        for part in denies:
+            for principal, hosts in part.items():
+                deny.setdefault(principal, set()).update(hosts)
+        w_allow, w_deny = allow.get(WILDCARD_PRINCIPAL, {}), deny.get(WILDCARD_PRINCIPAL, set())
+        supers = self._supers
         named: dict[str, HostSet] = {}
         own = set(supers)
-        for pkey in set(allow) | set(deny):
-            text = f"{pkey[0]}:{pkey[1]}"
-            if pkey == WILDCARD_KEY or text in supers:
+        for principal in (allow.keys() | deny.keys()) - supers:
+            if principal == WILDCARD_PRINCIPAL:
                 continue
-            mine = allow.get(pkey, {})
+            mine = allow.get(principal)
             if mine:
-                own.add(text)
-            named[text] = _allowed({**w_allow, **mine}, w_deny | deny.get(pkey, set()))
+                own.add(principal)
+                named[principal] = _allowed({**w_allow, **mine} if w_allow else mine, w_deny | deny.get(principal, set()))
+            else:
+                named[principal] = _allowed(w_allow, w_deny | deny.get(principal, set()))
         for su in supers:
             named[su] = EVERYWHERE
         return OpView(op, _allowed(w_allow, w_deny), named, own, _fast_via(allow, supers))
+
+    def _nobody(self, op: AclOperation) -> OpView:
+        """No ALLOW matches this operation: only the super users may."""
+        found = self._empty.get(op)
+        if found is None:
+            found = self._empty[op] = OpView(op, NOWHERE, {su: EVERYWHERE for su in self.super_users},
+                                             set(self.super_users), lambda p, h: ("super_user", None))
+        return found
 
     # -- the slow path: the engine asked about each class ------------------------------------------
 
@@ -341,14 +367,13 @@ class AccessReview:
         return views
 
 
-def _fast_via(allow: dict[tuple, dict[str, AclBinding]], supers: set[str]):
-    wild = allow.get(WILDCARD_KEY, {})
+def _fast_via(allow: dict[str, dict[str, AclBinding]], supers: frozenset[str]):
+    wild = allow.get(WILDCARD_PRINCIPAL, {})
 
     def via(principal: str | None, host: str) -> tuple[str, AclBinding | None]:
         if principal in supers:
             return "super_user", None
-        mine = allow.get(tuple(principal.split(":", 1)), {}) if principal else {}
-        for table in (mine, wild):
+        for table in (allow.get(principal, {}) if principal else {}, wild):
             acl = table.get(host) or table.get(WILDCARD_HOST)
             if acl is not None:
                 return reason_of(acl), acl

@@ -73,15 +73,22 @@ def access_document(results: list[ResourceAccess], query: dict,
     """The shared shape of `authz access --format json` (version 1)."""
     access = []
     principals = set()
+    vias: dict[tuple, dict] = {}  # one `via` object per (reason, ACL): a million entries name few ACLs each
     for res in results:
         rtype = res.resource_type.name
         for g in res.grants:
             principals.add(g.principal)
+            acl = g.acl
+            key = (g.reason, id(acl))
+            via = vias.get(key)
+            if via is None or via["_acl"] is not acl:
+                via = vias[key] = {"reason": g.reason, "acl": acl.as_dict() if acl is not None else None,
+                                   "origin": origin(acl) if acl is not None else None, "_acl": acl}
             access.append({
                 "resource_type": rtype, "resource_name": res.label, "principal": g.principal, "host": g.host,
-                "operation": g.operation.name, "implied": g.implied,
-                "via": {"reason": g.reason, "acl": g.acl.as_dict() if g.acl is not None else None,
-                        "origin": origin(g.acl) if g.acl is not None else None},
+                "operation": g.operation.name, "implied": g.implied, "via": via,
                 "except": [{"principal": p, "host": h} for p, h in g.excepts]})
+    for via in vias.values():
+        del via["_acl"]
     return {"version": 1, "query": query, "access": access, "resources": len(results),
             "principals": len(principals)}

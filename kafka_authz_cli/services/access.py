@@ -186,20 +186,34 @@ def _cluster_names(o: AccessOptions) -> list[tuple]:
 
 
 class _Origins:
-    """Where a deciding ACL was written: its position in the engine, then the set's origins."""
+    """Where a deciding ACL was written: its position in the engine (a look into its bucket), or, once
+    many have been asked (every topic of a cluster), one map of every binding made at once."""
+
+    #: Lookups by position before one map of every binding is cheaper.
+    MAP_AFTER = 5000
 
     def __init__(self, acl_set: AclSet, authorizer) -> None:
         self._acl_set = acl_set
         self._authorizer = authorizer
         self._memo: dict[int, tuple[AclBinding, Optional[str]]] = {}
+        self._positions: Optional[dict[int, int]] = None
+        self._asked = 0
 
     def __call__(self, acl: AclBinding) -> Optional[str]:
         found = self._memo.get(id(acl))
         if found is not None and found[0] is acl:
             return found[1]
         bindings, origins = self._acl_set.bindings, self._acl_set.origins
-        i = self._authorizer.position(acl)
-        origin = origins[i] if i is not None and i < len(bindings) else None
+        self._asked += 1
+        if self._positions is None and self._asked > self.MAP_AFTER:
+            self._positions = {}
+            for i, binding in enumerate(bindings):
+                self._positions.setdefault(id(binding), i)
+        if self._positions is not None:
+            i = self._positions.get(id(acl))
+        else:
+            i = self._authorizer.position(acl)
+        origin = origins[i] if i is not None and i < len(bindings) and bindings[i] is acl else None
         if len(self._memo) > 65536:
             self._memo.clear()
         self._memo[id(acl)] = (acl, origin)
