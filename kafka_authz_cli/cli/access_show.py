@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 from enum import Enum
 from pathlib import Path
 from typing import Optional
@@ -102,10 +101,11 @@ def show(
     if fmt is AccessFormat.table and out is None:
         _print_table(report)
         return
-    doc = report.document()
     if fmt is AccessFormat.json:
-        text = "{\n" + ",\n".join(_json_member(k, v) for k, v in doc.items()) + "\n}\n"
-    elif fmt is AccessFormat.csv:
+        write_output(report.json_text(), out)
+        return
+    doc = report.document()
+    if fmt is AccessFormat.csv:
         text = to_csv(doc)
     elif fmt is AccessFormat.markdown:
         text = to_markdown(doc)
@@ -114,17 +114,6 @@ def show(
     else:
         text = _table_text(report)
     write_output(text, out)
-
-
-def _json_member(key: str, value) -> str:
-    """One member of the document; the access list one entry per line."""
-    if key == "access" and value:
-        # One call of the C encoder for the whole list, then a line break between entries: the
-        # separator cannot occur inside a string (its quotes would be escaped there).
-        body = json.dumps(value, ensure_ascii=False)[1:-1].replace('}, {"resource_type": ',
-                                                                   '},\n    {"resource_type": ')
-        return f'  "access": [\n    {body}\n  ]'
-    return f"  {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}"
 
 
 def _html_renderer():

@@ -72,7 +72,7 @@ NOWHERE = HostSet(False, frozenset())
 EVERYWHERE = HostSet(True, frozenset())
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Grant:
     """One entry: ``principal`` (``User:*``: everyone) from ``host`` (``*``: any) may ``operation``,
     but for the (principal, host) pairs of ``excepts``."""
@@ -306,17 +306,7 @@ class AccessReview:
         denies = [d for d in (s.deny.get(op) for s in summaries) if d]
         if not allows:
             return self._nobody(op)  # a DENY alone allows nobody anything
-        if len(allows) == 1:
-            allow = allows[0]
-        else:
-            allow = {}
-            for part in allows:  # most specific first: the ACL named is the first bucket's
-                for principal, hosts in part.items():
-                    table = allow.setdefault(principal, {})
-                    for h, acl in hosts.items():
-                        kept = table.get(h)
-                        if kept is None or _rank(acl, op) < _rank(kept, op):
-                            table[h] = acl
+        allow = allows[0] if len(allows) == 1 else _merged(allows, op)
         deny: dict[str, set[str]] = {}
         for part in denies:
             for principal, hosts in part.items():
@@ -365,6 +355,24 @@ class AccessReview:
                         out.errors += 1
             views.append(_engine_view(op, principals, hosts, decisions))
         return views
+
+
+def _merged(allows: list[dict[str, dict[str, AclBinding]]], op: AclOperation) -> dict[str, dict[str, AclBinding]]:
+    """The ALLOW tables of several buckets as one (most specific first: the ACL named is the first
+    bucket's); a summary's own tables are shared, never changed."""
+    allow = dict(allows[0])
+    for part in allows[1:]:
+        for principal, hosts in part.items():
+            table = allow.get(principal)
+            if table is None:
+                allow[principal] = hosts
+                continue
+            table = allow[principal] = dict(table)
+            for h, acl in hosts.items():
+                kept = table.get(h)
+                if kept is None or _rank(acl, op) < _rank(kept, op):
+                    table[h] = acl
+    return allow
 
 
 def _fast_via(allow: dict[str, dict[str, AclBinding]], supers: frozenset[str]):

@@ -37,9 +37,8 @@ sys.path.insert(0, str(ROOT))
 import gen_authorizer_benchmark as gen  # noqa: E402
 
 from kafka_authz_cli.acl import SUPPORTED_OPERATIONS, Request, ResourceType  # noqa: E402
-from kafka_authz_cli.cli.access_show import _json_member  # noqa: E402
 from kafka_authz_cli.review.access import AccessReview  # noqa: E402
-from kafka_authz_cli.review.access_scope import access_document  # noqa: E402
+from kafka_authz_cli.review.access_scope import access_json  # noqa: E402
 from kafka_authz_cli.services.access import _Origins  # noqa: E402
 from kafka_authz_cli.services.settings import broker_settings  # noqa: E402
 from kafka_authz_cli.services.sources import load_source  # noqa: E402
@@ -79,13 +78,12 @@ def measure(resources: int, workdir: Path) -> dict:
     results = [review.resource(TOPIC, gen.PREFIX + str(i)) for i in range(resources)]
     compute = time.process_time() - t
     t = time.process_time()
-    doc = access_document(results, {"pattern": "names"}, _Origins(acl_set, authorizer))
-    text = _json_member("access", doc["access"])  # what --format json writes
+    text = access_json(results, {"pattern": "names"}, _Origins(acl_set, authorizer))  # what --format json writes
     write = time.process_time() - t
     return {"resources": resources, "acls": count, "load_s": load, "one_topic_ms": one_cold * 1e3,
             "one_topic_again_ms": one_again * 1e3, "one_topic_entries": len(one.grants),
             "engine_baseline_ms": baseline * 1e3, "every_topic_compute_s": compute,
-            "every_topic_json_s": write, "every_topic_s": compute + write, "entries": len(doc["access"]),
+            "every_topic_json_s": write, "every_topic_s": compute + write, "entries": sum(len(r.grants) for r in results),
             "json_mb": len(text) / 1e6}
 
 

@@ -161,3 +161,12 @@ def test_html_goes_through_the_report_module_or_says_it_is_missing(acl_file, tmp
     else:
         assert result.exit_code == 0 and out.read_text().lstrip().lower().startswith("<!doctype")
 
+
+
+def test_json_text_is_the_document(acl_file):
+    from kafka_authz_cli.services.access import AccessOptions, run_access
+
+    for options in (AccessOptions(acl_file, topic="orders", super_users="User:admin"),
+                    AccessOptions(acl_file, resource_prefix="ord"), AccessOptions(acl_file, topic="none")):
+        report = run_access(options)
+        assert json.loads(report.json_text()) == report.document()
