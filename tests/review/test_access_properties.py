@@ -132,3 +132,27 @@ def test_listed_iff_allowed_where_denys_narrow_a_broad_grant(acls, config):
     for rtype in (ResourceType.TOPIC, ResourceType.GROUP):
         for name in ("a", "ab", "abc", "b"):
             _check(acls, config, rtype, name)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(acls=narrowed_grants(), config=settings_,
+       names_asked=st.lists(st.lists(st.sampled_from(["a", "b", "*", "x"]), min_size=1, max_size=3).map("".join),
+                            min_size=1, max_size=6))
+def test_per_principal_answer_is_exact_for_every_name_of_each_class(acls, config, names_asked):
+    """`--principal`: the entry list of the class a name falls in decides that name as the engine does."""
+    from kafka_authz_cli.acl.compare import _NameSpace
+    from kafka_authz_cli.review.access_scope import principal_access
+
+    engine = StandardAuthorizer(acls, **config)
+    review = AccessReview(engine)
+    for principal in ("User:alice", "User:bob", "User:admin", "User:carol"):
+        answer = principal_access(review, principal, [ResourceType.TOPIC, ResourceType.GROUP])
+        for rtype in (ResourceType.TOPIC, ResourceType.GROUP):
+            space = _NameSpace({a.resource_name for a in acls if a.resource_type is rtype})
+            for name in names_asked + [a.resource_name for a in acls]:
+                entries = [g for r in answer if r.resource_type is rtype and space.classify(r.name) == space.classify(name)
+                           for g in r.grants]
+                for op in SUPPORTED_OPERATIONS[rtype]:
+                    for host in REQUEST_HOSTS:
+                        allowed = engine.authorize(Request(principal, host, op, rtype, name)).outcome.name == "ALLOWED"
+                        assert allowed == covered(entries, principal, host, op), (principal, rtype, name, op, host)
