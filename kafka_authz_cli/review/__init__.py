@@ -13,4 +13,8 @@ below the services.
 from kafka_authz_cli import lazy_face
 
 __getattr__, __all__ = lazy_face(__name__, {
+    # access: effective permissions
+    "AccessReview": "access", "Grant": "access", "ResourceAccess": "access", "covered": "access",
+    "access_document": "access_scope", "access_json": "access_scope", "name_classes": "access_scope",
+    "prefix_classes": "access_scope", "principal_access": "access_scope",
 })
