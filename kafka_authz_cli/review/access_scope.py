@@ -100,32 +100,30 @@ def access_json(results: list[ResourceAccess], query: dict, origin: Callable[[Ac
     every principal, host, name and `via` encoded once, not once per entry (a 100,000-topic cluster
     has millions of entries naming a few values each)."""
     enc = json.JSONEncoder(ensure_ascii=False).encode
-    texts: dict[str, str] = {}
-    vias: dict[tuple, tuple] = {}
-    ops = {}
+    texts: dict = {}
+    vias: dict[int, tuple] = {}
     principals = set()
-    lines = []
+    lines: list[str] = []
+    add = lines.append
     for res in results:
         head = f'{{"resource_type": "{res.resource_type.name}", "resource_name": {enc(res.label)}, "principal": '
         for g in res.grants:
             acl = g.acl
-            key = (g.reason, id(acl))
-            via = vias.get(key)
+            via = vias.get(id(acl) if acl is not None else g.reason)
             if via is None or via[0] is not acl:
-                via = vias[key] = (acl, enc({"reason": g.reason, "acl": acl.as_dict() if acl is not None else None,
-                                             "origin": origin(acl) if acl is not None else None}))
-            op = ops.get(g.operation)
-            if op is None:
-                op = ops[g.operation] = enc(g.operation.name)
-            principal, host = texts.get(g.principal), texts.get(g.host)
-            if principal is None:
-                principal = texts[g.principal] = enc(g.principal)
-            if host is None:
-                host = texts[g.host] = enc(g.host)
-            principals.add(g.principal)
-            excepts = enc([{"principal": p, "host": h} for p, h in g.excepts]) if g.excepts else "[]"
-            lines.append(f'{head}{principal}, "host": {host}, "operation": {op}, '
-                         f'"implied": {"true" if g.implied else "false"}, "via": {via[1]}, "except": {excepts}}}')
+                via = vias[id(acl) if acl is not None else g.reason] = (acl, enc({
+                    "reason": g.reason, "acl": acl.as_dict() if acl is not None else None,
+                    "origin": origin(acl) if acl is not None else None}))
+            # principal, host, operation and implied: few values, each pair encoded once
+            middle = texts.get((g.principal, g.host, g.operation, acl is not None and acl.operation))
+            if middle is None:
+                principals.add(g.principal)
+                middle = texts[(g.principal, g.host, g.operation, acl is not None and acl.operation)] = (
+                    f'{enc(g.principal)}, "host": {enc(g.host)}, "operation": "{g.operation.name}", '
+                    f'"implied": {"true" if g.implied else "false"}, "via": ')
+            excepts = g.excepts
+            add(f'{head}{middle}{via[1]}, "except": '
+                f'{enc([{"principal": p, "host": h} for p, h in excepts]) if excepts else "[]"}}}')
     access = "[\n    " + ",\n    ".join(lines) + "\n  ]" if lines else "[]"
     return (f'{{\n  "version": 1,\n  "query": {enc(query)},\n  "access": {access},\n'
             f'  "resources": {len(results)},\n  "principals": {len(principals)}\n}}\n')
