@@ -36,14 +36,9 @@ class AclAdmin(Protocol):
 
     def list_acls(self, filters: list[AclFilter] | None = None) -> list[AclBinding]: ...
 
-    def list_topics(self) -> list[str]:
-        """Every topic name of the cluster (Metadata)."""
-        return sorted(self._call("Metadata", self._admin.list_topics))
+    def list_topics(self) -> list[str]: ...
 
-    def list_groups(self) -> list[str]:
-        """Every group id the cluster knows (ListGroups, every broker)."""
-        found = self._call("ListGroups", self._admin.list_groups)
-        return sorted({g["group_id"] if isinstance(g, dict) else g[0] for g in found})
+    def list_groups(self) -> list[str]: ...
 
     def create_acls(self, bindings: list[AclBinding]) -> list[tuple[AclBinding, str]]: ...
 
@@ -363,6 +358,15 @@ class KafkaAclAdmin:
             for acl in acls:
                 out[from_kafka_acl(acl)] = None
         return list(out)
+
+    def list_topics(self) -> list[str]:
+        """Every topic name of the cluster (Metadata)."""
+        return sorted(self._call("Metadata", self._admin.list_topics))
+
+    def list_groups(self) -> list[str]:
+        """Every group id the cluster knows (ListGroups, every broker)."""
+        found = self._call("ListGroups", self._admin.list_groups)
+        return sorted({g["group_id"] if isinstance(g, dict) else g[0] for g in found})
 
     def create_acls(self, bindings: list[AclBinding]) -> list[tuple[AclBinding, str]]:
         """CreateAcls in one request; the bindings the broker refused, with its error."""

@@ -170,3 +170,20 @@ def test_json_text_is_the_document(acl_file):
                     AccessOptions(acl_file, resource_prefix="ord"), AccessOptions(acl_file, topic="none")):
         report = run_access(options)
         assert json.loads(report.json_text()) == report.document()
+
+
+def test_the_adapter_lists_topics_and_group_ids_as_kafka_python_returns_them():
+    from kafka_authz_cli.cluster.kafka_adapter import KafkaAclAdmin
+
+    class Client:
+        def list_topics(self):
+            return ["b", "a"]
+
+        def list_groups(self):
+            return [{"group_id": "g2", "protocol_type": "consumer"}, ("g1", "consumer")]
+
+    admin = KafkaAclAdmin.__new__(KafkaAclAdmin)
+    admin._admin, admin.round_trips, admin.principal = Client(), 0, "User:x"
+    assert admin.list_topics() == ["a", "b"]
+    assert admin.list_groups() == ["g1", "g2"]
+    assert admin.round_trips == 2

@@ -156,3 +156,27 @@ def test_per_principal_answer_is_exact_for_every_name_of_each_class(acls, config
                     for host in REQUEST_HOSTS:
                         allowed = engine.authorize(Request(principal, host, op, rtype, name)).outcome.name == "ALLOWED"
                         assert allowed == covered(entries, principal, host, op), (principal, rtype, name, op, host)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(acls=narrowed_grants(), config=settings_, prefix=st.sampled_from(["a", "ab", "b", ""]),
+       tails=st.lists(st.lists(st.sampled_from(["a", "b", "*", "x"]), max_size=3).map("".join), min_size=1,
+                      max_size=6))
+def test_resource_prefix_classes_decide_every_name_under_the_prefix(acls, config, prefix, tails):
+    """`--resource-prefix P`: every name starting with P falls in a reported class that decides it exactly."""
+    from kafka_authz_cli.acl.compare import _NameSpace
+    from kafka_authz_cli.review.access_scope import prefix_classes
+
+    engine = StandardAuthorizer(acls, **config)
+    review = AccessReview(engine)
+    for rtype in (ResourceType.TOPIC, ResourceType.GROUP):
+        space = _NameSpace({a.resource_name for a in acls if a.resource_type is rtype})
+        answer = [review.resource(rtype, name, label) for name, label in prefix_classes(review, rtype, prefix)]
+        for name in {prefix + t for t in tails} | {a.resource_name for a in acls if a.resource_name.startswith(prefix)}:
+            found = [r for r in answer if space.classify(r.name) == space.classify(name)]
+            assert found, (name, [r.name for r in answer])
+            for op in SUPPORTED_OPERATIONS[rtype]:
+                for principal in REQUEST_PRINCIPALS:
+                    for host in REQUEST_HOSTS:
+                        allowed = engine.authorize(Request(principal, host, op, rtype, name)).outcome.name == "ALLOWED"
+                        assert allowed == covered(found[0].grants, principal, host, op), (rtype, name, principal, op)
