@@ -217,6 +217,15 @@ class StandardAuthorizer:
             return None
         return frozenset(acl for bucket in plan for acl in bucket.acls)
 
+    def candidate_buckets(self, resource_type: ResourceType, resource_name: str) -> tuple | None:
+        """The indexed buckets (:class:`.index.Bucket`) Kafka's walk meets for this name, in walk
+        order (None where only the walk can tell): for callers that summarise each bucket once
+        (``review.access``) instead of every request."""
+        index = self._types.get(resource_type)
+        if index is None:
+            return ()
+        return index.plan(resource_name)
+
     def walk_needed(self, resource_type: ResourceType, resource_name: str) -> bool:
         """Only Kafka's own walk can tell which ACLs apply to this name (candidate_acls is None)."""
         index = self._types.get(resource_type)

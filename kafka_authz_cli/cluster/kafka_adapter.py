@@ -36,6 +36,10 @@ class AclAdmin(Protocol):
 
     def list_acls(self, filters: list[AclFilter] | None = None) -> list[AclBinding]: ...
 
+    def list_topics(self) -> list[str]: ...
+
+    def list_groups(self) -> list[str]: ...
+
     def create_acls(self, bindings: list[AclBinding]) -> list[tuple[AclBinding, str]]: ...
 
     def delete_acls(self, bindings: list[AclBinding]) -> list[tuple[AclBinding, str]]: ...
@@ -355,6 +359,16 @@ class KafkaAclAdmin:
                 out[from_kafka_acl(acl)] = None
         return list(out)
 
+    def list_topics(self) -> list[str]:
+        """Every topic name of the cluster (Metadata): only those the login may DESCRIBE, as the broker
+        filters them (review as an admin to see all)."""
+        return sorted(self._call("Metadata", self._admin.list_topics))
+
+    def list_groups(self) -> list[str]:
+        """Every group id the cluster knows (ListGroups, every broker): only those the login may DESCRIBE."""
+        found = self._call("ListGroups", self._admin.list_groups)
+        return sorted({g["group_id"] if isinstance(g, dict) else g[0] for g in found})
+
     def create_acls(self, bindings: list[AclBinding]) -> list[tuple[AclBinding, str]]:
         """CreateAcls in one request; the bindings the broker refused, with its error."""
         if not bindings:
@@ -437,17 +451,6 @@ class KafkaAclAdmin:
             result[r.user] = f"{name}: {r.error_message}" if r.error_message else name
         return result
 
-
-    # -- names ------------------------------------------------------------------------------
-
-    def list_topic_names(self) -> list[str]:
-        """The topics (Metadata): only those the login may DESCRIBE, as the broker filters them."""
-        return sorted(self._call("Metadata", self._admin.list_topics))
-
-    def list_group_names(self) -> list[str]:
-        """The groups of every broker (ListGroups): only those the login may DESCRIBE."""
-        groups = self._call("ListGroups", self._admin.list_groups)
-        return sorted({g["group_id"] if isinstance(g, dict) else g[0] for g in groups})
 
     # -- broker configs ---------------------------------------------------------------------
 

@@ -17,4 +17,8 @@ __getattr__, __all__ = lazy_face(__name__, {
     # generate: least privilege from observed traffic
     "GenerateOptions": "generate", "Generated": "generate", "InferredPrefix": "generate", "WIDENINGS": "generate",
     "least_privilege": "generate", "parse_known_names": "generate", "prove": "generate", "widening_text": "generate",
+    # access: effective permissions
+    "AccessReview": "access", "Grant": "access", "ResourceAccess": "access", "covered": "access",
+    "access_document": "access_scope", "access_json": "access_scope", "name_classes": "access_scope",
+    "prefix_classes": "access_scope", "principal_access": "access_scope",
 })

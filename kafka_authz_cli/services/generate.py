@@ -146,8 +146,8 @@ def _known_names(widening: Widening, command_config, timeout: float):
 
         admin = open_admin(widening.bootstrap_server, command_config, timeout)
         try:
-            for rtype, names in ((ResourceType.TOPIC, admin.list_topic_names()),
-                                 (ResourceType.GROUP, admin.list_group_names())):
+            for rtype, names in ((ResourceType.TOPIC, admin.list_topics()),
+                                 (ResourceType.GROUP, admin.list_groups())):
                 known[rtype] = set(known.get(rtype, ())) | set(names)
         finally:
             close_admin(admin)

@@ -288,10 +288,10 @@ def test_known_names_from_a_live_cluster(tmp_path, monkeypatch):
     class FakeAdmin:
         closed = False
 
-        def list_topic_names(self):
+        def list_topics(self):
             return [f"orders-eu-{i}" for i in range(1, 6)] + ["orders-us-1"]
 
-        def list_group_names(self):
+        def list_groups(self):
             return ["billing-eu"]
 
         def close(self):
@@ -316,7 +316,7 @@ def test_the_cluster_adapter_lists_topic_and_group_names():
     admin._admin = SimpleNamespace(list_topics=lambda: ["b", "a"],
                                    list_groups=lambda: [{"group_id": "g2", "protocol_type": "consumer"},
                                                         {"group_id": "g1", "protocol_type": ""}])
-    assert admin.list_topic_names() == ["a", "b"] and admin.list_group_names() == ["g1", "g2"]
+    assert admin.list_topics() == ["a", "b"] and admin.list_groups() == ["g1", "g2"]
     assert admin.round_trips == 2
 
 

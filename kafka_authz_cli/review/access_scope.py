@@ -1,0 +1,129 @@
+"""Which resources an access review covers, and the answer as the shared JSON document.
+
+Many names at once are reviewed by class, as the decision diff draws them
+(:mod:`kafka_authz_cli.acl.compare`): every name whose longest ACL-name prefix is the same decides
+alike, so ``--resource-prefix`` and ``--principal`` report one entry list per class ("topic `orders`",
+"every topic starting with `orders-`", "every topic no ACL name covers") instead of per name.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Callable, Iterable
+
+from kafka_authz_cli.acl import CLUSTER_NAME, AclBinding, ResourceType, describe_names
+from kafka_authz_cli.acl.compare import NameClass, _NameSpace
+from kafka_authz_cli.review.access import AccessReview, ResourceAccess
+
+#: A probe appended to a prefix for "names starting with it that no longer ACL name covers".
+_PROBE = "\ue001"
+
+
+def _space(review: AccessReview, rtype: ResourceType) -> _NameSpace:
+    return _NameSpace({a.resource_name for a in review.authorizer.bindings if a.resource_type is rtype})
+
+
+def name_classes(review: AccessReview, rtype: ResourceType) -> list[tuple[str, str]]:
+    """(a name standing for its class, the class in words) for every class of ``rtype`` names."""
+    if rtype is ResourceType.CLUSTER:
+        return [(CLUSTER_NAME, CLUSTER_NAME)]
+    space = _space(review, rtype)
+    return [(name, _label(rtype, name, nc, space)) for name, nc in space.representatives()]
+
+
+def prefix_classes(review: AccessReview, rtype: ResourceType, prefix: str) -> list[tuple[str, str]]:
+    """The classes of the names starting with ``prefix``: the ACL names under it (each as itself and
+    as the longer names it prefixes), and every other name starting with it."""
+    if rtype is ResourceType.CLUSTER:
+        return [(CLUSTER_NAME, CLUSTER_NAME)] if CLUSTER_NAME.startswith(prefix) else []
+    space = _space(review, rtype)
+    kind = rtype.name.lower().replace("_", " ")
+    under = [n for n in space.sorted if n.startswith(prefix) and n != prefix]
+    label = f"every {kind} starting with `{prefix}`" if prefix else f"every {kind}"
+    tops = [n for n in under if not any(n != m and n.startswith(m) for m in under)]
+    if tops:
+        label += " except " + ", ".join(f"`{n}`…" for n in tops[:3]) + (" …" if len(tops) > 3 else "")
+    out = [(prefix + _PROBE, label)]
+    for name, nc in space.representatives():
+        if nc.prefix is not None and nc.prefix.startswith(prefix) and (nc.prefix != prefix or nc.exact):
+            out.append((name, _label(rtype, name, nc, space)))
+    return out
+
+
+def _label(rtype: ResourceType, name: str, nc: NameClass, space: _NameSpace) -> str:
+    if nc.exact:
+        return name
+    excluded = space.children(nc.prefix) if nc.prefix is not None else ()
+    return describe_names(rtype, nc, excluded)
+
+
+def principal_access(review: AccessReview, principal: str,
+                     types: Iterable[ResourceType] | None = None) -> list[ResourceAccess]:
+    """Everything ``principal`` may do, per class of names of every resource type."""
+    out = []
+    for rtype in types or ResourceType.concrete():
+        for name, label in name_classes(review, rtype):
+            found = review.for_principal(rtype, name, principal, label)
+            if found.grants:
+                out.append(found)
+    return out
+
+
+def access_document(results: list[ResourceAccess], query: dict,
+                    origin: Callable[[AclBinding], str | None]) -> dict:
+    """The shared shape of `authz access --format json` (version 1)."""
+    access = []
+    principals = set()
+    vias: dict[tuple, dict] = {}  # one `via` object per (reason, ACL): a million entries name few ACLs each
+    for res in results:
+        rtype = res.resource_type.name
+        for g in res.grants:
+            principals.add(g.principal)
+            acl = g.acl
+            key = (g.reason, id(acl))
+            via = vias.get(key)
+            if via is None or via["_acl"] is not acl:
+                via = vias[key] = {"reason": g.reason, "acl": acl.as_dict() if acl is not None else None,
+                                   "origin": origin(acl) if acl is not None else None, "_acl": acl}
+            access.append({
+                "resource_type": rtype, "resource_name": res.label, "principal": g.principal, "host": g.host,
+                "operation": g.operation.name, "implied": g.implied, "via": via,
+                "except": [{"principal": p, "host": h} for p, h in g.excepts]})
+    for via in vias.values():
+        del via["_acl"]
+    return {"version": 1, "query": query, "access": access, "resources": len(results),
+            "principals": len(principals)}
+
+
+def access_json(results: list[ResourceAccess], query: dict, origin: Callable[[AclBinding], str | None]) -> str:
+    """:func:`access_document` as JSON text (one entry per line), written straight from the results:
+    every principal, host, name and `via` encoded once, not once per entry (a 100,000-topic cluster
+    has millions of entries naming a few values each)."""
+    enc = json.JSONEncoder(ensure_ascii=False).encode
+    texts: dict = {}
+    vias: dict[int, tuple] = {}
+    principals = set()
+    lines: list[str] = []
+    add = lines.append
+    for res in results:
+        head = f'{{"resource_type": "{res.resource_type.name}", "resource_name": {enc(res.label)}, "principal": '
+        for g in res.grants:
+            acl = g.acl
+            via = vias.get(id(acl) if acl is not None else g.reason)
+            if via is None or via[0] is not acl:
+                via = vias[id(acl) if acl is not None else g.reason] = (acl, enc({
+                    "reason": g.reason, "acl": acl.as_dict() if acl is not None else None,
+                    "origin": origin(acl) if acl is not None else None}))
+            # principal, host, operation and implied: few values, each pair encoded once
+            middle = texts.get((g.principal, g.host, g.operation, acl is not None and acl.operation))
+            if middle is None:
+                principals.add(g.principal)
+                middle = texts[(g.principal, g.host, g.operation, acl is not None and acl.operation)] = (
+                    f'{enc(g.principal)}, "host": {enc(g.host)}, "operation": "{g.operation.name}", '
+                    f'"implied": {"true" if g.implied else "false"}, "via": ')
+            excepts = g.excepts
+            add(f'{head}{middle}{via[1]}, "except": '
+                f'{enc([{"principal": p, "host": h} for p, h in excepts]) if excepts else "[]"}}}')
+    access = "[\n    " + ",\n    ".join(lines) + "\n  ]" if lines else "[]"
+    return (f'{{\n  "version": 1,\n  "query": {enc(query)},\n  "access": {access},\n'
+            f'  "resources": {len(results)},\n  "principals": {len(principals)}\n}}\n')
