@@ -33,6 +33,7 @@ __getattr__, __all__ = lazy_face(__name__, {
     "AclFilter": "filter", "MATCH_ALL": "filter", "kafka_acls_filters": "filter",
     "api_key_name": "apikeys", "parse_api_key": "apikeys",
     "DiffResult": "compare", "describe_host": "compare", "describe_names": "compare", "diff": "compare",
+    "NameSpace": "compare", "NameClass": "compare", "FRESH_HOST": "compare", "FRESH_PRINCIPAL": "compare",
     # files
     "ACL_FORMATS": "formats", "AclSet": "formats", "detect_format": "formats", "dump_acls": "formats",
     "load_acls": "formats", "parse_acls": "formats", "ACL_SET_READS": "formats", "ACL_SET_EXPECTED": "formats",

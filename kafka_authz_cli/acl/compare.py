@@ -189,7 +189,7 @@ def binding_diff(old: list[AclBinding], new: list[AclBinding]) -> BindingDiff:
     return BindingDiff([b for b in n if b not in o], [b for b in o if b not in n])
 
 
-class _NameSpace:
+class NameSpace:
     """The ACL names of one resource type (both sets), for classes and representatives."""
 
     def __init__(self, names: set[str]):
@@ -331,7 +331,7 @@ def diff(old_acls: list[AclBinding], new_acls: list[AclBinding], old_settings: d
     default_differs = old.allow_everyone_if_no_acl_found != new.allow_everyone_if_no_acl_found
     all_acls = old.bindings + new.bindings
     super_all = old.super_users | new.super_users
-    spaces: dict[ResourceType, _NameSpace] = {}
+    spaces: dict[ResourceType, NameSpace] = {}
     bindings = binding_diff(old_acls, new_acls)
     # With the same settings on both sides, a name can decide differently only if a binding that
     # was added or removed is one Kafka looks at for it (its literal name, a prefix of it, or `*`).
@@ -346,7 +346,7 @@ def diff(old_acls: list[AclBinding], new_acls: list[AclBinding], old_settings: d
             only_principals = named
     for rtype in ResourceType.concrete():
         typed = [a for a in all_acls if a.resource_type is rtype]
-        space = spaces[rtype] = _NameSpace({a.resource_name for a in typed})
+        space = spaces[rtype] = NameSpace({a.resource_name for a in typed})
         reps = [(CLUSTER_NAME, space.classify(CLUSTER_NAME))] if rtype is ResourceType.CLUSTER else space.representatives()
         for name, name_class in reps:
             if touched is not None and not touched.touches(rtype, name) \
@@ -403,7 +403,7 @@ def request_class(request: Request, old_acls: list[AclBinding], new_acls: list[A
     old = StandardAuthorizer(old_acls, **old_settings)
     new = StandardAuthorizer(new_acls, **new_settings)
     typed = [a for a in old.bindings + new.bindings if a.resource_type is request.resource_type]
-    space = _NameSpace({a.resource_name for a in typed})
+    space = NameSpace({a.resource_name for a in typed})
     enumeration = _enumeration(old, new, request.resource_type, request.resource_name, typed,
                                sorted(old.super_users ^ new.super_users),
                                old.allow_everyone_if_no_acl_found != new.allow_everyone_if_no_acl_found,

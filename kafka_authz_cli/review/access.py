@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
 from kafka_authz_cli.acl import (
+    FRESH_HOST,
+    FRESH_PRINCIPAL,
     SUPPORTED_OPERATIONS,
     WILDCARD_HOST,
     WILDCARD_PRINCIPAL,
@@ -36,7 +38,6 @@ from kafka_authz_cli.acl import (
     StandardAuthorizer,
     java_host_address,
 )
-from kafka_authz_cli.acl.compare import FRESH_HOST, FRESH_PRINCIPAL
 
 _IPV4 = re.compile(r"[0-9]{1,3}(\.[0-9]{1,3}){3}")
 ALLOW = AclPermissionType.ALLOW

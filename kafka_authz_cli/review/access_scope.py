@@ -11,16 +11,15 @@ from __future__ import annotations
 import json
 from typing import Callable, Iterable
 
-from kafka_authz_cli.acl import CLUSTER_NAME, AclBinding, ResourceType, describe_names
-from kafka_authz_cli.acl.compare import NameClass, _NameSpace
+from kafka_authz_cli.acl import CLUSTER_NAME, AclBinding, NameClass, NameSpace, ResourceType, describe_names
 from kafka_authz_cli.review.access import AccessReview, ResourceAccess
 
 #: A probe appended to a prefix for "names starting with it that no longer ACL name covers".
 _PROBE = "\ue001"
 
 
-def _space(review: AccessReview, rtype: ResourceType) -> _NameSpace:
-    return _NameSpace({a.resource_name for a in review.authorizer.bindings if a.resource_type is rtype})
+def _space(review: AccessReview, rtype: ResourceType) -> NameSpace:
+    return NameSpace({a.resource_name for a in review.authorizer.bindings if a.resource_type is rtype})
 
 
 def name_classes(review: AccessReview, rtype: ResourceType) -> list[tuple[str, str]]:
@@ -50,7 +49,7 @@ def prefix_classes(review: AccessReview, rtype: ResourceType, prefix: str) -> li
     return out
 
 
-def _label(rtype: ResourceType, name: str, nc: NameClass, space: _NameSpace) -> str:
+def _label(rtype: ResourceType, name: str, nc: NameClass, space: NameSpace) -> str:
     if nc.exact:
         return name
     excluded = space.children(nc.prefix) if nc.prefix is not None else ()

@@ -10,7 +10,7 @@ from itertools import product
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kafka_authz_cli.acl.compare import _hosts, _NameSpace, _principals
+from kafka_authz_cli.acl.compare import _hosts, NameSpace, _principals
 from kafka_authz_cli.acl.engine import Request, StandardAuthorizer
 from kafka_authz_cli.acl.model import CLUSTER_NAME, SUPPORTED_OPERATIONS, AclBinding, ResourceType
 from kafka_authz_cli.cluster.rollout import Scope, batches, intermediate_states, make_plan, phases
@@ -45,7 +45,7 @@ def witnesses(acl_sets_, super_users=("User:admin",)):
         if rtype is ResourceType.CLUSTER:
             names = [CLUSTER_NAME]
         else:
-            names = [n for n, _ in _NameSpace({b.resource_name for b in everything
+            names = [n for n, _ in NameSpace({b.resource_name for b in everything
                                                if b.resource_type is rtype}).representatives()]
         for name, principal, host, op in product(names, principals, hosts, SUPPORTED_OPERATIONS[rtype]):
             yield Request(principal, host, op, rtype, name)

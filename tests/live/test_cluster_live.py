@@ -7,7 +7,7 @@ from itertools import product
 
 import pytest
 
-from kafka_authz_cli.acl.compare import _hosts, _NameSpace, _principals
+from kafka_authz_cli.acl.compare import _hosts, NameSpace, _principals
 from kafka_authz_cli.acl.engine import Request, StandardAuthorizer
 from kafka_authz_cli.acl.model import CLUSTER_NAME, SUPPORTED_OPERATIONS, AclBinding, ResourceType
 from kafka_authz_cli.cluster.rollout import Plan, batches, intermediate_states
@@ -40,7 +40,7 @@ def widened(old, new, states, super_users):
     principals, hosts = _principals(everything, frozenset()), _hosts(everything)
     for rtype in ResourceType.concrete():
         names = [CLUSTER_NAME] if rtype is ResourceType.CLUSTER else [
-            n for n, _ in _NameSpace({b.resource_name for b in everything if b.resource_type is rtype}).representatives()]
+            n for n, _ in NameSpace({b.resource_name for b in everything if b.resource_type is rtype}).representatives()]
         for name, p, h, op in product(names, principals, hosts, SUPPORTED_OPERATIONS[rtype]):
             r = Request(p, h, op, rtype, name)
             if not any(e.authorize(r).allowed for e in ends) and any(m.authorize(r).allowed for m in mids):

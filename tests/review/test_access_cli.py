@@ -121,12 +121,12 @@ def test_principal_answer_is_exact_for_names_of_every_class(acl_file):
     bindings = load_source(acl_file).bindings
     engine = StandardAuthorizer(bindings, super_users="User:admin")
     review = AccessReview(engine)
-    from kafka_authz_cli.acl.compare import _NameSpace
+    from kafka_authz_cli.acl.compare import NameSpace
 
     for principal in ("User:alice", "User:mallory", "User:bob", "User:admin"):
         answer = principal_access(review, principal, [ResourceType.TOPIC, ResourceType.GROUP])
         for rtype in (ResourceType.TOPIC, ResourceType.GROUP):
-            space = _NameSpace({b.resource_name for b in bindings if b.resource_type is rtype})
+            space = NameSpace({b.resource_name for b in bindings if b.resource_type is rtype})
             for name in ("orders", "orders-", "orders-eu", "ordersX", "app-", "app-1", "zzz"):
                 rep = next((r for r in answer if r.resource_type is rtype
                             and space.classify(r.name) == space.classify(name)), None)

@@ -140,7 +140,7 @@ def test_listed_iff_allowed_where_denys_narrow_a_broad_grant(acls, config):
                             min_size=1, max_size=6))
 def test_per_principal_answer_is_exact_for_every_name_of_each_class(acls, config, names_asked):
     """`--principal`: the entry list of the class a name falls in decides that name as the engine does."""
-    from kafka_authz_cli.acl.compare import _NameSpace
+    from kafka_authz_cli.acl.compare import NameSpace
     from kafka_authz_cli.review.access_scope import principal_access
 
     engine = StandardAuthorizer(acls, **config)
@@ -148,7 +148,7 @@ def test_per_principal_answer_is_exact_for_every_name_of_each_class(acls, config
     for principal in ("User:alice", "User:bob", "User:admin", "User:carol"):
         answer = principal_access(review, principal, [ResourceType.TOPIC, ResourceType.GROUP])
         for rtype in (ResourceType.TOPIC, ResourceType.GROUP):
-            space = _NameSpace({a.resource_name for a in acls if a.resource_type is rtype})
+            space = NameSpace({a.resource_name for a in acls if a.resource_type is rtype})
             for name in names_asked + [a.resource_name for a in acls]:
                 entries = [g for r in answer if r.resource_type is rtype and space.classify(r.name) == space.classify(name)
                            for g in r.grants]
@@ -164,13 +164,13 @@ def test_per_principal_answer_is_exact_for_every_name_of_each_class(acls, config
                       max_size=6))
 def test_resource_prefix_classes_decide_every_name_under_the_prefix(acls, config, prefix, tails):
     """`--resource-prefix P`: every name starting with P falls in a reported class that decides it exactly."""
-    from kafka_authz_cli.acl.compare import _NameSpace
+    from kafka_authz_cli.acl.compare import NameSpace
     from kafka_authz_cli.review.access_scope import prefix_classes
 
     engine = StandardAuthorizer(acls, **config)
     review = AccessReview(engine)
     for rtype in (ResourceType.TOPIC, ResourceType.GROUP):
-        space = _NameSpace({a.resource_name for a in acls if a.resource_type is rtype})
+        space = NameSpace({a.resource_name for a in acls if a.resource_type is rtype})
         answer = [review.resource(rtype, name, label) for name, label in prefix_classes(review, rtype, prefix)]
         for name in {prefix + t for t in tails} | {a.resource_name for a in acls if a.resource_name.startswith(prefix)}:
             found = [r for r in answer if space.classify(r.name) == space.classify(name)]
