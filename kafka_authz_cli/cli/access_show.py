@@ -23,7 +23,6 @@ from kafka_authz_cli.cli.common import (
     rows_not_shown,
     write_output,
 )
-from kafka_authz_cli.errors import OptionError
 from kafka_authz_cli.services.access import AccessOptions, AccessReport, run_access
 
 HELP = """Effective permissions, exactly: every principal and host allowed each operation on a
@@ -117,12 +116,9 @@ def show(
 
 
 def _html_renderer():
-    try:
-        from kafka_authz_cli.review.access_html import render
-    except ModuleNotFoundError:
-        raise OptionError("the HTML report is not available in this build (kafka_authz_cli.review.access_html "
-                          "is missing); use --format json, csv or markdown", param_hint="--format") from None
-    return render
+    from kafka_authz_cli.review import render_access_html
+
+    return render_access_html
 
 
 def _acl_text(via: dict) -> str:

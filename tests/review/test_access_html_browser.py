@@ -250,3 +250,29 @@ def test_a_thousand_principals_by_a_thousand_resources_stays_usable(browser, tmp
     m = r.redrawn(lambda: r.page.check("#swap"))
     assert len(m["rows"]) == 20 and m["cols"] == ["User:svc-00999"] and len(m["cells"]) == 20
     assert r.errors == [] and r.requests == [r.url]
+
+
+def test_the_report_authz_access_writes_shows_what_its_json_says(browser, tmp_path):
+    """End to end: the command's own HTML for a real ACL file, read back from the browser, holds exactly
+    the cells its --format json lists (principal x resource -> operations)."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from kafka_authz_cli.cli.app import app
+
+    acls = Path(__file__).parents[2] / "examples" / "whatif" / "proposed.json"
+    runner = CliRunner()
+    html_path = tmp_path / "access.html"
+    made = runner.invoke(app, ["access", str(acls), "--resource-prefix", "orders", "--format", "html",
+                               "-o", str(html_path)])
+    assert made.exit_code == 0, made.output
+    doc = json.loads(runner.invoke(app, ["access", str(acls), "--resource-prefix", "orders", "--format",
+                                         "json"]).stdout)
+    expected: dict = {}
+    for e in doc["access"]:
+        expected.setdefault((e["principal"], f"{e['resource_type']} {e['resource_name']}"), set()).add(e["operation"])
+    assert expected, "the example grants something on orders*"
+    page = Loaded(browser, html_path)
+    got = {k: set(v) for k, v in page.matrix()["cells"].items()}
+    assert got == expected and page.errors == [] and page.requests == [page.url]
