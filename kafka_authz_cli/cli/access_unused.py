@@ -141,6 +141,7 @@ def result_dict(result: UnusedResult) -> dict:
         "bindings": binding_rows(result),
         "principals": [{"principal": p.principal, "status": p.status, "bindings": p.bindings, "requests": p.requests,
                         "last_seen": p.last_seen, "why": p.why} for p in r.principals],
+        "removal": {"unused": r.count("unused"), "changed_decisions": r.changed_without_unused},
         "disagreements": {"count": r.disagreements, "examples": r.disagreement_examples},
         "warnings": list(r.warnings),
     }
@@ -189,3 +190,6 @@ def _print(result: UnusedResult) -> None:
         console.print(pt)
     console.print(f"{r.count('used')} used, {r.count('unused')} unused, {r.count('unknown')} unknown "
                   f"of {len(r.bindings)} binding(s)")
+    if r.changed_without_unused == 0:
+        console.print(f"replayed without the {r.count('unused')} unused binding(s), the window's requests are all "
+                      "decided as before")

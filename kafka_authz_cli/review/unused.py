@@ -187,6 +187,9 @@ class UnusedReport:
     disagreements: int = 0  # distinct requests the ACL set decides otherwise than the brokers logged
     disagreement_examples: list[dict] = field(default_factory=list)
     undecidable: int = 0
+    #: distinct logged requests the ACL set decides otherwise once every unused binding is removed
+    #: (None: nothing is unused); 0 is the proof that dropping them changes no decision of the window
+    changed_without_unused: Optional[int] = None
     warnings: list[str] = field(default_factory=list)
 
     def count(self, status: str) -> int:
@@ -194,15 +197,15 @@ class UnusedReport:
 
 
 def review_unused(aggs: dict[tuple, Aggregate], bindings: Sequence[AclBinding], origins: Sequence[str],
-                  authorizer: StandardAuthorizer, evidence: Evidence, assume_complete: bool = False) -> UnusedReport:
-    """Each binding's use by the logged requests in `aggs` (decided by `authorizer`, built on `bindings`),
-    the principals of the ACL set never seen, and what the logs can show."""
+                  config: dict, evidence: Evidence, assume_complete: bool = False) -> UnusedReport:
+    """Each binding's use by the logged requests in `aggs` (decided by the engine on `bindings` with the
+    broker settings `config`), the principals of the ACL set never seen, and what the logs can show."""
     seen_vis = visibility(evidence, assume_complete)
     uses: dict[AclBinding, BindingUse] = {}
     for i, b in enumerate(bindings):
         if b not in uses:
             uses[b] = BindingUse(b, origins[i] if i < len(origins) else None, "unused")
-    verdicts = decide(aggs, authorizer)
+    verdicts = decide(aggs, StandardAuthorizer(list(bindings), **config))
     report = UnusedReport([], [], seen_vis, evidence, 0, len(aggs), None, None)
     for key, agg in aggs.items():
         report.decisions += agg.count
@@ -224,8 +227,21 @@ def review_unused(aggs: dict[tuple, Aggregate], bindings: Sequence[AclBinding], 
         _settle(use, seen_vis)
     report.bindings = list(uses.values())
     report.principals = _principals(aggs, report.bindings, seen_vis)
+    report.changed_without_unused = _changed_without_unused(aggs, verdicts, report.bindings, config)
     report.warnings = _warnings(report)
     return report
+
+
+def _changed_without_unused(aggs: dict[tuple, Aggregate], verdicts: dict, uses: list[BindingUse],
+                            config: dict) -> Optional[int]:
+    """Replay the window without the unused bindings: how many distinct requests change decision. With
+    allow.everyone.if.no.acl.found a resource left with no ACL allows everyone, so this is not always 0."""
+    gone = {u.binding for u in uses if u.status == "unused"}
+    if not gone:
+        return None
+    kept = [u.binding for u in uses if u.binding not in gone]
+    after = decide(aggs, StandardAuthorizer(kept, **config))
+    return sum(1 for k, v in verdicts.items() if v.decision != "UNDECIDABLE" and after[k].decision != v.decision)
 
 
 def _widen_window(report: UnusedReport, agg: Aggregate) -> None:
@@ -271,6 +287,10 @@ def _warnings(report: UnusedReport) -> list[str]:
     unknown = report.count("unknown")
     if unknown:
         out.append(f"{unknown} binding(s) with no logged use are 'unknown', not unused: {vis.allowed_why or vis.denied_why}")
+    if report.changed_without_unused:
+        out.append(f"removing every unused binding would change the decision of {report.changed_without_unused} "
+                   "distinct logged request(s) (allow.everyone.if.no.acl.found: a resource left with no ACL allows "
+                   "everyone): check a removal with `authz diff`")
     if report.disagreements:
         out.append(f"{report.disagreements} distinct logged request(s) are decided otherwise by this ACL set and these "
                    "broker settings than the brokers logged: the counts say what this ACL set decides; pass the set "

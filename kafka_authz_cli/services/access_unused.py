@@ -58,13 +58,13 @@ def unused(acls: Path | str, *, logs: Optional[list[str]] = None, indexes: Optio
         raise OptionError(f"the window is empty: --since {since} is not before --until {until}", "--since")
     settings = broker_settings(super_users, allow_everyone, broker_config)
     acl_set = load_source(acls, acls_format, options=acls_options)
-    authorizer = settings.authorizer(acl_set)
+    settings.authorizer(acl_set)  # super.users checked before the logs are read
     evidence = Evidence()
     if indexes:
         stats, quarantine, aggs = _from_indexes(indexes, since_h, until_h, evidence)
     else:
         stats, quarantine, aggs = _from_logs(logs or [], stdin, since_h, until_h, evidence, progress)
-    report = review_unused(aggs, acl_set.bindings, acl_set.origins, authorizer, evidence, assume_complete)
+    report = review_unused(aggs, acl_set.bindings, acl_set.origins, settings.as_config(), evidence, assume_complete)
     if stats.quarantined_lines:
         report.warnings.append(f"{stats.quarantined_lines} log line(s) could not be read as decisions and were kept "
                                "aside (quarantined): their requests are not counted")
