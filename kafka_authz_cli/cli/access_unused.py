@@ -42,8 +42,11 @@ the default INFO level cannot show that an ALLOW binding was used. Such a bindin
 One log (file, or index run) with decisions but no ALLOWED one is enough (another broker, or an hour
 before DEBUG was turned on). Confluent audit-log events record only what their router config routes:
 bindings are 'unknown' from them unless --assume-complete-logs. Principals: 'unseen' only when both
-allowed and denied decisions were logged. Lines that are not readable decisions are counted and kept
-aside (--quarantine FILE writes them).
+allowed and denied decisions were logged. 'requests (client)': logged decisions the binding decided
+(those a client asked for: TRACE lines are filtering and authorized-operations checks). Lines that are
+not readable decisions are counted and kept aside (--quarantine FILE writes them). Replaying the
+window without the unused bindings proves they can go (with allow.everyone.if.no.acl.found a
+resource left with no ACL allows everyone: then the count of changed decisions is printed).
 
 Exit codes: 0 done; 1 with --fail-on-unused, some binding is unused; 2 usage or input error;
 3 with --fail-on-unused, no binding is unused but some are unknown (the logs cannot show their use:
@@ -171,11 +174,11 @@ def _print(result: UnusedResult) -> None:
     order = {"unused": 0, "unknown": 1, "used": 2}
     rows = sorted(r.bindings, key=lambda u: (order[u.status], -u.requests))
     table = Table(title="Bindings", title_justify="left")
-    for col in ("status", "binding", "requests", "last used", "origin"):
-        table.add_column(col, justify="right" if col == "requests" else "left")
+    for col in ("status", "binding", "requests (client)", "last used", "origin"):
+        table.add_column(col, justify="right" if col.startswith("requests") else "left")
     for u in rows[:MAX_TABLE_ROWS]:
         table.add_row(f"[{_STYLE[u.status]}]{u.status}[/]", escape(cell(_binding_text(u.binding))),
-                      str(u.requests), escape(u.last_used or "-"), escape(cell(u.origin or "")))
+                      f"{u.requests} ({u.client_requests})", escape(u.last_used or "-"), escape(cell(u.origin or "")))
     console.print(table)
     more = rows_not_shown(len(rows), min(len(rows), MAX_TABLE_ROWS), "--format json or csv")
     if more:
