@@ -42,10 +42,19 @@ class SourceTally:
     events: bool = False  # Confluent audit-log events (else a log4j authorizer log)
     allowed: int = 0
     denied: int = 0
+    outside: int = 0  # decisions outside the window
+    lines: int = 0  # every line read (decisions or not; 0 for an empty file)
 
     @property
     def decisions(self) -> int:
         return self.allowed + self.denied
+
+    @property
+    def counts(self) -> bool:
+        """Whether this source says something about the window: decisions in it, or lines but no decision
+        at all (a broker at INFO that denied nothing writes none: its allowed use was not logged either).
+        An empty file, or one whose decisions all fall outside the window, says nothing."""
+        return bool(self.decisions) or (self.lines > 0 and not self.outside)
 
 
 @dataclass
@@ -82,6 +91,7 @@ def in_window(decisions: Iterable[AuditDecision], tally: SourceTally, evidence: 
             hour = ts[:13]
             if (since is not None and hour < since) or (until is not None and hour >= until):
                 evidence.outside_window += 1
+                tally.outside += 1
                 continue
         if d.format == EVENTS_FORMAT:
             tally.events = True
@@ -113,8 +123,8 @@ def visibility(evidence: Evidence, assume_complete: bool = False) -> Visibility:
     if assume_complete:
         why = "assumed (--assume-complete-logs): every decision of the window is taken to be logged"
         return Visibility(True, True, why, why)
-    holding = [s for s in evidence.sources if s.decisions]
-    if not holding:
+    holding = [s for s in evidence.sources if s.counts]
+    if not any(s.decisions for s in holding):
         why = "no decision was logged in the window"
         return Visibility(False, False, why, why)
     events = [s for s in holding if s.events]
@@ -127,8 +137,8 @@ def visibility(evidence: Evidence, assume_complete: bool = False) -> Visibility:
     if len(silent) == len(holding):
         return Visibility(False, True, "no ALLOWED decision was logged in the window: " + _DEBUG_HINT)
     if silent:
-        return Visibility(False, True, f"{len(silent)} of {len(holding)} logs with decisions in the window hold no "
-                                       f"ALLOWED decision ({_name(silent)}): their allowed use was not logged. "
+        return Visibility(False, True, f"{len(silent)} of {len(holding)} logs of the window hold no ALLOWED "
+                                       f"decision ({_name(silent)}): their allowed use was not logged. "
                                        + _DEBUG_HINT)
     return Visibility(True, True)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import BinaryIO, Mapping, Optional
 
@@ -68,8 +69,25 @@ def unused(acls: Path | str, *, logs: Optional[list[str]] = None, indexes: Optio
     if stats.quarantined_lines:
         report.warnings.append(f"{stats.quarantined_lines} log line(s) could not be read as decisions and were kept "
                                "aside (quarantined): their requests are not counted")
-    report.warnings += stats.warnings
+    report.warnings += stats.warnings + _coverage(report, since_h, until_h)
     return UnusedResult(report, stats, quarantine, since_h, until_h)
+
+
+def _coverage(report: UnusedReport, since: Optional[str], until: Optional[str]) -> list[str]:
+    """Where the logs cover less than the window asked for: 'unused' holds for the part covered only."""
+    first, last = report.first_seen, report.last_seen
+    if first is None or last is None:
+        return [] if since is None and until is None else ["no timed decision falls in the window asked for"]
+    short = []
+    if since is not None and first[:13] > since:
+        short.append(f"start at {first} (asked from {since}:00)")
+    if until is not None:
+        end = (datetime.strptime(until, "%Y-%m-%d %H") - timedelta(hours=1)).strftime("%Y-%m-%d %H")
+        if last[:13] < end:
+            short.append(f"end at {last} (asked up to {until}:00)")
+    if not short:
+        return []
+    return ["the logs " + " and ".join(short) + ": what is unused is unused in the part they cover"]
 
 
 def _from_logs(logs: list[str], stdin: Optional[BinaryIO], since: Optional[str], until: Optional[str],
@@ -83,9 +101,11 @@ def _from_logs(logs: list[str], stdin: Optional[BinaryIO], since: Optional[str],
                 for f in files:
                     tally = SourceTally(names.get(f, f))
                     evidence.sources.append(tally)
+                    before = stats.lines
                     with open(f, "rb") as fh:
                         yield from in_window(read_stream(fh, tally.source, stats, quarantine, advance), tally,
                                              evidence, since, until)
+                    tally.lines = stats.lines - before
 
             aggs = aggregate(decisions())
     return stats, quarantine, aggs
@@ -118,6 +138,10 @@ def _from_indexes(paths: list[Path], since: Optional[str], until: Optional[str],
     for ix in indexes:
         for run in ix.runs:
             a, d = per_run.get(run["id"], (0, 0))
-            events = EVENTS_FORMAT in run["stats"].get("by_format", {})
-            evidence.sources.append(SourceTally(f"{ix.root} run {run['id']}", events, a, d))
+            run_stats = run["stats"]
+            events = EVENTS_FORMAT in run_stats.get("by_format", {})
+            # Decisions of the run outside the window (or without a time, when it is bounded): all but these.
+            outside = max(run_stats["decisions"] - a - d, 0)
+            evidence.sources.append(SourceTally(f"{ix.root} run {run['id']}", events, a, d, outside,
+                                                run_stats["lines"]))
     return stats, quarantine, aggregates_from_table(table)

@@ -122,6 +122,18 @@ def test_one_silent_log_among_debug_ones_makes_unused_allow_bindings_unknown(acl
         "status"] == "unused"
 
 
+def test_a_log_with_lines_but_no_decision_is_a_broker_that_did_not_log_allowed_use(acls, tmp_path):
+    logs = tmp_path / "logs"
+    shutil.copytree(LOGS, logs)
+    (logs / "empty.log").write_text("")  # says nothing
+    doc, _ = unused_json(acls, "--logs", str(logs))
+    assert doc["summary"]["unknown"] == 0
+    (logs / "broker-3.log").write_text("[2026-11-20 14:00:00,000] INFO Processing something (kafka.server.KafkaApis)\n")
+    doc, _ = unused_json(acls, "--logs", str(logs))
+    ghost = next(r for r in doc["bindings"] if r["principal"] == "User:ghost")
+    assert ghost["status"] == "unknown" and "broker-3.log" in ghost["why"]
+
+
 def test_the_window_bounds_the_logs_and_is_reported(acls):
     doc, _ = unused_json(acls, "--logs", str(LOGS), "--since", "2026-11-20T14", "--until", "2026-11-20T15")
     rows = {key(r): r for r in doc["bindings"]}
@@ -129,6 +141,9 @@ def test_the_window_bounds_the_logs_and_is_reported(acls):
     assert rows[("User:orders-svc", "WRITE", "TOPIC", "orders-", "ALLOW")]["status"] == "unused"
     assert doc["window"]["first_seen"] >= "2026-11-20 14" and doc["window"]["last_seen"] < "2026-11-20 15"
     assert doc["window"]["since"] == "2026-11-20 14" and doc["window"]["decisions_outside"] > 0
+    assert not any("part they cover" in w for w in doc["warnings"])
+    doc, _ = unused_json(acls, "--logs", str(LOGS), "--since", "2026-11-20T14", "--until", "2026-11-22")
+    assert any("end at 2026-11-20 15:25:42,001" in w and "part they cover" in w for w in doc["warnings"])
     res = runner.invoke(app, ["access", "unused", acls, "--logs", str(LOGS), "--since", "2026-11-20T15",
                               "--until", "2026-11-20T14"])
     assert res.exit_code == 2 and "empty" in res.output
