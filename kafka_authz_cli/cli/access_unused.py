@@ -39,7 +39,7 @@ globs, - for stdin) or a whatif index (--index, from `authz whatif index`), with
 Sound, not hopeful: Kafka logs allowed decisions at DEBUG only (denied ones at INFO), so logs kept at
 the default INFO level cannot show that an ALLOW binding was used. Such a binding is reported
 'unknown' (with the reason), never 'unused'; DENY bindings are still judged from the DENIED lines.
-One log (file, or index run) with decisions but no ALLOWED one is enough (another broker, or an hour
+One log (file, or index run) of the window without an ALLOWED decision is enough (another broker, or an hour
 before DEBUG was turned on). Confluent audit-log events record only what their router config routes:
 bindings are 'unknown' from them unless --assume-complete-logs. Principals: 'unseen' only when both
 allowed and denied decisions were logged. 'requests (client)': logged decisions the binding decided
@@ -85,6 +85,9 @@ def unused(
                                          "use are then called unused."),
     fail_on_unused: bool = typer.Option(False, "--fail-on-unused", help="Exit 1 if a binding is unused (3 if none "
                                         "is but some are unknown)."),
+    command_config: Optional[Path] = typer.Option(None, "--command-config", help="Client properties for ACLS "
+                                                  "cluster:HOST:PORT."),
+    timeout: float = typer.Option(10.0, "--timeout", help="Seconds to wait for a cluster: source."),
     quarantine: Optional[Path] = typer.Option(None, "--quarantine", help="Write the lines kept aside (JSON lines)."),
     fmt: UnusedFormat = typer.Option(UnusedFormat.table, "--format", "-f", help="table, json, or csv (one row per "
                                      "binding)."),
@@ -96,6 +99,7 @@ def unused(
     result = review(acls, logs=logs, indexes=index, since=since, until=until, acls_format=option_value(acls_format),
                     acls_options=acls_options(option), super_users=super_users, allow_everyone=allow_everyone,
                     broker_config=broker_config, assume_complete=assume_complete,
+                    command_config=command_config, timeout=timeout,
                     stdin=getattr(sys.stdin, "buffer", None) if logs and "-" in logs else None,
                     progress=PROGRESS if fmt is UnusedFormat.table else None)
     if quarantine is not None:

@@ -17,7 +17,7 @@ from typing import BinaryIO, Mapping, Optional
 from kafka_authz_cli.errors import OptionError
 from kafka_authz_cli.review import Evidence, SourceTally, UnusedReport, in_window, review_unused
 from kafka_authz_cli.services.settings import broker_settings
-from kafka_authz_cli.services.sources import load_source
+from kafka_authz_cli.services.sources import acl_set_from
 from kafka_authz_cli.services.whatif import ProgressHooks, spooled_logs
 from kafka_authz_cli.whatif import (
     Quarantined,
@@ -48,17 +48,18 @@ def unused(acls: Path | str, *, logs: Optional[list[str]] = None, indexes: Optio
            since: Optional[str] = None, until: Optional[str] = None, acls_format: Optional[str] = None,
            acls_options: Optional[Mapping[str, str]] = None, super_users: Optional[str] = None,
            allow_everyone: Optional[bool] = None, broker_config: Optional[Path] = None,
-           assume_complete: bool = False, stdin: Optional[BinaryIO] = None,
+           assume_complete: bool = False, command_config: Optional[Path] = None, timeout: float = 10.0, stdin: Optional[BinaryIO] = None,
            progress: Optional[ProgressHooks] = None) -> UnusedResult:
-    """Review the bindings of `acls` against `logs` (or `indexes`) within [since, until) (hours,
-    `YYYY-MM-DD[THH]`, local time as log4j writes it)."""
+    """Review the bindings of `acls` (a file, or cluster:HOST:PORT read live with `command_config`)
+    against `logs` (or `indexes`) within [since, until) (hours, `YYYY-MM-DD[THH]`, local time as log4j
+    writes it)."""
     if bool(logs) == bool(indexes):
         raise OptionError("give either --logs (audit-log files) or --index (a whatif index)", "--logs")
     since_h, until_h = hour_bound(since, "--since"), hour_bound(until, "--until")
     if since_h is not None and until_h is not None and since_h >= until_h:
         raise OptionError(f"the window is empty: --since {since} is not before --until {until}", "--since")
     settings = broker_settings(super_users, allow_everyone, broker_config)
-    acl_set = load_source(acls, acls_format, options=acls_options)
+    acl_set = acl_set_from(acls, acls_format, command_config, timeout, acls_options)
     settings.authorizer(acl_set)  # super.users checked before the logs are read
     evidence = Evidence()
     if indexes:

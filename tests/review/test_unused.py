@@ -236,3 +236,12 @@ def test_events_format_name_is_whatifs():
 
     assert unused.EVENTS_FORMAT == EVENTS_FORMAT
     assert ReadStats().balanced
+
+
+def test_stdin_reads_like_the_file(acls):
+    log = LOGS / "kafka-authorizer.log.2026-11-20-13"
+    from_file, _ = unused_json(acls, "--logs", str(log))
+    res = runner.invoke(app, ["access", "unused", acls, "--logs", "-", "-f", "json"], input=log.read_bytes())
+    assert res.exit_code == 0, res.output
+    from_stdin = json.loads(res.stdout)
+    assert from_stdin["bindings"] == from_file["bindings"] and from_stdin["logs"]["sources"][0]["source"] == "<stdin>"
