@@ -175,6 +175,14 @@ def _print(result: UnusedResult) -> None:
     console.print(escape(f"{stats.lines} lines in {stats.files} source(s): {r.decisions} decisions in the window, "
                          f"{r.distinct_requests} distinct requests, {stats.quarantined_lines} line(s) unreadable "
                          f"(kept aside); window covered: {window}{asked}"))
+    vis, ev = r.visibility, r.evidence
+    if vis.allowed:
+        span = f" (ALLOWED lines from {ev.first_allowed} to {ev.last_allowed})" if ev.first_allowed else ""
+        console.print(escape(f"allowed use: shown{span}"))
+    else:
+        console.print(escape(f"allowed use: NOT shown, ALLOW bindings with no logged use are 'unknown': {vis.allowed_why}"))
+    if not vis.denied:
+        console.print(escape(f"denied use: NOT shown: {vis.denied_why}"))
     order = {"unused": 0, "unknown": 1, "used": 2}
     rows = sorted(r.bindings, key=lambda u: (order[u.status], -u.requests))
     table = Table(title="Bindings", title_justify="left")
