@@ -244,14 +244,20 @@ def review_unused(aggs: dict[tuple, Aggregate], bindings: Sequence[AclBinding], 
 
 def _changed_without_unused(aggs: dict[tuple, Aggregate], verdicts: dict, uses: list[BindingUse],
                             config: dict) -> Optional[int]:
-    """Replay the window without the unused bindings: how many distinct requests change decision. With
-    allow.everyone.if.no.acl.found a resource left with no ACL allows everyone, so this is not always 0."""
+    """How many distinct logged requests the set decides otherwise without its unused bindings. Only a
+    DefaultDeny can change, and only with allow.everyone.if.no.acl.found (a resource left with no ACL
+    then allows everyone): a request an ACL decided keeps that ACL (a DENY decides over any ALLOW, so a
+    matching DENY among the removed would have decided), a SuperUser or DefaultAllow does not depend on
+    the removed ACLs. So those requests alone are replayed (the property tests replay them all)."""
     gone = {u.binding for u in uses if u.status == "unused"}
     if not gone:
         return None
+    if not config.get("allow_everyone_if_no_acl_found"):
+        return 0
     kept = [u.binding for u in uses if u.binding not in gone]
-    after = decide(aggs, StandardAuthorizer(kept, **config))
-    return sum(1 for k, v in verdicts.items() if v.decision != "UNDECIDABLE" and after[k].decision != v.decision)
+    candidates = [k for k, v in verdicts.items() if v.rule == "DefaultDeny"]
+    after = decide(candidates, StandardAuthorizer(kept, **config))
+    return sum(1 for k in candidates if after[k].decision != verdicts[k].decision)
 
 
 def _widen_window(report: UnusedReport, agg: Aggregate) -> None:
