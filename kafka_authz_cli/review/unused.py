@@ -82,13 +82,11 @@ def in_window(decisions: Iterable[AuditDecision], tally: SourceTally, evidence: 
     bounded = since is not None or until is not None
     for d in decisions:
         ts = d.timestamp
-        if ts:
-            ts = ts.replace("T", " ")
         if bounded:
             if not ts:
                 evidence.untimed_left_out += 1
                 continue
-            hour = ts[:13]
+            hour = ts[:13].replace("T", " ")
             if (since is not None and hour < since) or (until is not None and hour >= until):
                 evidence.outside_window += 1
                 tally.outside += 1
@@ -97,7 +95,8 @@ def in_window(decisions: Iterable[AuditDecision], tally: SourceTally, evidence: 
             tally.events = True
         if d.decision == "ALLOWED":
             tally.allowed += 1
-            evidence.note_allowed(ts)
+            if ts:
+                evidence.note_allowed(ts.replace("T", " "))
         else:
             tally.denied += 1
         yield d
