@@ -39,9 +39,10 @@ globs, - for stdin) or a whatif index (--index, from `authz whatif index`), with
 Sound, not hopeful: Kafka logs allowed decisions at DEBUG only (denied ones at INFO), so logs kept at
 the default INFO level cannot show that an ALLOW binding was used. Such a binding is reported
 'unknown' (with the reason), never 'unused'; DENY bindings are still judged from the DENIED lines.
-One log (file, or index run) of the window without an ALLOWED decision is enough (another broker, or an hour
-before DEBUG was turned on). Confluent audit-log events record only what their router config routes:
-bindings are 'unknown' from them unless --assume-complete-logs. Principals: 'unseen' only when both
+One log (file, or index run) of the window without an ALLOWED decision is enough (another broker, or
+an hour before DEBUG was turned on); one with lines but no decision at all makes DENY bindings
+unknown too. Confluent audit-log events record only what their router config routes: bindings are
+'unknown' from them unless --assume-complete-logs. Principals: 'unseen' only when both
 allowed and denied decisions were logged. 'requests (client)': logged decisions the binding decided
 (those a client asked for: TRACE lines are filtering and authorized-operations checks). Lines that are
 not readable decisions are counted and kept aside (--quarantine FILE writes them). Replaying the

@@ -132,13 +132,18 @@ def visibility(evidence: Evidence, assume_complete: bool = False) -> Visibility:
                "config routes (per event category and resource); pass --assume-complete-logs if it routes every "
                "allowed and denied authorization")
         return Visibility(False, False, why, why)
+    # Denials log at INFO (DEBUG before 1.0), never below allowed decisions: a log with any decision shows
+    # them; one with lines but no decision at all may come from a node whose authorizer logger is off.
+    mute = [s for s in holding if not s.decisions]
+    denied_why = (f"{_name(mute)} hold lines but no decision: the authorizer logger may be off there"
+                  if mute else None)
     silent = [s for s in holding if not s.allowed]
     if len(silent) == len(holding):
-        return Visibility(False, True, "no ALLOWED decision was logged in the window: " + _DEBUG_HINT)
+        return Visibility(False, not mute, "no ALLOWED decision was logged in the window: " + _DEBUG_HINT, denied_why)
     if silent:
-        return Visibility(False, True, f"{len(silent)} of {len(holding)} logs of the window hold no ALLOWED "
-                                       f"decision ({_name(silent)}): their allowed use was not logged. "
-                                       + _DEBUG_HINT)
+        return Visibility(False, not mute, f"{len(silent)} of {len(holding)} logs of the window hold no ALLOWED "
+                                           f"decision ({_name(silent)}): their allowed use was not logged. "
+                                           + _DEBUG_HINT, denied_why)
     return Visibility(True, True)
 
 

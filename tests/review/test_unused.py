@@ -132,6 +132,8 @@ def test_a_log_with_lines_but_no_decision_is_a_broker_that_did_not_log_allowed_u
     doc, _ = unused_json(acls, "--logs", str(logs))
     ghost = next(r for r in doc["bindings"] if r["principal"] == "User:ghost")
     assert ghost["status"] == "unknown" and "broker-3.log" in ghost["why"]
+    deny = next(r for r in doc["bindings"] if r["principal"] == "User:bob" and r["operation"] == "WRITE")
+    assert deny["status"] == "unknown" and "no decision" in deny["why"]  # its node may log no denial either
 
 
 def test_the_window_bounds_the_logs_and_is_reported(acls):
