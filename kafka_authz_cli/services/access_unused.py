@@ -48,8 +48,8 @@ def unused(acls: Path | str, *, logs: Optional[list[str]] = None, indexes: Optio
            since: Optional[str] = None, until: Optional[str] = None, acls_format: Optional[str] = None,
            acls_options: Optional[Mapping[str, str]] = None, super_users: Optional[str] = None,
            allow_everyone: Optional[bool] = None, broker_config: Optional[Path] = None,
-           assume_complete: bool = False, command_config: Optional[Path] = None, timeout: float = 10.0, stdin: Optional[BinaryIO] = None,
-           progress: Optional[ProgressHooks] = None) -> UnusedResult:
+           assume_complete: bool = False, command_config: Optional[Path] = None, timeout: float = 10.0,
+           stdin: Optional[BinaryIO] = None, progress: Optional[ProgressHooks] = None) -> UnusedResult:
     """Review the bindings of `acls` (a file, or cluster:HOST:PORT read live with `command_config`)
     against `logs` (or `indexes`) within [since, until) (hours, `YYYY-MM-DD[THH]`, local time as log4j
     writes it)."""
