@@ -14,5 +14,5 @@ from kafka_authz_cli import lazy_face
 
 __getattr__, __all__ = lazy_face(__name__, {
     # compact
-    "Compaction": "compact", "Merge": "compact", "Removal": "compact", "compact": "compact",
+    "Compaction": "compact", "Merge": "compact", "Removal": "compact", "compact_acls": "compact",
 })

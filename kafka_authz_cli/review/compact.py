@@ -20,9 +20,9 @@ and the resources it is a candidate for keep a candidate (or the no-ACL default 
 
 ACLs are removed one at a time, each checked against the ACLs kept at that moment (narrow ones first, so
 the broad ones stay), so every step keeps every decision and so does the whole. Left alone: ACLs Kafka
-would refuse, names starting below ``*`` (Kafka's wildcard re-scan bug decides there) and every ACL of
-a resource type holding an ACL whose principal has no ``:`` (where the order of the walk decides
-between an error and an answer). The caller proves the result with the exact decision diff.
+would refuse, and every ACL of a resource type holding a name starting below ``*`` (Kafka's wildcard
+re-scan walks into those and may throw or spin, depending on what it meets) or a principal without
+``:`` (where the order of the walk decides between an error and an answer). The caller proves the result with the exact decision diff.
 """
 
 from __future__ import annotations
@@ -146,15 +146,6 @@ def matched_operations(b: AclBinding) -> frozenset[AclOperation]:
     return frozenset(ops)
 
 
-def _frozen_reason(b: AclBinding) -> Optional[str]:
-    """Why ``b`` is left alone (None: it may be removed)."""
-    if validation_errors(b):
-        return "refused by Kafka's CreateAcls"
-    if b.resource_name[0] < WILDCARD_RESOURCE:
-        return "name starting below '*' (Kafka's wildcard re-scan decides there)"
-    return None
-
-
 class _Kept:
     """The ACLs kept so far, by (type, pattern, name) then (principal, host)."""
 
@@ -234,7 +225,7 @@ def _narrow_first(b: AclBinding) -> tuple:
             b.permission is DENY)
 
 
-def compact(bindings: Iterable[AclBinding], super_users: str = "", allow_everyone_if_no_acl_found: bool = False,
+def compact_acls(bindings: Iterable[AclBinding], super_users: str = "", allow_everyone_if_no_acl_found: bool = False,
             names: Optional[Mapping[ResourceType, Iterable[str]]] = None) -> Compaction:
     """The compacted set and what went. ``names``: the known names per resource type; with them,
     literal ALLOWs are also merged into prefixes that grant no known name more (the result then
@@ -252,7 +243,8 @@ def compact(bindings: Iterable[AclBinding], super_users: str = "", allow_everyon
     candidates = _candidates(acls, result.untouched)
     kept = _Kept(acls)
     gone: set[AclBinding] = set()
-    for a in sorted(candidates, key=_narrow_first):
+    position = {b: i for i, b in enumerate(acls)}
+    for a in sorted(candidates, key=lambda b: (_narrow_first(b), position[b])):
         removal = _removal(a, kept, supers, allow_everyone_if_no_acl_found)
         if removal is not None:
             kept.remove(a)
@@ -262,16 +254,41 @@ def compact(bindings: Iterable[AclBinding], super_users: str = "", allow_everyon
     if names:
         survivors = _merge(survivors, candidates, names, given, kept, result)
     result.bindings = survivors
+    _in_input_order(result.removals, given)
     return result
+
+
+def _in_input_order(removals: list[Removal], given: list[AclBinding]) -> None:
+    """Removals sorted as their ACLs were given (a duplicate where it was repeated)."""
+    first: dict[AclBinding, int] = {}
+    repeats: dict[AclBinding, list[int]] = {}
+    for i, b in enumerate(given):
+        if b in first:
+            repeats.setdefault(b, []).append(i)
+        else:
+            first[b] = i
+    position = []
+    for r in removals:
+        position.append(repeats[r.binding].pop(0) if r.reason == DUPLICATE else first[r.binding])
+    order = sorted(range(len(removals)), key=position.__getitem__)
+    removals[:] = [removals[i] for i in order]
 
 
 def _candidates(acls: list[AclBinding], untouched: dict[str, int]) -> set[AclBinding]:
     """The ACLs that may be removed; the others counted by why not."""
-    bad_types = {b.resource_type for b in acls if ":" not in b.principal}
+    # Where Kafka's walk can throw or spin (a principal without ':'; a name below '*', which sends the
+    # wildcard re-scan into the names sorting below it), whether it does depends on which other ACLs
+    # the walk meets first: every ACL of such a resource type is left as it is.
+    odd_types: dict[ResourceType, str] = {}
+    for b in acls:
+        if ":" not in b.principal:
+            odd_types[b.resource_type] = "a resource type with an ACL whose principal has no ':'"
+        elif (not b.resource_name or b.resource_name[0] < WILDCARD_RESOURCE) and b.resource_type not in odd_types:
+            odd_types[b.resource_type] = "a resource type with an ACL name starting below '*' (Kafka's wildcard " \
+                                         "re-scan walks into it)"
     out: set[AclBinding] = set()
     for b in acls:
-        why = "a resource type with an ACL whose principal has no ':'" if b.resource_type in bad_types \
-            else _frozen_reason(b)
+        why = odd_types.get(b.resource_type) or ("refused by Kafka's CreateAcls" if validation_errors(b) else None)
         if why is None:
             out.add(b)
         else:
@@ -280,7 +297,9 @@ def _candidates(acls: list[AclBinding], untouched: dict[str, int]) -> set[AclBin
 
 
 def _removal(a: AclBinding, kept: _Kept, supers: frozenset[str], allow_everyone: bool) -> Optional[Removal]:
-    moot = SUPER_USER if a.principal in supers else NO_CLIENT_HOST if unmatchable_host_kind(a.host) else None
+    # `User:*` in super.users names the principal spelled so, while the ACL's `User:*` matches everyone.
+    moot = SUPER_USER if a.principal in supers and a.principal != WILDCARD_PRINCIPAL \
+        else NO_CLIENT_HOST if unmatchable_host_kind(a.host) else None
     if moot is not None:
         if not allow_everyone:
             return Removal(a, moot)

@@ -11,7 +11,7 @@ from typing import Mapping, Optional
 from kafka_authz_cli.acl import AclSet, DiffResult, ResourceType, diff
 from kafka_authz_cli.errors import AuthzError, InputError
 from kafka_authz_cli.formats import read_text
-from kafka_authz_cli.review import Compaction, compact
+from kafka_authz_cli.review import Compaction, compact_acls
 from kafka_authz_cli.services.convert import WriteOptions, write_acls
 from kafka_authz_cli.services.settings import BrokerSettings, broker_settings
 from kafka_authz_cli.services.sources import cluster_acl_set, load_source
@@ -78,7 +78,7 @@ def compact_acl_set(source: Path, to: str = "json", acls_format: Optional[str] =
     acl_set: AclSet = cluster_acl_set(source, command_config, timeout) or load_source(source, acls_format,
                                                                                       options=acls_options)
     names = read_names(names_file) if names_file is not None else None
-    result = compact(acl_set.bindings, settings.super_users, settings.allow_everyone_if_no_acl_found, names)
+    result = compact_acls(acl_set.bindings, settings.super_users, settings.allow_everyone_if_no_acl_found, names)
     proof = prove(acl_set.bindings, result, settings)
     text = write_acls(result.bindings, to, write_options)
     return CompactResult(result, proof, text, settings, str(source), names, max_acls)

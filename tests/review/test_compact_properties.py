@@ -14,7 +14,7 @@ from kafka_authz_cli.acl.model import (
     PatternType,
     ResourceType,
 )
-from kafka_authz_cli.review.compact import compact
+from kafka_authz_cli.review import compact_acls as compact
 from kafka_authz_cli.services.compact import widened_by_merge
 
 TYPES = [ResourceType.TOPIC, ResourceType.GROUP, ResourceType.TRANSACTIONAL_ID]
@@ -41,7 +41,7 @@ def acl_sets(draw):
     base = draw(st.lists(binding(), max_size=14))
     out = list(base)
     for b in base:
-        choice = draw(st.integers(0, 5))
+        choice = draw(st.integers(0, 6))
         if choice == 0:
             out.append(b)  # a duplicate
         elif choice == 1:
@@ -50,6 +50,9 @@ def acl_sets(draw):
         elif choice == 2:
             out.append(AclBinding(b.resource_type, b.resource_name, b.pattern_type, "User:*", "*",
                                   b.operation, b.permission))  # everyone, every host
+        elif choice == 3:
+            out.append(AclBinding(b.resource_type, b.resource_name, b.pattern_type, b.principal, b.host,
+                                  AclOperation.ALL, AclPermissionType.DENY))  # denied whatever it allows
     return draw(st.permutations(out))
 
 
@@ -62,7 +65,7 @@ def requests(draw):
                    draw(st.lists(st.sampled_from(ALPHABET + ["c"]), max_size=4).map("".join)))
 
 
-broker = st.fixed_dictionaries({"super_users": st.sampled_from(["", "User:admin", "User:admin;Group:eng"]),
+broker = st.fixed_dictionaries({"super_users": st.sampled_from(["", "User:admin", "User:admin;Group:eng", "User:*"]),
                                 "allow_everyone_if_no_acl_found": st.booleans()})
 
 
