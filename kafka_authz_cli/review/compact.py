@@ -135,15 +135,22 @@ def _short(b: AclBinding) -> str:
 
 def matched_operations(b: AclBinding) -> frozenset[AclOperation]:
     """The action operations ``b`` matches (implication for ALLOW only)."""
-    if b.operation is AclOperation.ALL:
+    return _MATCHED[(b.operation, b.permission)]
+
+
+def _matched(operation: AclOperation, permission: AclPermissionType) -> frozenset[AclOperation]:
+    if operation is AclOperation.ALL:
         return ACTION_OPERATIONS
-    ops = {b.operation}
-    if b.permission is ALLOW:
-        if b.operation in IMPLIES_DESCRIBE:
+    ops = {operation}
+    if permission is ALLOW:
+        if operation in IMPLIES_DESCRIBE:
             ops.add(AclOperation.DESCRIBE)
-        if b.operation in IMPLIES_DESCRIBE_CONFIGS:
+        if operation in IMPLIES_DESCRIBE_CONFIGS:
             ops.add(AclOperation.DESCRIBE_CONFIGS)
     return frozenset(ops)
+
+
+_MATCHED = {(o, p): _matched(o, p) for o in AclOperation for p in AclPermissionType}
 
 
 class _Kept:
@@ -226,56 +233,42 @@ def _narrow_first(b: AclBinding) -> tuple:
 
 
 def compact_acls(bindings: Iterable[AclBinding], super_users: str = "", allow_everyone_if_no_acl_found: bool = False,
-            names: Optional[Mapping[ResourceType, Iterable[str]]] = None) -> Compaction:
+                 names: Optional[Mapping[ResourceType, Iterable[str]]] = None) -> Compaction:
     """The compacted set and what went. ``names``: the known names per resource type; with them,
     literal ALLOWs are also merged into prefixes that grant no known name more (the result then
     widens over the other names starting with those prefixes: :class:`Merge` says which)."""
     given = list(bindings)
-    distinct: dict[AclBinding, None] = {}
+    first: dict[AclBinding, int] = {}
     result = Compaction(len(given), [])
-    for b in given:
-        if b in distinct:
+    order: list[int] = []  # where each removal's ACL was given, to list them in that order
+    for i, b in enumerate(given):
+        if first.setdefault(b, i) != i:
             result.removals.append(Removal(b, DUPLICATE))
-        else:
-            distinct[b] = None
-    acls = list(distinct)
+            order.append(i)
+    acls = list(first)
     supers = parse_super_users(super_users)
     candidates = _candidates(acls, result.untouched)
     kept = _Kept(acls)
-    gone: set[AclBinding] = set()
-    position = {b: i for i, b in enumerate(acls)}
-    for a in sorted(candidates, key=lambda b: (_narrow_first(b), position[b])):
-        removal = _removal(a, kept, supers, allow_everyone_if_no_acl_found)
+    gone = [False] * len(acls)
+    for i in sorted((i for i, ok in enumerate(candidates) if ok), key=lambda i: (_narrow_first(acls[i]), i)):
+        removal = _removal(acls[i], kept, supers, allow_everyone_if_no_acl_found)
         if removal is not None:
-            kept.remove(a)
-            gone.add(a)
+            kept.remove(acls[i])
+            gone[i] = True
             result.removals.append(removal)
-    survivors = [b for b in acls if b not in gone]
+            order.append(first[acls[i]])
+    survivors = [b for i, b in enumerate(acls) if not gone[i]]
     if names:
-        survivors = _merge(survivors, candidates, names, given, kept, result)
+        start = len(result.removals)
+        survivors = _merge(survivors, {b for i, b in enumerate(acls) if candidates[i]}, names, given, result)
+        order += [first[r.binding] for r in result.removals[start:]]
     result.bindings = survivors
-    _in_input_order(result.removals, given)
+    result.removals[:] = [result.removals[k] for k in sorted(range(len(order)), key=order.__getitem__)]
     return result
 
 
-def _in_input_order(removals: list[Removal], given: list[AclBinding]) -> None:
-    """Removals sorted as their ACLs were given (a duplicate where it was repeated)."""
-    first: dict[AclBinding, int] = {}
-    repeats: dict[AclBinding, list[int]] = {}
-    for i, b in enumerate(given):
-        if b in first:
-            repeats.setdefault(b, []).append(i)
-        else:
-            first[b] = i
-    position = []
-    for r in removals:
-        position.append(repeats[r.binding].pop(0) if r.reason == DUPLICATE else first[r.binding])
-    order = sorted(range(len(removals)), key=position.__getitem__)
-    removals[:] = [removals[i] for i in order]
-
-
-def _candidates(acls: list[AclBinding], untouched: dict[str, int]) -> set[AclBinding]:
-    """The ACLs that may be removed; the others counted by why not."""
+def _candidates(acls: list[AclBinding], untouched: dict[str, int]) -> list[bool]:
+    """Whether each ACL may be removed; the others counted by why not."""
     # Where Kafka's walk can throw or spin (a principal without ':'; a name below '*', which sends the
     # wildcard re-scan into the names sorting below it), whether it does depends on which other ACLs
     # the walk meets first: every ACL of such a resource type is left as it is.
@@ -286,12 +279,11 @@ def _candidates(acls: list[AclBinding], untouched: dict[str, int]) -> set[AclBin
         elif (not b.resource_name or b.resource_name[0] < WILDCARD_RESOURCE) and b.resource_type not in odd_types:
             odd_types[b.resource_type] = "a resource type with an ACL name starting below '*' (Kafka's wildcard " \
                                          "re-scan walks into it)"
-    out: set[AclBinding] = set()
+    out: list[bool] = []
     for b in acls:
         why = odd_types.get(b.resource_type) or ("refused by Kafka's CreateAcls" if validation_errors(b) else None)
-        if why is None:
-            out.add(b)
-        else:
+        out.append(why is None)
+        if why is not None:
             untouched[why] = untouched.get(why, 0) + 1
     return out
 
@@ -315,7 +307,7 @@ def _removal(a: AclBinding, kept: _Kept, supers: frozenset[str], allow_everyone:
 # -- merging literals into prefixes, over the known names only ----------------------------------
 
 def _merge(survivors: list[AclBinding], candidates: set[AclBinding], names: Mapping[ResourceType, Iterable[str]],
-           given: list[AclBinding], kept: _Kept, result: Compaction) -> list[AclBinding]:
+           given: list[AclBinding], result: Compaction) -> list[AclBinding]:
     groups: dict[tuple, list[AclBinding]] = {}
     for b in survivors:
         if (b in candidates and b.pattern_type is LITERAL and b.permission is ALLOW
