@@ -263,8 +263,29 @@ def compact_acls(bindings: Iterable[AclBinding], super_users: str = "", allow_ev
         survivors = _merge(survivors, {b for i, b in enumerate(acls) if candidates[i]}, names, given, result)
         order += [first[r.binding] for r in result.removals[start:]]
     result.bindings = survivors
-    result.removals[:] = [result.removals[k] for k in sorted(range(len(order)), key=order.__getitem__)]
+    result.removals[:] = _final_covers([result.removals[k] for k in sorted(range(len(order)), key=order.__getitem__)])
     return result
+
+
+def _final_covers(removals: list[Removal]) -> list[Removal]:
+    """The removals naming, instead of a covering ACL removed later, the kept ACLs that cover that one
+    (each cover holds for the ACLs kept at its moment, so every chain ends at ACLs of the output)."""
+    gone = {r.binding: r for r in removals if r.reason in (SHADOWED, DENIED, MERGED)}
+
+    def kept_cover(b: AclBinding, depth: int) -> list[AclBinding]:
+        r = gone.get(b)
+        if r is None or depth > 50:
+            return [b]
+        if r.reason == MERGED:
+            return list(r.by)
+        return [k for x in r.by for k in kept_cover(x, depth + 1)]
+
+    out = []
+    for r in removals:
+        if r.reason in (SHADOWED, DENIED) and any(b in gone for b in r.by):
+            r = Removal(r.binding, r.reason, tuple(dict.fromkeys(k for b in r.by for k in kept_cover(b, 0))))
+        out.append(r)
+    return out
 
 
 def _candidates(acls: list[AclBinding], untouched: dict[str, int]) -> list[bool]:

@@ -76,6 +76,8 @@ def test_the_compacted_set_decides_every_request_alike(acls, config, reqs):
     assert result.after <= result.before == len(acls)
     assert result.after + len(result.removals) == len(acls)
     assert diff(acls, result.bindings, config, config).verdict == "equivalent"
+    output = set(result.bindings)
+    assert all(b in output for r in result.removals for b in r.by), "each removal names ACLs that are kept"
     a, b = StandardAuthorizer(acls, **config), StandardAuthorizer(result.bindings, **config)
     for r in reqs:
         assert a.authorize(r).outcome == b.authorize(r).outcome, r
