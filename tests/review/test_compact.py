@@ -169,3 +169,26 @@ def test_cli_bad_input_is_one_line(tmp_path):
     names.write_text("group:\n")
     res = run("compact", write(tmp_path, [acl("t")]), "--names", names)
     assert res.exit_code == 2 and "names.txt:1: no name after group:" in res.output
+
+
+def test_cli_exit_3_and_nothing_written_when_the_proof_fails(tmp_path, monkeypatch):
+    from kafka_authz_cli.review.compact import Compaction
+
+    def broken(bindings, *args):
+        bindings = list(bindings)
+        return Compaction(len(bindings), bindings[1:])
+
+    monkeypatch.setattr(service, "compact_acls", broken)
+    out = tmp_path / "out.json"
+    res = run("compact", write(tmp_path, [acl("t"), acl("u")]), "-o", out)
+    assert res.exit_code == 3 and "internal error: the compacted set decides" in res.output
+    assert not out.exists()
+
+
+def test_cli_no_proof_is_warned_and_the_report_file(tmp_path):
+    report = tmp_path / "report.json"
+    res = run("compact", write(tmp_path, [acl("t"), acl("t")]), "--no-proof", "--format", "json", "--report", report)
+    assert res.exit_code == 0, res.output
+    assert "warning: --no-proof: the compacted set was not checked" in res.stderr
+    assert json.loads(res.stdout)["acls"] == [acl("t").as_dict()]  # the set on stdout, the report in its file
+    assert json.loads(report.read_text())["proof"] is None
