@@ -73,7 +73,7 @@ only those), one ALLOW ACL per operation and resource, then made smaller:
 --names FILE or --bootstrap-server) infers a prefix only where, among the known names of that resource type,
 it covers nothing but names the principal used with that operation: no existing topic or group becomes
 reachable, only names created later with that prefix; any infers a prefix wherever no denied request
-falls under it. A prefix ends at a separator (- . _ / :) and covers at least --min-names observed names;
+falls under it. A prefix ends at a separator (a dash, dot, underscore, slash or colon) and covers at least --min-names observed names;
 each is reported with the observed names it covers and the known names it newly covers.
 --names FILE: one topic a line, or group:NAME, transactional_id:NAME; --bootstrap-server lists the
 cluster's topics and groups (those the login may describe: log in with --command-config as an admin,

@@ -25,4 +25,6 @@ __getattr__, __all__ = lazy_face(__name__, {
     "BindingUse": "unused", "Evidence": "unused", "PrincipalSeen": "unused", "SourceTally": "unused",
     "UnusedReport": "unused", "Visibility": "unused", "in_window": "unused", "review_unused": "unused",
     "visibility": "unused",
+    # compact
+    "Compaction": "compact", "Merge": "compact", "Removal": "compact", "compact_acls": "compact",
 })
