@@ -73,6 +73,19 @@ TERRAFORM_CONFLUENT_CLUSTER_HELP = ("--to terraform --terraform-provider conflue
                                     "every resource's kafka_cluster block and import ID (required).")
 
 
+class WriteFormat(str, Enum):
+    """The formats authz writes ACL sets in (`--to` of convert, compile, generate, compact)."""
+
+    json = "json"
+    kafka_acls = "kafka-acls"
+    csv = "csv"
+    strimzi = "strimzi"
+    ksm_yaml = "ksm-yaml"
+    jikkou = "jikkou"
+    kafka_gitops = "kafka-gitops"
+    terraform = "terraform"
+
+
 class StrimziAuthentication(str, Enum):
     tls = "tls"
     tls_external = "tls-external"

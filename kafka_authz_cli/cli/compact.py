@@ -14,6 +14,7 @@ from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.cli.common import (
     ACLS_OPTION_HELP,
     AclFormat,
+    WriteFormat,
     acls_options,
     cell,
     check_can_write,
@@ -25,17 +26,6 @@ from kafka_authz_cli.services.compact import CompactResult, compact_acl_set
 
 #: Removals shown in the table (the json report lists every one).
 SHOWN_REMOVALS = 20
-
-
-class CompactTo(str, Enum):
-    json = "json"
-    kafka_acls = "kafka-acls"
-    csv = "csv"
-    strimzi = "strimzi"
-    ksm_yaml = "ksm-yaml"
-    jikkou = "jikkou"
-    kafka_gitops = "kafka-gitops"
-    terraform = "terraform"
 
 
 class ReportFormat(str, Enum):
@@ -83,7 +73,7 @@ compacted set would decide differently; nothing written)."""
 @app.command("compact", short_help="Fewer ACLs deciding provably alike: duplicates, shadowed ACLs, literals merged into prefixes.", help=COMPACT_HELP)
 def compact_cmd(
     acls: Path = typer.Argument(..., help="The ACL set (any format authz reads, or cluster:HOST:PORT)."),
-    to: CompactTo = typer.Option(CompactTo.json, "--to", help="Format of the compacted set."),
+    to: WriteFormat = typer.Option(WriteFormat.json, "--to", help="Format of the compacted set."),
     out: Optional[Path] = typer.Option(None, "-o", "--output", help="Write the compacted set to a file "
                                        "(default stdout)."),
     fmt: ReportFormat = typer.Option(ReportFormat.table, "--format", "-f", help="Format of the report."),

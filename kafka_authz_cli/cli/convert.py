@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from enum import Enum
 from pathlib import Path
 from typing import Optional
 
@@ -21,23 +20,12 @@ from kafka_authz_cli.cli.common import (
     StrimziApiVersion,
     StrimziAuthentication,
     TerraformProvider,
+    WriteFormat,
     acls_options,
     option_value,
     write_output,
 )
 from kafka_authz_cli.services.convert import WriteOptions, convert_acl_set
-
-
-class OutFormat(str, Enum):
-    json = "json"
-    kafka_acls = "kafka-acls"
-    csv = "csv"
-    strimzi = "strimzi"
-    ksm_yaml = "ksm-yaml"
-    jikkou = "jikkou"
-    kafka_gitops = "kafka-gitops"
-    terraform = "terraform"
-
 
 CONVERT_HELP = """Convert an ACL set between formats: canonical JSON, the text `kafka-acls --list`
 prints, Kafka Security Manager CSV and YAML, Strimzi KafkaUser resources, JulieOps topologies (read only),
@@ -125,7 +113,7 @@ Exit codes: 0 converted; 2 usage or input error (file:line: reason), or a conver
 def convert(
     source: Path = typer.Argument(..., help="Input ACL set ('-' for stdin, or a directory of KafkaUsers); format "
                                             "detected by content."),
-    to: OutFormat = typer.Option(..., "--to", help="Output format."),
+    to: WriteFormat = typer.Option(..., "--to", help="Output format."),
     acls_format: Optional[AclFormat] = typer.Option(None, "--acls-format", help="Override input detection."),
     option: list[str] = typer.Option([], "--option", metavar="KEY=VALUE", help=ACLS_OPTION_HELP),
     strimzi_authentication: Optional[StrimziAuthentication] = typer.Option(

@@ -25,6 +25,7 @@ from kafka_authz_cli.cli.common import (
     StrimziApiVersion,
     StrimziAuthentication,
     TerraformProvider,
+    WriteFormat,
     acls_options,
     cell,
     check_can_write,
@@ -39,17 +40,6 @@ from kafka_authz_cli.errors import InputError
 from kafka_authz_cli.services.convert import WriteOptions
 from kafka_authz_cli.services.generate import GenerateResult, Widening, Window, generate
 from kafka_authz_cli.whatif import hour_bound
-
-
-class OutFormat(str, Enum):
-    json = "json"
-    kafka_acls = "kafka-acls"
-    csv = "csv"
-    strimzi = "strimzi"
-    ksm_yaml = "ksm-yaml"
-    jikkou = "jikkou"
-    kafka_gitops = "kafka-gitops"
-    terraform = "terraform"
 
 
 class ReportFormat(str, Enum):
@@ -111,7 +101,7 @@ def generate_cmd(
     principal: Optional[list[str]] = typer.Option(None, "--principal", help="Only this principal (repeatable)."),
     since: Optional[str] = typer.Option(None, "--since", help="From this hour on (YYYY-MM-DD[THH])."),
     until: Optional[str] = typer.Option(None, "--until", help="Up to this hour, excluded (YYYY-MM-DD[THH])."),
-    to: OutFormat = typer.Option(OutFormat.json, "--to", help="Format of the generated ACL set."),
+    to: WriteFormat = typer.Option(WriteFormat.json, "--to", help="Format of the generated ACL set."),
     out: Optional[Path] = typer.Option(None, "-o", "--output", help="Write the ACL set here (the report goes to "
                                        "stdout); default: the ACL set to stdout, the report to stderr."),
     fmt: ReportFormat = typer.Option(ReportFormat.table, "--format", "-f", help="The report: table or json (json "

@@ -23,6 +23,7 @@ from kafka_authz_cli.cli.common import (
     StrimziApiVersion,
     StrimziAuthentication,
     TerraformProvider,
+    WriteFormat,
     acls_options,
     cell,
     console,
@@ -144,17 +145,6 @@ def _print_text(run: service.LintRun, out: Optional[Path]) -> None:
     console.print(summary, highlight=False)
 
 
-class CompileTarget(str, Enum):
-    json = "json"
-    kafka_acls = "kafka-acls"
-    csv = "csv"
-    strimzi = "strimzi"
-    ksm_yaml = "ksm-yaml"
-    jikkou = "jikkou"
-    kafka_gitops = "kafka-gitops"
-    terraform = "terraform"
-
-
 @app.command("compile", short_help="Compile a rules file to Kafka ACLs that decide exactly alike.", help="""Compile a rules file to Kafka ACL bindings that decide every request exactly as the
 rules' documented meaning does (deny rules first, then allow rules, otherwise deny), under Kafka's
 StandardAuthorizer with allow.everyone.if.no.acl.found=false. Deny rules' implied operations are
@@ -166,7 +156,7 @@ Exit codes: 0 compiled; 2 usage error, a file the proxy would not load, or a con
 cannot express (file:line:col: reason).""")
 def compile_cmd(
     rules: Path = typer.Argument(..., help="Rules file."),
-    to: CompileTarget = typer.Option(CompileTarget.json, "--to", help="Output ACL format."),
+    to: WriteFormat = typer.Option(WriteFormat.json, "--to", help="Output ACL format."),
     types: Optional[Path] = typer.Option(None, "--types", help="Extra principal/resource classes (JSON)."),
     expand_against: Optional[Path] = typer.Option(None, "--expand-against", help="Existing names to expand "
                                                                                    "regexes and prefixes against."),

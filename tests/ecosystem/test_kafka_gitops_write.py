@@ -83,39 +83,3 @@ def test_convert_refuses_then_with_lossy_writes_the_rest_and_says_what_was_lost(
         [str(AclBinding.of("TOPIC", "foo", "LITERAL", "User:alice", "*", "READ", "ALLOW"))]
     wrong = runner.invoke(app, ["convert", str(src), "--to", "kafka-gitops", "--strimzi-cluster", "x"])
     assert wrong.exit_code == 2 and "only with --to strimzi" in wrong.stderr
-
-
-def test_cluster_pull_to_kafka_gitops_then_plan_plans_nothing(monkeypatch, tmp_path):
-    from kafka_authz_cli.services import live as services_live
-
-    class FakeAdmin:
-        acls = [AclBinding.of("TOPIC", "orders", "LITERAL", "User:orders-app", "*", "READ", "ALLOW"),
-                AclBinding.of("GROUP", "orders-", "PREFIXED", "User:orders-app", "*", "READ", "ALLOW"),
-                AclBinding.of("TOPIC", "orders", "LITERAL", "User:billing", "10.1.2.3", "WRITE", "DENY"),
-                AclBinding.of("CLUSTER", "kafka-cluster", "LITERAL", "User:*", "*", "IDEMPOTENT_WRITE", "ALLOW")]
-
-        def list_acls(self, filters=None):
-            return [a for a in self.acls if not filters or any(f.matches(a) for f in filters)]
-
-    monkeypatch.setattr(services_live, "ADMIN_FACTORY", lambda bootstrap, config: FakeAdmin())
-    runner = CliRunner()
-    out = tmp_path / "state.yaml"
-    pulled = runner.invoke(app, ["cluster", "pull", "--bootstrap-server", "x:1", "--to", "kafka-gitops", "-o", str(out)])
-    assert pulled.exit_code == 0, pulled.output
-    plan = tmp_path / "plan.json"
-    planned = runner.invoke(app, ["cluster", "plan", str(out), "--bootstrap-server", "x:1", "--allow-delete",
-                                  "-o", str(plan)])
-    assert planned.exit_code == 0, planned.output
-    doc = json.loads(plan.read_text())
-    assert doc["creates"] == [] and doc["deletes"] == []
-
-
-def test_compile_to_kafka_gitops(tmp_path):
-    rules = tmp_path / "rules.txt"
-    rules.write_text('from io.kroxylicious.filter.authorization import TopicResource as Topic;\n'
-                     'allow User with name = "orders" to READ Topic with name = "t";\notherwise deny;\n')
-    result = CliRunner().invoke(app, ["compile", str(rules), "--to", "kafka-gitops"])
-    assert result.exit_code == 0, result.output
-    got = read(result.stdout, "c.yaml").bindings
-    assert {(b.principal, b.resource_name, b.operation) for b in got} == {
-        ("User:orders", "t", AclOperation.READ), ("User:orders", "t", AclOperation.DESCRIBE)}
