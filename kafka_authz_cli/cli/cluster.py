@@ -11,12 +11,12 @@ import typer
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.cli.common import (
     ACLS_OPTION_HELP,
-    LOSSY_HELP,
-    STRIMZI_API_VERSION_HELP,
-    STRIMZI_AUTHENTICATION_HELP,
-    STRIMZI_CLUSTER_HELP,
-    TERRAFORM_CONFLUENT_CLUSTER_HELP,
-    TERRAFORM_PROVIDER_HELP,
+    LOSSY_OPTION,
+    STRIMZI_API_VERSION_OPTION,
+    STRIMZI_AUTHENTICATION_OPTION,
+    STRIMZI_CLUSTER_OPTION,
+    TERRAFORM_CONFLUENT_CLUSTER_OPTION,
+    TERRAFORM_PROVIDER_OPTION,
     AclFormat,
     StrimziApiVersion,
     StrimziAuthentication,
@@ -25,6 +25,7 @@ from kafka_authz_cli.cli.common import (
     console,
     option_value,
     warn,
+    write_options,
     write_output,
 )
 from kafka_authz_cli.cli.live_common import BOOTSTRAP, COMMAND_CONFIG, TIMEOUT, ask, confirm
@@ -70,23 +71,17 @@ def pull(
                                                               "jikkou, kafka-gitops or terraform (KafkaUser resources, KSM "
                                                               "YAML, Jikkou resources, a kafka-gitops state file, Terraform "
                                                               "resources: see `authz convert --help`)."),
-    strimzi_authentication: Optional[StrimziAuthentication] = typer.Option(
-        None, "--strimzi-authentication", help=STRIMZI_AUTHENTICATION_HELP),
-    strimzi_cluster: Optional[str] = typer.Option(None, "--strimzi-cluster", help=STRIMZI_CLUSTER_HELP),
-    strimzi_api_version: Optional[StrimziApiVersion] = typer.Option(None, "--strimzi-api-version",
-                                                                    help=STRIMZI_API_VERSION_HELP),
-    terraform_provider: Optional[TerraformProvider] = typer.Option(None, "--terraform-provider",
-                                                                   help=TERRAFORM_PROVIDER_HELP),
-    terraform_confluent_cluster: Optional[str] = typer.Option(None, "--terraform-confluent-cluster",
-                                                              help=TERRAFORM_CONFLUENT_CLUSTER_HELP),
-    lossy: bool = typer.Option(False, "--lossy", help=LOSSY_HELP),
+    strimzi_authentication: Optional[StrimziAuthentication] = STRIMZI_AUTHENTICATION_OPTION,
+    strimzi_cluster: Optional[str] = STRIMZI_CLUSTER_OPTION,
+    strimzi_api_version: Optional[StrimziApiVersion] = STRIMZI_API_VERSION_OPTION,
+    terraform_provider: Optional[TerraformProvider] = TERRAFORM_PROVIDER_OPTION,
+    terraform_confluent_cluster: Optional[str] = TERRAFORM_CONFLUENT_CLUSTER_OPTION,
+    lossy: bool = LOSSY_OPTION,
     out: Optional[Path] = typer.Option(None, "-o", "--output", help="Output file (default: stdout)."),
 ) -> None:
-    from kafka_authz_cli.services.convert import WriteOptions
 
-    options = WriteOptions(option_value(strimzi_authentication), strimzi_cluster, lossy,
-                           option_value(strimzi_api_version), option_value(terraform_provider),
-                           terraform_confluent_cluster)
+    options = write_options(strimzi_authentication, strimzi_cluster, strimzi_api_version, terraform_provider,
+                  terraform_confluent_cluster, lossy)
     write_output(service.pull(bootstrap_server, command_config, timeout, to.value, topics=topic, groups=group,
                               transactional_ids=transactional_id, delegation_tokens=delegation_token,
                               user_principals=user_principal, cluster=cluster, pattern_type=pattern_type,

@@ -331,3 +331,24 @@ def _open_secret(path: str) -> int:
         os.close(fd)
         raise
     return fd
+
+
+# The options of the ecosystem writers, declared once: every command that writes ACLs (convert, compile,
+# cluster pull, generate) takes them with these defaults and helps, and turns them into WriteOptions.
+STRIMZI_AUTHENTICATION_OPTION = typer.Option(None, "--strimzi-authentication", help=STRIMZI_AUTHENTICATION_HELP)
+STRIMZI_CLUSTER_OPTION = typer.Option(None, "--strimzi-cluster", help=STRIMZI_CLUSTER_HELP)
+STRIMZI_API_VERSION_OPTION = typer.Option(None, "--strimzi-api-version", help=STRIMZI_API_VERSION_HELP)
+TERRAFORM_PROVIDER_OPTION = typer.Option(None, "--terraform-provider", help=TERRAFORM_PROVIDER_HELP)
+TERRAFORM_CONFLUENT_CLUSTER_OPTION = typer.Option(None, "--terraform-confluent-cluster",
+                                                  help=TERRAFORM_CONFLUENT_CLUSTER_HELP)
+LOSSY_OPTION = typer.Option(False, "--lossy", help=LOSSY_HELP)
+
+
+def write_options(strimzi_authentication, strimzi_cluster, strimzi_api_version, terraform_provider,
+                  terraform_confluent_cluster, lossy):
+    """The writer options of a command, as the services take them."""
+    from kafka_authz_cli.services.convert import WriteOptions
+
+    return WriteOptions(option_value(strimzi_authentication), strimzi_cluster, lossy,
+                        option_value(strimzi_api_version), option_value(terraform_provider),
+                        terraform_confluent_cluster)

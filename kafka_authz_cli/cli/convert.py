@@ -10,12 +10,12 @@ import typer
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.cli.common import (
     ACLS_OPTION_HELP,
-    LOSSY_HELP,
-    STRIMZI_API_VERSION_HELP,
-    STRIMZI_AUTHENTICATION_HELP,
-    STRIMZI_CLUSTER_HELP,
-    TERRAFORM_CONFLUENT_CLUSTER_HELP,
-    TERRAFORM_PROVIDER_HELP,
+    LOSSY_OPTION,
+    STRIMZI_API_VERSION_OPTION,
+    STRIMZI_AUTHENTICATION_OPTION,
+    STRIMZI_CLUSTER_OPTION,
+    TERRAFORM_CONFLUENT_CLUSTER_OPTION,
+    TERRAFORM_PROVIDER_OPTION,
     AclFormat,
     StrimziApiVersion,
     StrimziAuthentication,
@@ -23,9 +23,10 @@ from kafka_authz_cli.cli.common import (
     WriteFormat,
     acls_options,
     option_value,
+    write_options,
     write_output,
 )
-from kafka_authz_cli.services.convert import WriteOptions, convert_acl_set
+from kafka_authz_cli.services.convert import convert_acl_set
 
 CONVERT_HELP = """Convert an ACL set between formats: canonical JSON, the text `kafka-acls --list`
 prints, Kafka Security Manager CSV and YAML, Strimzi KafkaUser resources, JulieOps topologies (read only),
@@ -116,19 +117,14 @@ def convert(
     to: WriteFormat = typer.Option(..., "--to", help="Output format."),
     acls_format: Optional[AclFormat] = typer.Option(None, "--acls-format", help="Override input detection."),
     option: list[str] = typer.Option([], "--option", metavar="KEY=VALUE", help=ACLS_OPTION_HELP),
-    strimzi_authentication: Optional[StrimziAuthentication] = typer.Option(
-        None, "--strimzi-authentication", help=STRIMZI_AUTHENTICATION_HELP),
-    strimzi_cluster: Optional[str] = typer.Option(None, "--strimzi-cluster", help=STRIMZI_CLUSTER_HELP),
-    strimzi_api_version: Optional[StrimziApiVersion] = typer.Option(None, "--strimzi-api-version",
-                                                                    help=STRIMZI_API_VERSION_HELP),
-    terraform_provider: Optional[TerraformProvider] = typer.Option(None, "--terraform-provider",
-                                                                   help=TERRAFORM_PROVIDER_HELP),
-    terraform_confluent_cluster: Optional[str] = typer.Option(None, "--terraform-confluent-cluster",
-                                                              help=TERRAFORM_CONFLUENT_CLUSTER_HELP),
-    lossy: bool = typer.Option(False, "--lossy", help=LOSSY_HELP),
+    strimzi_authentication: Optional[StrimziAuthentication] = STRIMZI_AUTHENTICATION_OPTION,
+    strimzi_cluster: Optional[str] = STRIMZI_CLUSTER_OPTION,
+    strimzi_api_version: Optional[StrimziApiVersion] = STRIMZI_API_VERSION_OPTION,
+    terraform_provider: Optional[TerraformProvider] = TERRAFORM_PROVIDER_OPTION,
+    terraform_confluent_cluster: Optional[str] = TERRAFORM_CONFLUENT_CLUSTER_OPTION,
+    lossy: bool = LOSSY_OPTION,
     out: Optional[Path] = typer.Option(None, "-o", "--output", help="Write here instead of stdout."),
 ) -> None:
-    options = WriteOptions(option_value(strimzi_authentication), strimzi_cluster, lossy,
-                           option_value(strimzi_api_version), option_value(terraform_provider),
-                           terraform_confluent_cluster)
+    options = write_options(strimzi_authentication, strimzi_cluster, strimzi_api_version, terraform_provider,
+                  terraform_confluent_cluster, lossy)
     write_output(convert_acl_set(source, to.value, option_value(acls_format), options, acls_options(option)), out)

@@ -14,13 +14,13 @@ import typer
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.cli.common import (
     ACLS_OPTION_HELP,
-    LOSSY_HELP,
+    LOSSY_OPTION,
     MAX_TABLE_ROWS,
-    STRIMZI_API_VERSION_HELP,
-    STRIMZI_AUTHENTICATION_HELP,
-    STRIMZI_CLUSTER_HELP,
-    TERRAFORM_CONFLUENT_CLUSTER_HELP,
-    TERRAFORM_PROVIDER_HELP,
+    STRIMZI_API_VERSION_OPTION,
+    STRIMZI_AUTHENTICATION_OPTION,
+    STRIMZI_CLUSTER_OPTION,
+    TERRAFORM_CONFLUENT_CLUSTER_OPTION,
+    TERRAFORM_PROVIDER_OPTION,
     AclFormat,
     StrimziApiVersion,
     StrimziAuthentication,
@@ -34,10 +34,10 @@ from kafka_authz_cli.cli.common import (
     option_value,
     rows_not_shown,
     warn,
+    write_options,
     write_output,
 )
 from kafka_authz_cli.errors import InputError
-from kafka_authz_cli.services.convert import WriteOptions
 from kafka_authz_cli.services.generate import GenerateResult, Widening, Window, generate
 from kafka_authz_cli.whatif import hour_bound
 
@@ -125,16 +125,12 @@ def generate_cmd(
     command_config: Optional[Path] = typer.Option(None, "--command-config", help="Client properties for "
                                                   "--bootstrap-server and --current cluster:HOST:PORT."),
     timeout: float = typer.Option(10.0, "--timeout", help="Seconds to wait for a cluster."),
-    strimzi_authentication: Optional[StrimziAuthentication] = typer.Option(
-        None, "--strimzi-authentication", help=STRIMZI_AUTHENTICATION_HELP),
-    strimzi_cluster: Optional[str] = typer.Option(None, "--strimzi-cluster", help=STRIMZI_CLUSTER_HELP),
-    strimzi_api_version: Optional[StrimziApiVersion] = typer.Option(None, "--strimzi-api-version",
-                                                                    help=STRIMZI_API_VERSION_HELP),
-    terraform_provider: Optional[TerraformProvider] = typer.Option(None, "--terraform-provider",
-                                                                   help=TERRAFORM_PROVIDER_HELP),
-    terraform_confluent_cluster: Optional[str] = typer.Option(None, "--terraform-confluent-cluster",
-                                                              help=TERRAFORM_CONFLUENT_CLUSTER_HELP),
-    lossy: bool = typer.Option(False, "--lossy", help=LOSSY_HELP),
+    strimzi_authentication: Optional[StrimziAuthentication] = STRIMZI_AUTHENTICATION_OPTION,
+    strimzi_cluster: Optional[str] = STRIMZI_CLUSTER_OPTION,
+    strimzi_api_version: Optional[StrimziApiVersion] = STRIMZI_API_VERSION_OPTION,
+    terraform_provider: Optional[TerraformProvider] = TERRAFORM_PROVIDER_OPTION,
+    terraform_confluent_cluster: Optional[str] = TERRAFORM_CONFLUENT_CLUSTER_OPTION,
+    lossy: bool = LOSSY_OPTION,
 ) -> None:
     if bool(logs) == bool(index):
         raise InputError("give either --logs (log files) or --index (a whatif index)")
@@ -144,9 +140,8 @@ def generate_cmd(
     result = generate(
         window, to.value, widening=Widening(option_value(max_widening), names, bootstrap_server, min_names),
         keep_hosts=keep_hosts, current=current, acls_format=option_value(acls_format), acls_options=acls_options(option),
-        write_options=WriteOptions(option_value(strimzi_authentication), strimzi_cluster, lossy,
-                                   option_value(strimzi_api_version), option_value(terraform_provider),
-                                   terraform_confluent_cluster),
+        write_options=write_options(strimzi_authentication, strimzi_cluster, strimzi_api_version, terraform_provider,
+                  terraform_confluent_cluster, lossy),
         super_users=super_users, allow_everyone=allow_everyone, broker_config=broker_config,
         command_config=command_config, timeout=timeout, stdin=getattr(sys.stdin, "buffer", None) if logs else None)
     if out is not None:

@@ -12,13 +12,13 @@ import typer
 from kafka_authz_cli.cli.app import app, keep_until_exit
 from kafka_authz_cli.cli.common import (
     ACLS_OPTION_HELP,
-    LOSSY_HELP,
+    LOSSY_OPTION,
     MAX_TABLE_ROWS,
-    STRIMZI_API_VERSION_HELP,
-    STRIMZI_AUTHENTICATION_HELP,
-    STRIMZI_CLUSTER_HELP,
-    TERRAFORM_CONFLUENT_CLUSTER_HELP,
-    TERRAFORM_PROVIDER_HELP,
+    STRIMZI_API_VERSION_OPTION,
+    STRIMZI_AUTHENTICATION_OPTION,
+    STRIMZI_CLUSTER_OPTION,
+    TERRAFORM_CONFLUENT_CLUSTER_OPTION,
+    TERRAFORM_PROVIDER_OPTION,
     AclFormat,
     StrimziApiVersion,
     StrimziAuthentication,
@@ -29,6 +29,7 @@ from kafka_authz_cli.cli.common import (
     console,
     err_console,
     option_value,
+    write_options,
     write_output,
 )
 from kafka_authz_cli.codes import SEVERITIES
@@ -160,24 +161,19 @@ def compile_cmd(
     types: Optional[Path] = typer.Option(None, "--types", help="Extra principal/resource classes (JSON)."),
     expand_against: Optional[Path] = typer.Option(None, "--expand-against", help="Existing names to expand "
                                                                                    "regexes and prefixes against."),
-    strimzi_authentication: Optional[StrimziAuthentication] = typer.Option(
-        None, "--strimzi-authentication", help=STRIMZI_AUTHENTICATION_HELP),
-    strimzi_cluster: Optional[str] = typer.Option(None, "--strimzi-cluster", help=STRIMZI_CLUSTER_HELP),
-    strimzi_api_version: Optional[StrimziApiVersion] = typer.Option(None, "--strimzi-api-version",
-                                                                    help=STRIMZI_API_VERSION_HELP),
-    terraform_provider: Optional[TerraformProvider] = typer.Option(None, "--terraform-provider",
-                                                                   help=TERRAFORM_PROVIDER_HELP),
-    terraform_confluent_cluster: Optional[str] = typer.Option(None, "--terraform-confluent-cluster",
-                                                              help=TERRAFORM_CONFLUENT_CLUSTER_HELP),
-    lossy: bool = typer.Option(False, "--lossy", help=LOSSY_HELP),
+    strimzi_authentication: Optional[StrimziAuthentication] = STRIMZI_AUTHENTICATION_OPTION,
+    strimzi_cluster: Optional[str] = STRIMZI_CLUSTER_OPTION,
+    strimzi_api_version: Optional[StrimziApiVersion] = STRIMZI_API_VERSION_OPTION,
+    terraform_provider: Optional[TerraformProvider] = TERRAFORM_PROVIDER_OPTION,
+    terraform_confluent_cluster: Optional[str] = TERRAFORM_CONFLUENT_CLUSTER_OPTION,
+    lossy: bool = LOSSY_OPTION,
     out: Optional[Path] = typer.Option(None, "-o", "--output", help="Write to a file instead of stdout."),
 ) -> None:
-    from kafka_authz_cli.services.convert import WriteOptions, write_acls
+    from kafka_authz_cli.services.convert import write_acls
 
     bindings = service.compile_file(rules, types, expand_against)
-    options = WriteOptions(option_value(strimzi_authentication), strimzi_cluster, lossy,
-                           option_value(strimzi_api_version), option_value(terraform_provider),
-                           terraform_confluent_cluster)
+    options = write_options(strimzi_authentication, strimzi_cluster, strimzi_api_version, terraform_provider,
+                  terraform_confluent_cluster, lossy)
     write_output(write_acls(bindings, to.value, options), out)
     err_console.print(f"{len(bindings)} ACL binding(s)")
 
