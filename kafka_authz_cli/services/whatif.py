@@ -176,7 +176,10 @@ def index(logs: list[str], out: Path, *, spark: Optional[SparkOptions] = None, s
     progress = progress or ProgressHooks()
     ix = open_index(out, create=True)
     with spooled_logs(logs, stdin) as (files, names):
+        from kafka_authz_cli.whatif.appending import plain_prints
+
         prints = [dict(fingerprint(f), path=names.get(f, f)) for f in files]
+        prints = [dict(p, **plain_prints(f, p)) for f, p in zip(files, prints)]
         if not append:
             check_not_indexed(ix, prints)
             return _index_run(ix, files, names, prints, spark, progress)

@@ -75,6 +75,16 @@ def content_print(path: str, limit: int | None = None) -> dict:
     return {"content_size": size, "content_head": hashlib.sha256(head).hexdigest(), "content_ends": h.hexdigest()}
 
 
+def plain_prints(path: str, raw: dict) -> dict:
+    """What a run records of a plain file besides its raw print, cheaply (its first MiB is read again):
+    its content print, so that a later --append recognises the file once it is gzipped and, above all,
+    once it has grown. A gzip file needs no more: it does not grow, and it is known by its bytes."""
+    if is_gzip(path):
+        return {}
+    return {"content_size": raw["size"], "content_ends": raw["sha256_ends"],
+            "content_head": content_print(path, MIB)["content_head"]}
+
+
 @dataclass(frozen=True)
 class Planned:
     """One file of an --append run: indexed from ``offset`` (0: whole), or skipped (``why``)."""
@@ -111,9 +121,7 @@ def plan(files: list[str], raw_prints: list[dict], runs: list[dict]) -> list[Pla
         if hit is not None:
             out.append(Planned(path, why=f"already indexed (run {hit['run']}, as {hit['path']})"))
             continue
-        content = content_print(path) if is_gzip(path) else {
-            "content_size": raw["size"], "content_ends": raw["sha256_ends"],
-            "content_head": content_print(path, MIB)["content_head"]}
+        content = content_print(path) if is_gzip(path) else plain_prints(path, raw)
         prints = dict(raw, **content)
         hit = by_content.get((content["content_size"], content["content_ends"]))
         if hit is not None:

@@ -92,3 +92,15 @@ def test_drop_before_removes_old_days_and_the_index_stays_sound(tmp_path):
         {f"2026-11-20T{h:02d}" for h in range(24)}
     bad = runner.invoke(app, ["whatif", "index", "-o", str(ix), "--drop-before", "20-11-2026"])
     assert bad.exit_code == 2 and "expected a date YYYY-MM-DD" in bad.stderr
+
+
+def test_a_file_over_a_mib_indexed_without_append_is_recognised_when_it_grows(tmp_path):
+    log = tmp_path / "kafka-authorizer.log"
+    log.write_text(_lines(20, 8000))  # about 1.9 MB: recognised by the hash of its first MiB
+    assert log.stat().st_size > 1 << 20
+    ix = tmp_path / "ix"
+    assert _index("--logs", str(log), "-o", str(ix))["this_run"]["decisions"] == 8000
+    with open(log, "a") as fh:
+        fh.write(_lines(21, 500))
+    grown = _index("--logs", str(log), "-o", str(ix), "--append")
+    assert grown["this_run"]["decisions"] == 500 and grown["index_total"]["decisions"] == 8500
