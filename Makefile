@@ -55,8 +55,16 @@ lint: $(STAMP)
 
 # Deterministic: tests/conftest.py loads the hypothesis profile "ci" (derandomized, no example database,
 # a failing example printed with its reproduction blob), so a run fails or passes the same everywhere.
+# The Spark tests spend most of their time waiting on JVMs (run one after the other, half of the suite's
+# wall time was idle CPU): they run beside the other tests, their report printed after them, and the
+# target fails if either part fails.
 test: $(STAMP) lint check-java check-mvn check-chromium live-deps
-	$(BIN)/python -m pytest -q --durations=15 tests
+	@log=$$(mktemp); \
+	  $(BIN)/python -m pytest -q --durations=8 -m "spark or spark_cluster" tests >"$$log" 2>&1 & spark=$$!; \
+	  rc=0; $(BIN)/python -m pytest -q --durations=15 -m "not spark and not spark_cluster" tests || rc=$$?; \
+	  src=0; wait $$spark || src=$$?; \
+	  echo "== the Spark tests (run beside the others):"; cat "$$log"; rm -f "$$log"; \
+	  test $$rc = 0 && test $$src = 0
 
 bench: $(STAMP) check-java check-mvn live-deps
 	$(BIN)/python tests/bench/run_all.py

@@ -33,6 +33,17 @@ def _profiled(given_settings: settings) -> settings:
                     max_examples=min(given_settings.max_examples, CI_MAX_EXAMPLES))
 
 
+#: Fixtures that start a Spark JVM: a test using one is a Spark test whatever its markers say, so that
+#: `make test` can run the Spark tests beside the others (`-m spark` / `-m "not spark"`) and miss none.
+SPARK_FIXTURES = {"spark", "standalone"}
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m selects by marker
+def pytest_itemcollected(item):
+    if SPARK_FIXTURES & set(getattr(item, "fixturenames", ())) and item.get_closest_marker("spark") is None:
+        item.add_marker(pytest.mark.spark)
+
+
 def pytest_collection_modifyitems(items):
     done: set[int] = set()  # a parametrized test is one function behind many items
     for item in items:
