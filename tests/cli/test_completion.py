@@ -22,7 +22,12 @@ def complete(shell_env: dict) -> str:
     return proc.stdout
 
 
-def test_completion_options_are_offered():
+def test_completion_options_are_offered(monkeypatch):
+    # Typer finds the shell by walking up the process tree (shellingham): under `make`'s /bin/sh that is
+    # sh, which it does not support; the answer must not depend on who started the tests.
+    import typer.completion
+
+    monkeypatch.setattr(typer.completion, "_get_shell_name", lambda: "bash")
     result = CliRunner().invoke(app, ["--help"])
     assert "--install-completion" in result.output and "--show-completion" in result.output
     script = CliRunner().invoke(app, ["--show-completion", "bash"], prog_name="authz")
