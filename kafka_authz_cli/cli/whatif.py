@@ -23,8 +23,9 @@ from kafka_authz_cli.cli.common import (
     warn,
     write_output,
 )
-from kafka_authz_cli.errors import InputError
+from kafka_authz_cli.errors import InputError, OptionError
 from kafka_authz_cli.services import whatif as whatif_service
+from kafka_authz_cli.services import whatif_session as session_service
 from kafka_authz_cli.services.whatif import ProgressHooks, Replayed, SparkOptions, TopicSource
 from kafka_authz_cli.whatif import (
     check_out_dir,
@@ -80,7 +81,9 @@ are counted as other lines, with the reason.
 From an index with --current, a proposal is answered incrementally: only the requests on resources an added or
 removed ACL matches are decided again, the rest comes from a baseline of the index and the current set computed by
 the first answer and kept in $XDG_CACHE_HOME/authz/whatif-baselines (AUTHZ_CACHE_DIR sets another place, =off none).
-The answer is the one --full gives; a note on stderr says how it was reached. Without --current (the logged decisions
+The answer is the one --full gives; a note on stderr says how it was reached. --interactive keeps the index, the
+current set and the baseline in memory and answers again each time the --proposed file is saved (table, or one JSON
+object per line with -f json). Without --current (the logged decisions
 are the baseline) every request is decided, in slices of bounded memory.
 
 --spark runs the replay as a Spark job (local[*], or --master spark://HOST:PORT, yarn, k8s://...): files are split across tasks, so any size works in a fixed amount of memory. It reads log4j authorizer logs only: Confluent audit-log events (files or --logs-topic) are refused with --spark. 'authz whatif index' reads logs once into an index; --index answers from it (--since/--until pick hours) in seconds.
@@ -131,6 +134,9 @@ def whatif(
     timeout: float = typer.Option(10.0, "--timeout", help="Seconds to wait for a cluster: source."),
     full: bool = typer.Option(False, "--full", help="With --index: decide every request of the window, not only "
                               "those a changed ACL can touch (the answer is the same; for checking)."),
+    interactive: bool = typer.Option(False, "--interactive", "--watch", help="With --index and --current: keep "
+                                     "them in memory and answer again each time the --proposed file is saved; "
+                                     "Ctrl-C ends."),
 ) -> None:
     if ctx.invoked_subcommand is not None:
         return
@@ -138,6 +144,14 @@ def whatif(
         raise InputError("--proposed is required (the ACL set to try)")
     _check_sources(logs, index, logs_topic, bootstrap_server, max_events is not None or until_end, since or until)
     since_h, until_h = hour_bound(since, "--since"), hour_bound(until, "--until")
+    if interactive:
+        _refuse_with_interactive(full=full, spark=spark, out=out, report=report_html, fail_on=fail_on)
+        session = session_service.open_session(
+            index or [], current, since=since_h, until=until_h, acls_format=option_value(acls_format),
+            acls_options=acls_options(option), super_users=super_users, allow_everyone=allow_everyone,
+            broker_config=broker_config, command_config=command_config, timeout=timeout)
+        _interactive(session, proposed, fmt)
+        return
     if out is not None:
         check_out_dir(out)
     if report_html is not None:
@@ -154,6 +168,41 @@ def whatif(
     _render(result, fmt, out, report_html, f"authz whatif: {proposed}")
     if fail_on is WhatIfGate.newly_denied and any(not c.filtered_only for c in result.report.newly_denied):
         raise typer.Exit(1)
+
+
+def _refuse_with_interactive(**given) -> None:
+    for name, value in given.items():
+        if value:
+            flag = {"fail_on": "--fail-on", "report": "--report"}.get(name, "--" + name)
+            raise OptionError(f"{flag} does not go with --interactive (each answer is printed as it comes)", flag)
+
+
+def _interactive(session, proposed: Path, fmt: WhatIfFormat) -> None:
+    """Each answer as the proposal is saved: the table (or one JSON object per line), headed by a line
+    saying which answer it is and how long it took; a proposal that does not load is one error line."""
+    import time
+
+    if fmt is WhatIfFormat.table and sys.stderr.isatty():
+        err_console.print(f"watching {proposed}: each save is answered again (Ctrl-C ends)", highlight=False)
+    count = 0
+    try:
+        for answered in session_service.watch(session, proposed):
+            count += 1
+            stamp = time.strftime("%H:%M:%S")
+            if answered.error is not None:
+                err_console.print(f"authz: error: {answered.error}", markup=False, highlight=False)
+                continue
+            result = answered.result
+            if fmt is WhatIfFormat.json:
+                doc = dict(report_dict(result.report, result.stats), answer={
+                    "number": count, "at": stamp, "seconds": round(answered.seconds, 3), "how": result.note})
+                typer.echo(json.dumps(doc, ensure_ascii=False))
+                sys.stdout.flush()
+                continue
+            console.rule(f"answer {count} at {stamp}, {answered.seconds:.2f} s: {result.note}")
+            _print(result, None)
+    except KeyboardInterrupt:
+        err_console.print(f"stopped after {count} answer(s)", highlight=False)
 
 
 def _check_sources(logs, index, logs_topic, bootstrap_server, bounded: bool, hours) -> None:
