@@ -41,15 +41,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
-from kafka_authz_cli.acl import AclBinding, AclOperation, AclPermissionType, PatternType, ResourceType
+from kafka_authz_cli.acl import AclBinding, PatternType
 from kafka_authz_cli.errors import InputError
-from kafka_authz_cli.whatif.index import Index, aggregates_from_table, fill_hours, schema
-from kafka_authz_cli.whatif.replay import Summary, WhatIfReport, assemble_report, classify, decide
+from kafka_authz_cli.whatif.index import KEY, SORT_KEY, Index, schema
+from kafka_authz_cli.whatif.replay import Aggregate, Summary, WhatIfReport, assemble_report, classify, decide
 
 #: Rows of the index read, aggregated and decided at once by a full pass (about 0.5 GB of memory).
 SLICE_ROWS = 500_000
 #: The format of a stored baseline; a baseline of another format is computed again.
-BASELINE_FORMAT = "authz-whatif-baseline-1"
+BASELINE_FORMAT = "authz-whatif-baseline-2"
 
 
 @dataclass
@@ -131,28 +131,6 @@ class IndexScan:
             return schema().empty_table() if columns is None else schema().empty_table().select(columns)
         return pa.concat_tables(tables) if len(tables) > 1 else tables[0]
 
-    def read_touched(self, touched: "Touched"):
-        """The rows within the window of the requests `touched` selects, reading only the row groups
-        whose statistics can hold one."""
-        import pyarrow as pa
-        import pyarrow.dataset as ds
-
-        tables = []
-        for index, data, flt, _ in self.parts:
-            with _readable(index):
-                frags = []
-                for frag in data.get_fragments(filter=flt):
-                    frag.ensure_complete_metadata()
-                    ids = [rg.id for rg in frag.row_groups if touched.may_hold(rg.statistics or {})]
-                    if ids:
-                        frags.append(frag.subset(row_group_ids=ids))
-                if frags:
-                    t = ds.FileSystemDataset(frags, data.schema, data.format, data.filesystem).to_table(filter=flt)
-                    tables.append(t.filter(touched.mask(t)))
-        if not tables:
-            return schema().empty_table()
-        return pa.concat_tables(tables) if len(tables) > 1 else tables[0]
-
     def untimed(self) -> int:
         """Logged decisions without a time (left out by a window)."""
         import pyarrow.compute as pc
@@ -200,6 +178,8 @@ class IndexScan:
             if hi is not None:
                 below = (rtype < hi[0]) | ((rtype == hi[0]) & (name < hi[1]))
                 expr = below if expr is None else expr & below
+            if expr is None:  # one slice after all (every row group starts at the same key)
+                return [None]
             if lo is None:  # a row without a resource must be read by some slice
                 expr = expr | pc.is_null(rtype) | pc.is_null(name)
             out.append(expr)
@@ -222,10 +202,65 @@ def _readable(index: Index):
 # Deciding
 
 
-def evaluate(table, proposed, current) -> Partial:
-    """Aggregate index rows per request, decide each under the proposed (and current) authorizer, and
-    keep what the report needs."""
-    aggs = aggregates_from_table(table)
+def rollup(table):
+    """Index rows folded per request, in the index's resource order: the totals `aggregates_from_table`
+    gives, plus each request's hours and their counts (list columns). A baseline keeps these rows, so
+    that a later proposal reads its touched requests from one small sorted file instead of every day
+    of the index."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if table.num_rows == 0:
+        return rollup_schema().empty_table()
+    rule_key = pc.if_else(pc.is_null(table["rule"]), pa.scalar(None, pa.string()),
+                          pc.binary_join_element_wise(pc.fill_null(table["rule_at"], ""), table["rule"], "\x00"))
+    t = pa.table({**{k: table[k] for k in KEY}, "count": table["count"], "visible": table["visible"],
+                  "allowed": table["allowed"], "denied": table["denied"], "first": table["first_seen_text"],
+                  "last": table["last_seen_text"], "rule_key": rule_key})
+    totals = t.group_by(KEY, use_threads=False).aggregate([
+        ("count", "sum"), ("visible", "sum"), ("allowed", "sum"), ("denied", "sum"), ("first", "min"),
+        ("last", "max"), ("rule_key", "max")])
+    timed = table.select(KEY + ["hour_text", "count"]).filter(pc.is_valid(table["hour_text"]))
+    per_hour = timed.group_by(KEY + ["hour_text"], use_threads=False).aggregate([("count", "sum")])
+    hours = per_hour.group_by(KEY, use_threads=False).aggregate([("hour_text", "list"), ("count_sum", "list")])
+    # Arrow joins carry no list columns: join a row number, then take the lists by it
+    numbered = hours.select(KEY).append_column("row", pa.array(range(hours.num_rows), pa.int64()))
+    joined = totals.join(numbered, KEY, join_type="left outer", use_threads=False)
+    out = pa.table({**{k: joined[k] for k in KEY}, "count": joined["count_sum"], "visible": joined["visible_sum"],
+                    "allowed": joined["allowed_sum"], "denied": joined["denied_sum"], "first": joined["first_min"],
+                    "last": joined["last_max"], "rule_key": joined["rule_key_max"],
+                    "hours": hours["hour_text_list"].take(joined["row"]),
+                    "hour_counts": hours["count_sum_list"].take(joined["row"])},
+                   schema=rollup_schema())
+    return out.sort_by([(k, "ascending") for k in SORT_KEY])
+
+
+def rollup_schema():
+    import pyarrow as pa
+
+    s, i = pa.string(), pa.int64()
+    return pa.schema([*((k, s) for k in KEY), ("count", i), ("visible", i), ("allowed", i), ("denied", i),
+                      ("first", s), ("last", s), ("rule_key", s), ("hours", pa.list_(s)),
+                      ("hour_counts", pa.list_(i))])
+
+
+def aggregates_from_rollup(table) -> dict:
+    out = {}
+    cols = table.to_pydict()
+    for i in range(table.num_rows):
+        key = tuple(cols[k][i] for k in KEY)
+        rk = cols["rule_key"][i]
+        rule_at, rule = rk.split("\x00", 1) if rk is not None else ("", None)
+        out[key] = Aggregate(cols["count"][i], cols["visible"][i], cols["allowed"][i], cols["denied"][i],
+                             cols["first"][i], cols["last"][i],
+                             dict(zip(cols["hours"][i] or (), cols["hour_counts"][i] or ())), rule, rule_at)
+    return out
+
+
+def evaluate(rolled, proposed, current) -> Partial:
+    """Decide each request of rolled-up rows under the proposed (and current) authorizer, and keep what
+    the report needs."""
+    aggs = aggregates_from_rollup(rolled)
     after = decide(aggs, proposed)
     before = decide(aggs, current) if current is not None else None
     out = Partial(requests=len(aggs))
@@ -236,23 +271,24 @@ def evaluate(table, proposed, current) -> Partial:
         kind, _, before_rule = classify(agg, verdict, prior)
         if kind is not None:
             out.changed.append((key, agg, kind, before_rule, verdict.rule))
+            for hour, c in agg.hours.items():
+                slot = out.timeline.setdefault(hour, {"newly_denied": 0, "newly_allowed": 0})
+                slot[kind] += c
         if verdict.acl is not None:
             out.used_after[verdict.acl] += 1
         if prior is not None and prior.acl is not None:
             out.used_before[prior.acl] += 1
-    fill_hours(table, aggs, [c[0] for c in out.changed])
-    for _, agg, kind, _, _ in out.changed:
-        for hour, c in agg.hours.items():
-            slot = out.timeline.setdefault(hour, {"newly_denied": 0, "newly_allowed": 0})
-            slot[kind] += c
     return out
 
 
-def evaluate_all(scan: IndexScan, proposed, current, rows: Optional[int] = None) -> Partial:
-    """Every request of the window, slice by slice."""
+def evaluate_all(scan: IndexScan, proposed, current, rows: Optional[int] = None, keep=None) -> Partial:
+    """Every request of the window, slice by slice; `keep` gets each slice's rolled-up rows (in order)."""
     total = Partial()
     for where in scan.slices(rows or SLICE_ROWS):
-        total.merge(evaluate(scan.read(where), proposed, current))
+        rolled = rollup(scan.read(where))
+        if keep is not None:
+            keep(rolled)
+        total.merge(evaluate(rolled, proposed, current))
     return total
 
 
@@ -374,12 +410,14 @@ def _has_lone_surrogate(text: str) -> bool:
 @dataclass
 class Baseline:
     """What the report says of requests no change touches: a property of (index, current set,
-    settings, window), not of the proposal."""
+    settings, window), not of the proposal; with every request rolled up (`rollup`), from which a
+    proposal reads the ones it touches: an Arrow table in memory, or the path of its Parquet file."""
 
     summary: Summary
-    used_before: Counter  # current deciding ACL -> requests it decides
+    used_before: dict  # a current ACL's text (acl_text) -> requests it decides
     untimed: int
     requests: int
+    rollup: object = None
 
     def as_json(self) -> dict:
         s = self.summary
@@ -387,19 +425,51 @@ class Baseline:
                 "summary": {"distinct": s.distinct, "decisions": s.decisions, "allowed_lines": s.allowed_lines,
                             "denied_lines": s.denied_lines, "comparable": s.comparable, "reproduced": s.reproduced,
                             "mixed": s.mixed, "mismatches": [[list(k), row] for k, row in s.mismatches]},
-                "used_before": [[*_binding_key(a), n] for a, n in sorted(self.used_before.items(),
-                                                                           key=lambda i: _binding_key(i[0]))]}
+                "used_before": self.used_before}
 
     @classmethod
-    def from_json(cls, data: dict) -> "Baseline":
+    def from_json(cls, data: dict, rollup=None) -> "Baseline":
         s = data["summary"]
         summary = Summary(s["distinct"], s["decisions"], s["allowed_lines"], s["denied_lines"], s["comparable"],
                           s["reproduced"], s["mixed"], [(tuple(k), row) for k, row in s["mismatches"]])
-        used = Counter()
-        for rt, name, pt, principal, host, op, perm, n in data["used_before"]:
-            used[AclBinding(ResourceType[rt], name, PatternType[pt], principal, host, AclOperation[op],
-                            AclPermissionType[perm])] = n
-        return cls(summary, used, data["untimed"], data["requests"])
+        if not isinstance(data["used_before"], dict):
+            raise TypeError("used_before is not a mapping")
+        return cls(summary, data["used_before"], data["untimed"], data["requests"], rollup)
+
+    def touched_rows(self, touched: "Touched"):
+        """The rolled-up rows of the requests `touched` selects (only the row groups that can hold one
+        are read from a file)."""
+        import pyarrow.parquet as pq
+
+        if self.rollup is None or isinstance(self.rollup, (str, Path)):
+            try:
+                f = pq.ParquetFile(self.rollup)
+                ids = [i for i in range(f.metadata.num_row_groups) if touched.may_hold(_row_group_stats(f, i))]
+                table = f.read_row_groups(ids) if ids else rollup_schema().empty_table()
+            except (OSError, ValueError) as exc:
+                raise StaleBaseline(str(exc)) from None
+        else:
+            table = self.rollup
+        return table.filter(touched.mask(table)) if table.num_rows else table
+
+
+class StaleBaseline(Exception):
+    """A stored baseline's rows are gone or unreadable: it is computed again."""
+
+
+def acl_text(b: AclBinding) -> str:
+    return "\x1f".join(_binding_key(b))
+
+
+def _row_group_stats(f, i: int) -> dict:
+    rg = f.metadata.row_group(i)
+    out = {}
+    for j in range(rg.num_columns):
+        col = rg.column(j)
+        if col.path_in_schema in ("resource_type", "resource_name") and col.statistics is not None \
+                and col.statistics.has_min_max:
+            out[col.path_in_schema] = {"min": col.statistics.min, "max": col.statistics.max}
+    return out
 
 
 def baseline_key(indexes: list[Index], since, until, current_acls: list[AclBinding], config: dict,
@@ -412,7 +482,7 @@ def baseline_key(indexes: list[Index], since, until, current_acls: list[AclBindi
         h.update(json.dumps(ix.manifest, sort_keys=True).encode() + b"\0")
     h.update(json.dumps([since, until, version, sorted((k, sorted(v) if isinstance(v, (set, frozenset)) else v)
                                                        for k, v in config.items())], default=str).encode())
-    h.update("\x1e".join(sorted({"\x1f".join(_binding_key(b)) for b in current_acls})).encode())
+    h.update("\x1e".join(sorted({acl_text(b) for b in current_acls})).encode())
     return h.hexdigest()
 
 
@@ -421,25 +491,62 @@ def load_baseline(cache_dir: Optional[Path], key: str) -> Optional[Baseline]:
         return None
     try:
         data = json.loads((cache_dir / f"{key}.json").read_text(encoding="utf-8"))
-        return Baseline.from_json(data) if data.get("format") == BASELINE_FORMAT else None
+        rows = cache_dir / f"{key}.parquet"
+        if data.get("format") != BASELINE_FORMAT or not rows.exists():
+            return None
+        return Baseline.from_json(data, rows)
     except (OSError, ValueError, KeyError, TypeError):
         return None  # absent, unreadable or damaged: computed again
 
 
-def store_baseline(cache_dir: Optional[Path], key: str, baseline: Baseline) -> bool:
-    """Written atomically, readable by its owner only (it names principals and resources)."""
-    if cache_dir is None:
-        return False
-    try:
-        cache_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
-        tmp = cache_dir / f".{key}.{os.getpid()}.tmp"
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(baseline.as_json(), fh, separators=(",", ":"))
-        os.replace(tmp, cache_dir / f"{key}.json")
-        return True
-    except OSError:
-        return False
+class BaselineWriter:
+    """Stores a baseline as the full pass makes it: its rolled-up rows slice by slice into a Parquet
+    file (row groups small enough to skip), then the JSON; both written to temporary names and renamed,
+    readable by their owner only (they name principals and resources). Without a directory, or when it
+    cannot be written, the rows are kept in memory instead."""
+
+    ROW_GROUP_ROWS = 8192
+
+    def __init__(self, cache_dir: Optional[Path], key: Optional[str]):
+        self.cache_dir, self.key = cache_dir, key
+        self.writer = self.tmp = None
+        self.kept: list = []
+        if cache_dir is not None and key is not None:
+            try:
+                import pyarrow.parquet as pq
+
+                cache_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+                self.tmp = cache_dir / f".{key}.{os.getpid()}.parquet.tmp"
+                fd = os.open(self.tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+                self.writer = pq.ParquetWriter(os.fdopen(fd, "wb"), rollup_schema())
+            except OSError:
+                self.writer = None
+
+    def __call__(self, rolled) -> None:
+        if self.writer is not None:
+            self.writer.write_table(rolled, row_group_size=self.ROW_GROUP_ROWS)
+        else:
+            self.kept.append(rolled)
+
+    def finish(self, baseline: Baseline) -> Baseline:
+        import pyarrow as pa
+
+        if self.writer is None:
+            baseline.rollup = pa.concat_tables(self.kept) if self.kept else rollup_schema().empty_table()
+            return baseline
+        self.writer.close()
+        rows = self.cache_dir / f"{self.key}.parquet"
+        try:
+            os.replace(self.tmp, rows)
+            tmp = self.cache_dir / f".{self.key}.{os.getpid()}.json.tmp"
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                json.dump(baseline.as_json(), fh, separators=(",", ":"))
+            os.replace(tmp, self.cache_dir / f"{self.key}.json")
+        except OSError:
+            pass  # not kept: the next proposal computes it again
+        baseline.rollup = rows
+        return baseline
 
 
 # ----------------------------------------------------------------------------------------------
@@ -469,9 +576,14 @@ def answer_from_index(indexes: list[Index], since, until, proposed_acls: list[Ac
         why = "no baseline yet for this index, window, current set and settings: computed now, kept for the next"
     if why is not None:
         return _full(scan, windowed, proposed_acls, proposed, current, why, cache_dir, key)
-    touched = evaluate(scan.read_touched(selection), proposed, current)
-    used = {a for a in set(baseline.used_before) | set(touched.used_after)
-            if baseline.used_before[a] - touched.used_before[a] + touched.used_after[a] > 0}
+    try:
+        touched = evaluate(baseline.touched_rows(selection), proposed, current)
+    except StaleBaseline:
+        return _full(scan, windowed, proposed_acls, proposed, current, "its stored baseline could not be read: "
+                     "computed again", cache_dir, key)
+    before = {acl_text(a): n for a, n in touched.used_before.items()}
+    used = {a for a in proposed_acls
+            if baseline.used_before.get(acl_text(a), 0) - before.get(acl_text(a), 0) + touched.used_after[a] > 0}
     report = assemble_report(touched.changed, baseline.summary, dict(sorted(touched.timeline.items())),
                              proposed_acls, used, True)
     note = (f"incremental: {touched.requests:,} of {baseline.requests:,} distinct requests re-decided, those on "
@@ -480,14 +592,14 @@ def answer_from_index(indexes: list[Index], since, until, proposed_acls: list[Ac
 
 
 def _full(scan: IndexScan, windowed: bool, proposed_acls, proposed, current, why: str, cache_dir, key):
-    total = evaluate_all(scan, proposed, current)
+    writer = BaselineWriter(cache_dir, key) if current is not None else None
+    total = evaluate_all(scan, proposed, current, keep=writer)
     used = {a for a, n in total.used_after.items() if n > 0}
     report = assemble_report(total.changed, total.summary, dict(sorted(total.timeline.items())), proposed_acls,
                              used, current is not None)
     untimed = scan.untimed() if windowed else 0
     baseline = None
-    if current is not None:
-        baseline = Baseline(total.summary, total.used_before, untimed, total.requests)
-        if key is not None:
-            store_baseline(cache_dir, key, baseline)
+    if writer is not None:
+        baseline = writer.finish(Baseline(total.summary, {acl_text(a): n for a, n in total.used_before.items()},
+                                          untimed, total.requests))
     return Answer(report, untimed, "full", f"full: {total.requests:,} distinct requests decided ({why})"), baseline

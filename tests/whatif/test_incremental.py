@@ -33,7 +33,7 @@ from kafka_authz_cli.whatif.index import (
     staging_dir,
     write_hourly_local,
 )
-from kafka_authz_cli.whatif.replay import Aggregate, build_report, classify, decide
+from kafka_authz_cli.whatif.replay import Aggregate, Summary, build_report, classify, decide
 
 runner = CliRunner()
 NAMES = ["orders", "orders-eu", "orders-eu-1", "orders.x", "pay", "pay-1", "p", "*", "*x", "a!b", "team1.a",
@@ -154,9 +154,9 @@ def _index_of(tmp_path: Path, runs) -> Path:
 
 
 def test_a_proposal_reads_only_the_row_groups_of_the_resources_it_changes(tmp_path, monkeypatch):
-    # 60,000 requests on 3,000 topics, written sorted in row groups: a proposal removing one prefixed
-    # ALLOW re-decides the requests on its 20 topics only.
-    monkeypatch.setattr("kafka_authz_cli.whatif.index.ROW_GROUP_ROWS", 1000)
+    # 60,000 requests on 3,000 topics: a proposal adding a DENY on a prefix for one principal re-decides
+    # that principal's one request under the prefix, read from one row group of the baseline's rows.
+    monkeypatch.setattr(incremental.BaselineWriter, "ROW_GROUP_ROWS", 1000)
     run = [((f"User:u{i}", "10.0.0.1", "READ", "TOPIC", f"team{t}.t{i % 20}"), "2026-11-20 10", 1, 0, None)
            for t in range(150) for i in range(400)]
     ix = _build(tmp_path / "index", [run])
@@ -187,7 +187,9 @@ def test_a_proposal_reads_only_the_row_groups_of_the_resources_it_changes(tmp_pa
     again = _answer(ix, None, None, [grant, narrow], [grant], config, cache)
     assert again.mode == "incremental"
     assert again.note.startswith("incremental: 1 of 60,000 distinct requests re-decided")
-    assert reads["rows"] == 0 and reads["scanned"] <= 2 * 1000  # the 400 rows span at most two row groups
+    # the index is not read at all: the touched request comes from the baseline's rows, of which only the
+    # row groups holding team7. names (400 rows: at most two groups of 1,000) are read
+    assert reads["rows"] == 0 and reads["scanned"] <= 2 * 1000
     assert [(c.principal, c.resource_name) for c in again.report.newly_denied] == [("User:u3", "team7.t3")]
     assert again.report.distinct_requests == 60_000
 
@@ -218,8 +220,15 @@ def test_a_stale_or_damaged_baseline_is_never_used(tmp_path):
     cache = tmp_path / "cache"
     assert _answer(ix, None, None, [], [grant], config, cache).mode == "full"
     [stored] = list(cache.glob("*.json"))
-    assert stored.stat().st_mode & 0o777 == 0o600
+    rows = stored.with_suffix(".parquet")
+    assert stored.stat().st_mode & 0o777 == 0o600 and rows.stat().st_mode & 0o777 == 0o600
     assert _answer(ix, None, None, [], [grant], config, cache).mode == "incremental"
+    kept = rows.read_bytes()
+    rows.write_bytes(kept[:50])  # its rows damaged: computed again (and stored again)
+    assert _answer(ix, None, None, [], [grant], config, cache).mode == "full"
+    assert _answer(ix, None, None, [], [grant], config, cache).mode == "incremental"
+    rows.unlink()
+    assert _answer(ix, None, None, [], [grant], config, cache).mode == "full"
     stored.write_text("{not json")
     assert _answer(ix, None, None, [], [grant], config, cache).mode == "full"
     # another current set, other settings, another window, a new run: another baseline
@@ -268,5 +277,6 @@ def test_prefix_ranges_are_exactly_the_names_starting_with_the_prefix(tmp_path, 
                    AclPermissionType.ALLOW)
     touched, _, why = incremental.touched_requests([], [b], StandardAuthorizer([]), StandardAuthorizer([b]))
     assert why is None
-    got = sorted(incremental.IndexScan([ix], None, None).read_touched(touched)["resource_name"].to_pylist())
+    whole = incremental.Baseline(Summary(), {}, 0, 0, incremental.rollup(incremental.IndexScan([ix], None, None).read()))
+    got = sorted(whole.touched_rows(touched)["resource_name"].to_pylist())
     assert got == sorted(n for n in NAMES if n.startswith(name)) and (expect is None or got == expect)
