@@ -23,6 +23,7 @@ from kafka_authz_cli.cli.common import (
     warn,
     write_output,
 )
+from kafka_authz_cli.cli.whatif_follow import FOLLOW_HELP, refuse_shadow_options, shadow
 from kafka_authz_cli.errors import InputError
 from kafka_authz_cli.services import whatif as whatif_service
 from kafka_authz_cli.services.whatif import ProgressHooks, Replayed, SparkOptions, TopicSource
@@ -42,6 +43,7 @@ MIN_PARTITION_BYTES = 64 << 10
 class WhatIfFormat(str, Enum):
     table = "table"
     json = "json"
+    jsonl = "jsonl"  # shadow mode (--follow) only
 
 
 class WhatIfGate(str, Enum):
@@ -78,6 +80,8 @@ request) and decisions on resources Kafka ACLs do not have (Confluent RBAC: Conn
 are counted as other lines, with the reason.
 
 --spark runs the replay as a Spark job (local[*], or --master spark://HOST:PORT, yarn, k8s://...): files are split across tasks, so any size works in a fixed amount of memory. It reads log4j authorizer logs only: Confluent audit-log events (files or --logs-topic) are refused with --spark. 'authz whatif index' reads logs once into an index; --index answers from it (--since/--until pick hours) in seconds.
+
+""" + FOLLOW_HELP + """
 
 """ + EXIT_HELP
 
@@ -119,15 +123,28 @@ def whatif(
     report_html: Optional[Path] = typer.Option(None, "--report", help="A self-contained HTML report."),
     fail_on: Optional[WhatIfGate] = typer.Option(None, "--fail-on", help="Exit 1 when the change newly denies "
                                                                          "client-visible traffic."),
-    fmt: WhatIfFormat = typer.Option(WhatIfFormat.table, "--format", "-f", help="table or json."),
+    fmt: WhatIfFormat = typer.Option(WhatIfFormat.table, "--format", "-f", help="table or json (jsonl: --follow)."),
     command_config: Optional[Path] = typer.Option(None, "--command-config", help="Client properties for "
                                                   "--current cluster:HOST:PORT and --logs-topic."),
     timeout: float = typer.Option(10.0, "--timeout", help="Seconds to wait for a cluster: source."),
+    follow: Optional[str] = typer.Option(None, "--follow", metavar="LOGFILE", help="Shadow mode: follow this live "
+                                         "authorizer log (tail -F) and print each change as it is logged."),
+    follow_topic: Optional[str] = typer.Option(None, "--follow-topic", help="Shadow mode on the Confluent audit-log "
+                                               "events of this topic (with --bootstrap-server)."),
+    from_start: bool = typer.Option(False, "--from-start", help="--follow/--follow-topic: read what is there first."),
+    every: bool = typer.Option(False, "--every", help="--follow: print every changed decision, not each request once."),
+    max_seconds: Optional[float] = typer.Option(None, "--max-seconds", help="--follow: stop after this many seconds."),
+    max_changes: Optional[int] = typer.Option(None, "--max-changes", help="--follow: stop after this many changes."),
+    quarantine: Optional[Path] = typer.Option(None, "--quarantine", metavar="FILE", help="--follow: append "
+                                              "quarantined lines here (JSON lines)."),
 ) -> None:
     if ctx.invoked_subcommand is not None:
         return
     if proposed is None:
         raise InputError("--proposed is required (the ACL set to try)")
+    if follow is not None or follow_topic is not None:
+        return shadow(ctx.params, jsonl=fmt is WhatIfFormat.jsonl, fail=fail_on is WhatIfGate.newly_denied)
+    refuse_shadow_options(ctx.params, fmt is WhatIfFormat.jsonl)
     _check_sources(logs, index, logs_topic, bootstrap_server, max_events is not None or until_end, since or until)
     since_h, until_h = hour_bound(since, "--since"), hour_bound(until, "--until")
     if out is not None:
