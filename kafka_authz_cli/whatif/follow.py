@@ -82,7 +82,7 @@ class Follower:
         if self._read(out):
             return out  # more to read in this file: the path is checked once it is read to its end
         if self._renamed():
-            self._read(out, limit=None)  # what the writer wrote to the old file before the rename
+            self._read(out, whole=True)  # what the writer wrote to the old file before the rename
             self._end_generation(out)
             self.close()
             self.rotations += 1
@@ -132,8 +132,9 @@ class Follower:
         self._lineno += 1
         out.append(Line(self.generation, self._source, self._lineno, text))
 
-    def _read(self, out: list[Line], limit: int | None = READ_CHUNK) -> bool:
-        """Read what is there (up to `limit` bytes); True if the limit stopped it."""
+    def _read(self, out: list[Line], whole: bool = False) -> bool:
+        """Read what is there (all of it, or up to READ_CHUNK bytes); True if the limit stopped it."""
+        limit = None if whole else READ_CHUNK
         data = self._fh.read() if limit is None else self._fh.read(limit)
         if not data:
             return False
