@@ -169,3 +169,42 @@ def test_shadow_mode_reports_exactly_the_requests_a_proposal_denies(authz, clean
     assert summary["rotations"] >= 1 and summary["files"] >= 2 and summary["quarantined_lines"] == 0
     assert summary["newly_denied_requests"] == len(expected) and summary["newly_allowed"] == 0
     assert summary["stopped"] == "interrupted"
+
+
+def test_follow_topic_reports_events_as_they_are_produced(kafka, admin_config, tmp_path):
+    from kafka import KafkaProducer
+    from kafka.admin import KafkaAdminClient, NewTopic
+
+    from kafka_authz_cli.whatif.auditlog import AuditDecision
+    from kafka_authz_cli.whatif.cloudevents import FORMAT, to_event
+
+    def event(principal, op, name, i):
+        return json.dumps(to_event(AuditDecision(principal, "10.0.0.1", op, "TOPIC", name, "LITERAL", "ALLOWED", None,
+                                                 "2026-11-20 10:00:00,000", "kafka.Fetch", None, None, FORMAT, ""),
+                                   str(i))).encode()
+
+    topic = f"shadow-audit-events-{uuid.uuid4().hex[:8]}"
+    admin = KafkaAdminClient(**kafka.client_config(), request_timeout_ms=30000)
+    admin.create_topics([NewTopic(topic, 2, 1)])
+    admin.close()
+    producer = KafkaProducer(**kafka.client_config(), max_block_ms=20000)
+    producer.send(topic, event("User:carol", "READ", "payments", 1), partition=0).get(timeout=20)
+    proposed = tmp_path / "proposed.json"
+    proposed.write_text(json.dumps({"version": 1, "acls": [AclBinding.of("TOPIC", "orders", "LITERAL", "User:alice",
+                                                                         "*", "READ", "ALLOW").as_dict()]}))
+    follow = Follow("--follow-topic", topic, "--from-start", "--bootstrap-server", kafka.bootstrap,
+                    "--command-config", admin_config, "--proposed", proposed, "-f", "jsonl", "--max-seconds", "60")
+    at, first = follow.got.get(timeout=30)  # produced before: read with --from-start
+    assert (first["principal"], first["kind"], first["source"]) == ("User:carol", "newly_denied", f"{topic}:0:0")
+    producer.send(topic, event("User:alice", "READ", "orders", 2), partition=1).get(timeout=20)
+    producer.send(topic, event("User:dave", "WRITE", "orders", 3), partition=1).get(timeout=20)
+    producer.send(topic, b'{"type": "io.confluent.kafka.server/authorization", "data": {', partition=0).get(timeout=20)
+    sent = time.monotonic()
+    at, second = follow.got.get(timeout=10)
+    assert second["principal"] == "User:dave" and at - sent < SOON
+    producer.close()
+    time.sleep(1.0)
+    changes, summary, err = follow.stop()
+    assert not changes, changes
+    assert (summary["decisions"], summary["newly_denied_requests"], summary["quarantined_lines"], summary["lines"]) == \
+        (3, 2, 1, 4), err
