@@ -71,7 +71,8 @@ def shadow(params: dict, *, jsonl: bool, fail: bool) -> None:
     command_config, quarantine = params["command_config"], params["quarantine"]
     status = _StatusLine() if not jsonl and err_console.is_terminal else None
     with _stop_on_signals() as stopped, (status or _nothing()):
-        hooks = FollowHooks(_print_json if jsonl else _print_change, status, stopped)
+        printer = status.printer() if status is not None else console.print
+        hooks = FollowHooks(_print_json if jsonl else lambda c: _print_change(c, printer), status, stopped)
         done = follow(params["proposed"], params["current"], hooks=hooks,
                       source=FollowSource(log, topic, bootstrap_server, command_config, params["from_start"]),
                       bounds=FollowBounds(params["max_seconds"], params["max_changes"]), every=params["every"],
@@ -101,15 +102,20 @@ def _print_json(change: ShadowChange) -> None:
     _echo(json.dumps({"type": "change", **change.as_dict()}, ensure_ascii=False))
 
 
-def _print_change(change: ShadowChange) -> None:
+def _print_change(change: ShadowChange, printer) -> None:
+    """`TIME - newly denied  PRINCIPAL from HOST OPERATION TYPE:NAME  BEFORE -> AFTER  by CAUSE`."""
     from rich.markup import escape
 
     style, sign = ("red", "-") if change.kind == "newly_denied" else ("green", "+")
-    trace = " [dim](TRACE: filtering)[/]" if not change.client_visible else ""
-    console.print(f"[dim]{escape(change.time or '-')}[/] [{style}]{sign} {change.after}[/] "
+    now = short_rule(change.after_rule)
+    notes = [f"logged {change.logged}"] if change.logged != change.before else []
+    notes += [] if now in change.cause else [f"now {now}"]
+    notes += [] if change.client_visible else ["TRACE: filtering, not seen by the client"]
+    printer(f"[dim]{escape(change.time or '-')}[/] [{style}]{sign} {change.kind.replace('_', ' ')}[/]  "
                   f"{escape(change.principal)} from {escape(change.host)} {change.operation} "
-                  f"{change.resource_type}:{escape(change.resource_name)}: {change.before} -> {change.after}{trace} "
-                  f"[dim]({escape(change.cause)}; now {escape(short_rule(change.after_rule))})[/]", soft_wrap=True)
+                  f"{change.resource_type}:{escape(change.resource_name)}  {change.before} -> {change.after}  "
+                  f"by {escape(change.cause)}" + (f" [dim]({escape('; '.join(notes))})[/]" if notes else ""),
+                  soft_wrap=True)
     sys.stdout.flush()
 
 
@@ -126,8 +132,13 @@ class _StatusLine:
     def __init__(self):
         from rich.live import Live
 
-        self.live = Live("starting", console=err_console.real(), transient=True, redirect_stdout=True,
+        self.live = Live("starting", console=err_console.real(), transient=True, redirect_stdout=False,
                          auto_refresh=False)
+
+    def printer(self):
+        """How a change is printed: above the status line when stdout is the same terminal (else the two
+        would overwrite each other), else to stdout (a pipe or a file gets the changes only)."""
+        return self.live.console.print if console.is_terminal else console.print
 
     def __call__(self, f: Followed) -> None:
         self.live.update(f"following {f.source}: {_counts(f)}; {f.seconds:,.0f} s (Ctrl-C stops)", refresh=True)

@@ -177,8 +177,8 @@ def test_table_output_names_each_change_and_the_summary(tmp_path, acls):
     res = CliRunner().invoke(app, ["whatif", "--follow", str(log), "--from-start", "--current", str(current),
                                    "--proposed", str(proposed), "--max-seconds", "0.5"])
     assert res.exit_code == 0, res.output
-    assert "User:bob from 10.0.0.1 READ TOPIC:orders: ALLOWED -> DENIED" in res.stdout
-    assert "removing ALLOW READ on TOPIC orders (LITERAL) for User:bob" in res.stdout
+    assert ("- newly denied  User:bob from 10.0.0.1 READ TOPIC:orders  ALLOWED -> DENIED  by removing ALLOW READ on "
+            "TOPIC orders (LITERAL) for User:bob (now DefaultDeny)") in res.stdout
     assert "User:alice" not in res.stdout
     assert "stopped (--max-seconds 0.5 reached)" in res.stdout and "newly denied 1 (1 requests)" in res.stdout
 
@@ -217,3 +217,31 @@ def test_shadow_options_without_follow_exit_2(tmp_path, acls, args, message):
 def test_follow_topic_needs_a_bootstrap_server(acls):
     res = CliRunner().invoke(app, ["whatif", "--follow-topic", "audit", "--proposed", str(acls[1])])
     assert res.exit_code == 2 and "--follow-topic needs --bootstrap-server" in res.output, res.output
+
+
+def test_a_status_line_on_a_terminal(tmp_path, acls):
+    """stderr a terminal: a status line with the running counts (stdout a pipe keeps only the changes)."""
+    import pty
+    import select
+
+    current, proposed = acls
+    log = tmp_path / "a.log"
+    log.write_text(allowed("bob"))
+    master, slave = pty.openpty()
+    env = dict(os.environ, PYTHONPATH=str(ROOT), COLUMNS="200")
+    proc = subprocess.Popen([sys.executable, "-m", "kafka_authz_cli", "whatif", "--follow", str(log), "--from-start",
+                             "--current", str(current), "--proposed", str(proposed), "--max-seconds", "3"],
+                            stdout=subprocess.PIPE, stderr=slave, env=env, cwd=ROOT, text=True)
+    os.close(slave)
+    seen = b""
+    while proc.poll() is None or select.select([master], [], [], 0.2)[0]:
+        if select.select([master], [], [], 0.2)[0]:
+            try:
+                seen += os.read(master, 65536)
+            except OSError:
+                break
+    os.close(master)
+    out = proc.stdout.read()
+    assert proc.wait() == 0
+    assert b"following " in seen and b"1 lines, 1 decisions, 1 distinct requests; newly denied 1" in seen, seen
+    assert "newly denied  User:bob" in out and "following" not in out.replace("following " + str(log) + ":", "")
