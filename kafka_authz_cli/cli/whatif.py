@@ -98,7 +98,7 @@ def whatif(
     logs_topic: Optional[str] = typer.Option(None, "--logs-topic", help="Read Confluent audit-log events from this "
                                              "topic instead of --logs (with --bootstrap-server)."),
     bootstrap_server: Optional[str] = typer.Option(None, "--bootstrap-server", help="HOST:PORT of the cluster holding "
-                                                   "--logs-topic."),
+                                                   "--logs-topic or --follow-topic."),
     max_events: Optional[int] = typer.Option(None, "--max-events", min=1, help="With --logs-topic: stop after this many "
                                              "records."),
     until_end: bool = typer.Option(False, "--until-end", help="With --logs-topic: stop at the end offsets taken at the "
@@ -125,7 +125,7 @@ def whatif(
                                                                          "client-visible traffic."),
     fmt: WhatIfFormat = typer.Option(WhatIfFormat.table, "--format", "-f", help="table or json (jsonl: --follow)."),
     command_config: Optional[Path] = typer.Option(None, "--command-config", help="Client properties for "
-                                                  "--current cluster:HOST:PORT and --logs-topic."),
+                                                  "--current cluster:HOST:PORT and --logs-topic/--follow-topic."),
     timeout: float = typer.Option(10.0, "--timeout", help="Seconds to wait for a cluster: source."),
     follow: Optional[str] = typer.Option(None, "--follow", metavar="LOGFILE", help="Shadow mode: follow this live "
                                          "authorizer log (tail -F) and print each change as it is logged."),
