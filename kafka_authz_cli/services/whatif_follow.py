@@ -12,12 +12,13 @@ the first ones kept for the summary.
 from __future__ import annotations
 
 import json
+import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Mapping, Optional
 
-from kafka_authz_cli.errors import OptionError
+from kafka_authz_cli.errors import InputError, OptionError
 from kafka_authz_cli.services.settings import broker_settings
 from kafka_authz_cli.services.sources import acl_set_from, load_source
 from kafka_authz_cli.whatif import (
@@ -116,6 +117,8 @@ def follow(proposed: Path, current: Optional[Path | str] = None, *, source: Foll
             run.follow_file(source, sleep, interval)
         else:
             run.follow_topic(source, timeout)
+    except OSError as exc:  # unreadable (permissions), or replaced by a directory while followed
+        raise InputError(exc.strerror or str(exc), source.log or source.topic) from None
     finally:
         run.close()
     return state
@@ -126,6 +129,8 @@ def _check(source: FollowSource, bounds: FollowBounds) -> None:
         raise OptionError("follow either a log file (--follow) or a topic (--follow-topic)", "--follow")
     if source.topic is not None and not source.bootstrap_server:
         raise OptionError("--follow-topic needs --bootstrap-server", "--follow-topic")
+    if source.log is not None and os.path.isdir(source.log):
+        raise InputError("is a directory: --follow takes the one log file the broker writes", source.log)
     if bounds.max_seconds is not None and bounds.max_seconds <= 0:
         raise OptionError(f"must be positive, got {bounds.max_seconds:g}", "--max-seconds")
     if bounds.max_changes is not None and bounds.max_changes < 1:

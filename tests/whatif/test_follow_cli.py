@@ -245,3 +245,19 @@ def test_a_status_line_on_a_terminal(tmp_path, acls):
     assert proc.wait() == 0
     assert b"following " in seen and b"1 lines, 1 decisions, 1 distinct requests; newly denied 1" in seen, seen
     assert "newly denied  User:bob" in out and "following" not in out.replace("following " + str(log) + ":", "")
+
+
+def test_a_directory_or_an_unreadable_file_is_one_line(tmp_path, acls, monkeypatch):
+    res = CliRunner().invoke(app, ["whatif", "--follow", str(tmp_path), "--proposed", str(acls[1])])
+    assert res.exit_code == 2 and "is a directory" in res.output and "Traceback" not in res.output, res.output
+    from kafka_authz_cli.whatif import follow as follow_module
+
+    def refused(*_args, **_kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(follow_module, "open", refused, raising=False)  # root reads every file: the refusal is simulated
+    log = tmp_path / "secret.log"
+    log.write_text("")
+    res = CliRunner().invoke(app, ["whatif", "--follow", str(log), "--proposed", str(acls[1]), "--max-seconds", "2"])
+    assert res.exit_code == 2 and f"{log}: Permission denied" in res.output and "Traceback" not in res.output, \
+        res.output
