@@ -5,6 +5,7 @@ terminal, or JSON lines)."""
 from __future__ import annotations
 
 import json
+import os
 import signal
 import sys
 from contextlib import contextmanager
@@ -44,12 +45,12 @@ def refuse_shadow_options(params: dict, jsonl: bool) -> None:
 
 @contextmanager
 def _stop_on_signals():
-    """A flag set by SIGINT and SIGTERM (the follow stops at its next check and prints its summary)."""
-    stopped = []
-    handler = lambda *_: stopped.append(True)  # noqa: E731
+    """Flags set by SIGINT and SIGTERM (the follow stops at its next check and prints its summary)."""
+    stopped: list[str] = []
+    handler = lambda *_: stopped.append("signal")  # noqa: E731
     old = {s: signal.signal(s, handler) for s in (signal.SIGINT, signal.SIGTERM)}
     try:
-        yield lambda: bool(stopped)
+        yield stopped
     finally:
         for s, h in old.items():
             signal.signal(s, h)
@@ -72,7 +73,8 @@ def shadow(params: dict, *, jsonl: bool, fail: bool) -> None:
     status = _StatusLine() if not jsonl and err_console.is_terminal else None
     with _stop_on_signals() as stopped, (status or _nothing()):
         printer = status.printer() if status is not None else console.print
-        hooks = FollowHooks(_print_json if jsonl else lambda c: _print_change(c, printer), status, stopped)
+        show = _print_json if jsonl else lambda c: _print_change(c, printer)
+        hooks = FollowHooks(lambda c: _until_closed(show, c, stopped), status, lambda: bool(stopped))
         done = follow(params["proposed"], params["current"], hooks=hooks,
                       source=FollowSource(log, topic, bootstrap_server, command_config, params["from_start"]),
                       bounds=FollowBounds(params["max_seconds"], params["max_changes"]), every=params["every"],
@@ -80,7 +82,9 @@ def shadow(params: dict, *, jsonl: bool, fail: bool) -> None:
                       acls_options=acls_options(params["option"]), super_users=params["super_users"],
                       allow_everyone=params["allow_everyone"], broker_config=params["broker_config"],
                       command_config=command_config, timeout=params["timeout"])
-    if jsonl:
+    if "closed" in stopped:
+        pass  # whoever read the changes is gone (`... | head`): nobody to tell the summary to
+    elif jsonl:
         _echo(json.dumps(done.as_dict(), ensure_ascii=False))
     else:
         _print_summary(done, quarantine)
@@ -91,6 +95,17 @@ def shadow(params: dict, *, jsonl: bool, fail: bool) -> None:
 @contextmanager
 def _nothing():
     yield
+
+
+def _until_closed(show, change: ShadowChange, stopped: list[str]) -> None:
+    """`show(change)`, and stop following once stdout is closed (a pipe to `head` that has read its fill)."""
+    if "closed" in stopped:
+        return
+    try:
+        show(change)
+    except (BrokenPipeError, SystemExit):  # rich says a broken pipe with SystemExit(1) (Console.on_broken_pipe)
+        stopped.append("closed")
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # Python flushes stdout at exit
 
 
 def _echo(text: str) -> None:

@@ -261,3 +261,21 @@ def test_a_directory_or_an_unreadable_file_is_one_line(tmp_path, acls, monkeypat
     res = CliRunner().invoke(app, ["whatif", "--follow", str(log), "--proposed", str(acls[1]), "--max-seconds", "2"])
     assert res.exit_code == 2 and f"{log}: Permission denied" in res.output and "Traceback" not in res.output, \
         res.output
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "table"])
+def test_a_closed_pipe_stops_following_quietly(tmp_path, acls, fmt):
+    """`authz whatif --follow ... | head -1`: once the reader is gone, the next change ends the follow, exit 0."""
+    current, proposed = acls
+    log = tmp_path / "a.log"
+    log.write_text(allowed("bob", 1))
+    proc = subprocess.Popen([sys.executable, "-m", "kafka_authz_cli", "whatif", "--follow", str(log), "--from-start",
+                             "--every", "--current", str(current), "--proposed", str(proposed), "-f", fmt,
+                             "--max-seconds", "60"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env=dict(os.environ, PYTHONPATH=str(ROOT)), cwd=ROOT)
+    assert b"User:bob" in proc.stdout.readline()
+    proc.stdout.close()
+    t0 = time.monotonic()
+    append(log, allowed("bob", 2))
+    assert proc.wait(timeout=20) == 0
+    assert time.monotonic() - t0 < 10 and proc.stderr.read() == b""
