@@ -146,7 +146,12 @@ class _Run:
         self.clock = clock
         self.started = self.last_status = clock()
         self.pending: list[Quarantined] = []
-        self.qfile = open(quarantine_file, "a", encoding="utf-8") if quarantine_file is not None else None
+        self.qfile = None
+        if quarantine_file is not None:
+            try:
+                self.qfile = open(quarantine_file, "a", encoding="utf-8")
+            except OSError as exc:  # said before following starts, not after hours of it
+                raise InputError(f"cannot write the quarantine: {exc.strerror}", str(quarantine_file)) from None
 
     def stop(self) -> bool:
         st, b = self.state, self.bounds

@@ -279,3 +279,10 @@ def test_a_closed_pipe_stops_following_quietly(tmp_path, acls, fmt):
     append(log, allowed("bob", 2))
     assert proc.wait(timeout=20) == 0
     assert time.monotonic() - t0 < 10 and proc.stderr.read() == b""
+
+
+def test_a_quarantine_file_that_cannot_be_written_is_one_line_before_following(tmp_path, acls):
+    res = CliRunner().invoke(app, ["whatif", "--follow", str(tmp_path / "a.log"), "--proposed", str(acls[1]),
+                                   "--quarantine", str(tmp_path / "no-such-dir" / "q.jsonl"), "--max-seconds", "30"])
+    assert res.exit_code == 2 and "cannot write the quarantine" in res.output and "Traceback" not in res.output, \
+        res.output
