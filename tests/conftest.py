@@ -1,5 +1,6 @@
 import json
 import os
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,10 @@ settings.register_profile("ci", derandomize=True, database=None, print_blob=True
 settings.register_profile("explore", derandomize=False, print_blob=True, deadline=None, max_examples=1000)
 PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "ci")
 settings.load_profile(PROFILE)
+
+# `whatif --index --current` keeps incremental baselines in the user's cache directory: the tests keep
+# theirs in a directory of their own, so that no run writes to ~/.cache or answers from an earlier run's.
+os.environ["AUTHZ_CACHE_DIR"] = tempfile.mkdtemp(prefix="authz-test-cache-")
 
 
 def _profiled(given_settings: settings) -> settings:

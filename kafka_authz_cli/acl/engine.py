@@ -197,6 +197,14 @@ class StandardAuthorizer:
                 ops.append(op)
         return ops
 
+    def decided_by_name(self, resource_type: ResourceType) -> bool:
+        """Whether, for every request on this type, the ACLs that can decide it are those whose pattern
+        matches its name (LITERAL equal or ``*``, PREFIXED a prefix of it). False when the walk's quirks
+        decide some names (ACLs with an empty name, names sorting below ``*``): then an ACL can change
+        the decision on a name it does not match."""
+        index = self._types.get(resource_type)
+        return index is None or not (index.walk_only or index.has_empty_name or index.has_names_below_star)
+
     def has_acls_for(self, resource_type: ResourceType, resource_name: str) -> bool:
         """True when some ACL is a candidate for the resource (so the no-ACL default is off)."""
         index = self._types.get(resource_type)

@@ -79,6 +79,12 @@ Cloud's numeric User:123456 ids do not equal the User:sa-... principals of ACLs)
 request) and decisions on resources Kafka ACLs do not have (Confluent RBAC: Connector, Subject, Cloud resources)
 are counted as other lines, with the reason.
 
+From an index with --current, a proposal is answered incrementally: only the requests on resources an added or
+removed ACL matches are decided again, the rest comes from a baseline of the index and the current set computed by
+the first answer and kept in $XDG_CACHE_HOME/authz/whatif-baselines (AUTHZ_CACHE_DIR sets another place, =off none).
+The answer is the one --full gives; a note on stderr says how it was reached. Without --current (the logged decisions
+are the baseline) every request is decided, in slices of bounded memory.
+
 --spark runs the replay as a Spark job (local[*], or --master spark://HOST:PORT, yarn, k8s://...): files are split across tasks, so any size works in a fixed amount of memory. It reads log4j authorizer logs only: Confluent audit-log events (files or --logs-topic) are refused with --spark. 'authz whatif index' reads logs once into an index; --index answers from it (--since/--until pick hours) in seconds.
 
 """ + FOLLOW_HELP + """
@@ -127,6 +133,8 @@ def whatif(
     command_config: Optional[Path] = typer.Option(None, "--command-config", help="Client properties for "
                                                   "--current cluster:HOST:PORT and --logs-topic/--follow-topic."),
     timeout: float = typer.Option(10.0, "--timeout", help="Seconds to wait for a cluster: source."),
+    full: bool = typer.Option(False, "--full", help="With --index: decide every request of the window, not only "
+                              "those a changed ACL can touch (the answer is the same; for checking)."),
     follow: Optional[str] = typer.Option(None, "--follow", metavar="LOGFILE", help="Shadow mode: follow this live "
                                          "authorizer log (tail -F) and print each change as it is logged."),
     follow_topic: Optional[str] = typer.Option(None, "--follow-topic", help="Shadow mode on the Confluent audit-log "
@@ -135,8 +143,7 @@ def whatif(
     every: bool = typer.Option(False, "--every", help="--follow: print every changed decision, not each request once."),
     max_seconds: Optional[float] = typer.Option(None, "--max-seconds", help="--follow: stop after this many seconds."),
     max_changes: Optional[int] = typer.Option(None, "--max-changes", help="--follow: stop after this many changes."),
-    quarantine: Optional[Path] = typer.Option(None, "--quarantine", metavar="FILE", help="--follow: append "
-                                              "quarantined lines here (JSON lines)."),
+    quarantine: Optional[Path] = typer.Option(None, "--quarantine", metavar="FILE", help="--follow: append quarantined lines here."),
 ) -> None:
     if ctx.invoked_subcommand is not None:
         return
@@ -157,7 +164,9 @@ def whatif(
         broker_config=broker_config, command_config=command_config, timeout=timeout, progress=PROGRESS,
         stdin=_stdin() if logs else None,
         topic=TopicSource(logs_topic, bootstrap_server, command_config, max_events, until_end) if logs_topic else None,
-        spark=SparkOptions(master, driver_memory, executor_memory, partition_bytes) if spark else None)
+        spark=SparkOptions(master, driver_memory, executor_memory, partition_bytes) if spark else None, full=full)
+    if result.note:
+        err_console.print(f"note: {result.note}", markup=False, highlight=False)
     _render(result, fmt, out, report_html, f"authz whatif: {proposed}")
     if fail_on is WhatIfGate.newly_denied and any(not c.filtered_only for c in result.report.newly_denied):
         raise typer.Exit(1)

@@ -30,7 +30,7 @@ by themselves. Quarantined lines are counted and appended to --quarantine FILE."
 #: The options of a replay that shadow mode refuses (one live source, its own output), by parameter name.
 _REPLAY_ONLY = {"logs": "--logs", "index": "--index", "logs_topic": "--logs-topic", "spark": "--spark",
                 "max_events": "--max-events", "until_end": "--until-end", "since": "--since", "until": "--until",
-                "out": "--out (use --quarantine FILE)", "report_html": "--report"}
+                "out": "--out (use --quarantine FILE)", "report_html": "--report", "full": "--full"}
 #: The options of shadow mode, refused without --follow/--follow-topic.
 _SHADOW_ONLY = {"from_start": "--from-start", "every": "--every", "max_seconds": "--max-seconds",
                 "max_changes": "--max-changes", "quarantine": "--quarantine"}

@@ -28,19 +28,13 @@ from kafka_authz_cli.whatif import (
     WhatIfReport,
     aggregate,
     aggregate_hourly,
-    aggregates_from_table,
-    build_report,
     check_not_indexed,
-    classify,
     commit_run,
-    decide,
     expand_paths,
     file_holds_events,
-    fill_hours,
     fingerprint,
     new_run_id,
     open_index,
-    read_hourly_local,
     read_records,
     read_stream,
     replay_aggregates,
@@ -82,6 +76,8 @@ class Replayed:
     stats: ReadStats
     quarantine: list[Quarantined]
     report: WhatIfReport
+    #: from an index: how it was answered (incremental or full, and why)
+    note: Optional[str] = None
 
 
 @dataclass
@@ -118,12 +114,14 @@ def replay(proposed: Path, current: Optional[Path | str] = None, *, logs: Option
            allow_everyone: Optional[bool] = None, broker_config: Optional[Path] = None,
            command_config: Optional[Path] = None, timeout: float = 10.0, spark: Optional[SparkOptions] = None,
            stdin: Optional[BinaryIO] = None, progress: Optional[ProgressHooks] = None,
-           topic: Optional[TopicSource] = None, acls_options: Optional[Mapping[str, str]] = None) -> Replayed:
+           topic: Optional[TopicSource] = None, acls_options: Optional[Mapping[str, str]] = None,
+           full: bool = False) -> Replayed:
     """Replay `logs` (files, directories, globs, `-` for `stdin`; log4j authorizer logs or Confluent
     audit-log events, told apart per file), or the events of a `topic`, or answer from `indexes` (hours from
     `since`, up to `until`, as :func:`kafka_authz_cli.whatif.hour_bound` gives them) against the
     `proposed` ACL set; with `current` (a file, or cluster:HOST:PORT read live) as the baseline, else
-    the logged decisions. In-process, or on Spark with `spark`."""
+    the logged decisions. In-process, or on Spark with `spark`. From indexes in-process, a proposal is
+    answered incrementally when that is exact (see whatif/incremental.py); `full` decides everything."""
     progress = progress or ProgressHooks()
     _check_topic(topic, spark)
     settings = broker_settings(super_users, allow_everyone, broker_config)
@@ -131,11 +129,12 @@ def replay(proposed: Path, current: Optional[Path | str] = None, *, logs: Option
     proposed_acls = load_source(proposed, acls_format, options=acls_options).bindings
     current_set = (acl_set_from(current, acls_format, command_config, timeout, acls_options)
                    if current is not None else None)
+    note = None
     if topic is not None:
         stats, quarantine, report = replay_topic(topic, proposed_acls, current_set, config, timeout)
     elif indexes:
-        stats, quarantine, report = _replay_indexes(indexes, since, until, proposed_acls, current_set, config, spark,
-                                                    progress)
+        stats, quarantine, report, note = _replay_indexes(indexes, since, until, proposed_acls, current_set, config,
+                                                          spark, progress, full)
     else:
         with spooled_logs(logs or [], stdin) as (files, names):
             if spark is not None:
@@ -147,11 +146,11 @@ def replay(proposed: Path, current: Optional[Path | str] = None, *, logs: Option
     if not stats.balanced:  # pragma: no cover - the reader accounts for every line
         raise AuthzError(f"internal error: {stats.lines} lines read but only "
                          f"{stats.decision_lines + stats.non_decision_lines + stats.quarantined_lines} accounted for")
-    return Replayed(stats, quarantine, report)
+    return Replayed(stats, quarantine, report, note)
 
 
 def _replay_indexes(paths: list[Path], since, until, proposed_acls, current_set, config,
-                    spark: Optional[SparkOptions], progress: ProgressHooks):
+                    spark: Optional[SparkOptions], progress: ProgressHooks, full: bool = False):
     indexes = [open_index(i) for i in paths]
     for ix in indexes:
         ix.check()
@@ -159,13 +158,15 @@ def _replay_indexes(paths: list[Path], since, until, proposed_acls, current_set,
     for ix in indexes:
         stats.add(ix.stats())
         quarantine += ix.quarantine()
+    note = None
     if spark is not None:
         report, untimed = replay_index_spark(indexes, since, until, proposed_acls, current_set, config, spark, progress)
     else:
-        report, untimed = replay_index_local(indexes, since, until, proposed_acls, current_set, config)
+        done = replay_index_local(indexes, since, until, proposed_acls, current_set, config, full=full)
+        report, untimed, note = done.report, done.untimed, done.note
     if untimed:
         report.warnings.append(f"{untimed} logged decision(s) without a timestamp are left out by --since/--until")
-    return stats, quarantine, report
+    return stats, quarantine, report, note
 
 
 def index(logs: list[str], out: Path, *, spark: Optional[SparkOptions] = None, stdin: Optional[BinaryIO] = None,
@@ -378,23 +379,33 @@ def index_run_local(files: list[str], names: dict[str, str], staged: Path, progr
     return stats, quarantine
 
 
-def replay_index_local(indexes: list[Index], since, until, proposed_acls, current_set, config: dict):
-    """(report, decisions without a time left out by since/until), answered from indexes in this process."""
+def replay_index_local(indexes: list[Index], since, until, proposed_acls, current_set, config: dict,
+                       full: bool = False, baseline=None):
+    """An Answer (report, decisions without a time left out by since/until, how it was answered) from
+    indexes in this process: incrementally against a baseline (`baseline`, or the one stored in the
+    cache directory) when that is exact, else every request, in slices of bounded memory."""
+    from kafka_authz_cli import __version__
     from kafka_authz_cli.acl import StandardAuthorizer
+    from kafka_authz_cli.whatif import answer_from_index
 
-    table = read_hourly_local(indexes, None, None)
-    untimed = 0
-    if since is not None or until is not None:
-        import pyarrow.compute as pc
+    proposed = StandardAuthorizer(proposed_acls, **config)
+    current = StandardAuthorizer(current_set.bindings, **config) if current_set is not None else None
+    done, _ = answer_from_index(indexes, since, until, proposed_acls, current_set.bindings if current_set is not None else [],
+                     config, proposed, current, full=full, cache_dir=baseline_cache_dir(), version=__version__,
+                     baseline=baseline)
+    return done
 
-        untimed = pc.sum(table.filter(pc.is_null(table["hour_text"]))["count"]).as_py() or 0
-        table = read_hourly_local(indexes, since, until)
-    aggs = aggregates_from_table(table)
-    after = decide(aggs, StandardAuthorizer(proposed_acls, **config))
-    before = decide(aggs, StandardAuthorizer(current_set.bindings, **config)) if current_set is not None else None
-    changed = [k for k, a in aggs.items() if classify(a, after[k], before[k] if before else None)[0] is not None]
-    fill_hours(table, aggs, changed)
-    return build_report(aggs, after, proposed_acls, before), untimed
+
+def baseline_cache_dir() -> Optional[Path]:
+    """Where whatif keeps the baselines of incremental answers: $AUTHZ_CACHE_DIR, else
+    $XDG_CACHE_HOME/authz/whatif-baselines (~/.cache by default); AUTHZ_CACHE_DIR=off keeps none."""
+    explicit = os.environ.get("AUTHZ_CACHE_DIR")
+    if explicit == "off":
+        return None
+    if explicit:
+        return Path(explicit)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "authz" / "whatif-baselines"
 
 
 def _total_bytes(files: list[str]) -> int:

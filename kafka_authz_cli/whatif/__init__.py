@@ -36,6 +36,8 @@ __getattr__, __all__ = lazy_face(__name__, {
     "Index": "index", "aggregates_from_table": "index", "check_not_indexed": "index", "commit_run": "index",
     "fill_hours": "index", "fingerprint": "index", "hour_bound": "index", "new_run_id": "index",
     "open_index": "index", "read_hourly_local": "index", "staging_dir": "index", "write_hourly_local": "index",
+    # incremental: a proposal answered from an index by what it changes, in slices of bounded memory
+    "Baseline": "incremental", "answer_from_index": "incremental",
     # output: results on disk
     "check_out_dir": "output", "render_html": "output", "report_dict": "output", "write_out_dir": "output",
 })

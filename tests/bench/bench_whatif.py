@@ -113,7 +113,8 @@ def bench_index(spark, files: list[str], lines: int, tmp: Path) -> None:
     print(f"{'index of':>22} {lines:>12,} lines: {t_ix:.1f} s, {size / 1e6:.1f} MB of Parquet", flush=True)
     ix = open_index(root)
     for k, proposed in enumerate(proposals(3)):
-        t_local, (report, _) = timed(lambda: replay_index_local([ix], None, None, proposed, None, SETTINGS))
+        t_local, done = timed(lambda: replay_index_local([ix], None, None, proposed, None, SETTINGS))
+        report = done.report
         t_spark, (r2, _) = timed(lambda: spark_job.report_from_index(spark, [(str(root), [r["id"] for r in ix.runs])],
                                                                      None, None, (proposed, SETTINGS), None))
         assert r2 == report

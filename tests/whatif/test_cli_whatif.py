@@ -281,7 +281,8 @@ def test_spark_answers_from_an_index_as_the_in_process_path_does(spark, tmp_path
                                 (single, None, None),
                                 (single, None, "2026-11-20 12")):
         ix = open_index(index)
-        local = replay_index_local([ix], since, until, acls, None, config)
+        done = replay_index_local([ix], since, until, acls, None, config)
+        local = (done.report, done.untimed)
         for decide_on in ("executors", "driver"):
             on_spark = spark_job.report_from_index(spark, [(str(ix.root), [r["id"] for r in ix.runs])], since, until,
                                                    (acls, config), None, decide_on=decide_on)
