@@ -86,7 +86,8 @@ class Followed:
                 "lines": s.lines, "decision_lines": s.decision_lines, "non_decision_lines": s.non_decision_lines,
                 "quarantined_lines": s.quarantined_lines, "files": s.files, "rotations": self.rotations,
                 "truncations": self.truncations, "seconds": round(self.seconds, 3), "stopped": self.stopped,
-                "quarantine_examples": [{"source": q.source, "reason": q.reason} for q in self.quarantine]}
+                "quarantine_examples": [{"source": q.source, "reason": q.reason} for q in self.quarantine],
+                "warnings": list(s.warnings)}
 
 
 def follow(proposed: Path, current: Optional[Path | str] = None, *, source: FollowSource, hooks: FollowHooks,
@@ -219,6 +220,7 @@ class _Run:
                 self.decisions(reader.record(value.decode("utf-8", "replace"), where))
             if not batch:
                 self.decisions(())
+        reader.finish()  # records are whole events: nothing is open, only the skipped kinds are said
 
     def close(self) -> None:
         self.state.seconds = self.clock() - self.started

@@ -199,6 +199,8 @@ def test_follow_topic_reports_events_as_they_are_produced(kafka, admin_config, t
     producer.send(topic, event("User:alice", "READ", "orders", 2), partition=1).get(timeout=20)
     producer.send(topic, event("User:dave", "WRITE", "orders", 3), partition=1).get(timeout=20)
     producer.send(topic, b'{"type": "io.confluent.kafka.server/authorization", "data": {', partition=0).get(timeout=20)
+    producer.send(topic, json.dumps({"type": "io.confluent.kafka.server/authentication",
+                                     "data": {"methodName": "kafka.Authentication"}}).encode(), partition=0).get(timeout=20)
     sent = time.monotonic()
     at, second = follow.got.get(timeout=10)
     assert second["principal"] == "User:dave" and at - sent < SOON
@@ -206,5 +208,6 @@ def test_follow_topic_reports_events_as_they_are_produced(kafka, admin_config, t
     time.sleep(1.0)
     changes, summary, err = follow.stop()
     assert not changes, changes
-    assert (summary["decisions"], summary["newly_denied_requests"], summary["quarantined_lines"], summary["lines"]) == \
-        (3, 2, 1, 4), err
+    assert (summary["decisions"], summary["newly_denied_requests"], summary["quarantined_lines"], summary["lines"],
+            summary["non_decision_lines"]) == (3, 2, 1, 5, 1), err
+    assert [w for w in summary["warnings"] if "1 event(s) skipped" in w], summary["warnings"]
