@@ -137,7 +137,7 @@ def whatif(
                               "those a changed ACL can touch (the answer is the same; for checking)."),
     follow: Optional[str] = typer.Option(None, "--follow", metavar="LOGFILE", help="Shadow mode: follow this live "
                                          "authorizer log (tail -F) and print each change as it is logged."),
-    follow_topic: Optional[str] = typer.Option(None, "--follow-topic", help="Shadow mode on the Confluent audit-log "
+    follow_topic: Optional[str] = typer.Option(None, "--follow-topic", metavar="TOPIC", help="Shadow mode on the Confluent audit-log "
                                                "events of this topic (with --bootstrap-server)."),
     from_start: bool = typer.Option(False, "--from-start", help="--follow/--follow-topic: read what is there first."),
     every: bool = typer.Option(False, "--every", help="--follow: print every changed decision, not each request once."),
