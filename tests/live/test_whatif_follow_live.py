@@ -115,15 +115,30 @@ def rotate(kafka, kadmin, timeout=20.0):
     return i
 
 
-def test_shadow_mode_reports_exactly_the_requests_a_proposal_denies(authz, clean, kafka, kadmin, tmp_path):
+@pytest.fixture
+def topics(kadmin):
+    """`topics(n1, n2, ...)` creates topics (one partition) that are deleted after the test: other live tests
+    list the broker's topics."""
     from kafka.admin import NewTopic
 
+    made = []
+
+    def create(*names, partitions=1):
+        kadmin.create_topics([NewTopic(n, partitions, 1) for n in names])
+        made.extend(names)
+
+    yield create
+    if made:
+        kadmin.delete_topics(made)
+
+
+def test_shadow_mode_reports_exactly_the_requests_a_proposal_denies(authz, clean, kafka, kadmin, topics, tmp_path):
     users = tmp_path / "users.csv"
     users.write_text("user,mechanism,password\n" + "".join(f"{u},{m},{u}-shadow-pw\n" for u, m in USERS.items()))
     assert authz("scram", "apply", users, *authz.live, "--password-column", "password", "--yes").exit_code == 0
     run = uuid.uuid4().hex[:8]
     first, second = f"shadow-a-{run}", f"shadow-b-{run}"
-    kadmin.create_topics([NewTopic(first, 1, 1), NewTopic(second, 1, 1)])
+    topics(first, second)
     keep = [AclBinding.of("TOPIC", "shadow-", "PREFIXED", "User:sam", "*", "WRITE", "ALLOW")]
     dropped = [AclBinding.of("TOPIC", t, "LITERAL", "User:tess", "*", "READ", "ALLOW") for t in (first, second)]
     clean.put(keep + dropped)
@@ -171,9 +186,8 @@ def test_shadow_mode_reports_exactly_the_requests_a_proposal_denies(authz, clean
     assert summary["stopped"] == "interrupted"
 
 
-def test_follow_topic_reports_events_as_they_are_produced(kafka, admin_config, tmp_path):
+def test_follow_topic_reports_events_as_they_are_produced(kafka, admin_config, topics, tmp_path):
     from kafka import KafkaProducer
-    from kafka.admin import KafkaAdminClient, NewTopic
 
     from kafka_authz_cli.whatif.auditlog import AuditDecision
     from kafka_authz_cli.whatif.cloudevents import FORMAT, to_event
@@ -184,9 +198,7 @@ def test_follow_topic_reports_events_as_they_are_produced(kafka, admin_config, t
                                    str(i))).encode()
 
     topic = f"shadow-audit-events-{uuid.uuid4().hex[:8]}"
-    admin = KafkaAdminClient(**kafka.client_config(), request_timeout_ms=30000)
-    admin.create_topics([NewTopic(topic, 2, 1)])
-    admin.close()
+    topics(topic, partitions=2)
     producer = KafkaProducer(**kafka.client_config(), max_block_ms=20000)
     producer.send(topic, event("User:carol", "READ", "payments", 1), partition=0).get(timeout=20)
     proposed = tmp_path / "proposed.json"
