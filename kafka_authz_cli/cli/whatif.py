@@ -23,6 +23,7 @@ from kafka_authz_cli.cli.common import (
     warn,
     write_output,
 )
+from kafka_authz_cli.cli.whatif_follow import FOLLOW_HELP, refuse_shadow_options, shadow
 from kafka_authz_cli.errors import InputError, OptionError
 from kafka_authz_cli.services import whatif as whatif_service
 from kafka_authz_cli.services import whatif_session as session_service
@@ -43,6 +44,7 @@ MIN_PARTITION_BYTES = 64 << 10
 class WhatIfFormat(str, Enum):
     table = "table"
     json = "json"
+    jsonl = "jsonl"  # shadow mode (--follow) only
 
 
 class WhatIfGate(str, Enum):
@@ -88,6 +90,8 @@ are the baseline) every request is decided, in slices of bounded memory.
 
 --spark runs the replay as a Spark job (local[*], or --master spark://HOST:PORT, yarn, k8s://...): files are split across tasks, so any size works in a fixed amount of memory. It reads log4j authorizer logs only: Confluent audit-log events (files or --logs-topic) are refused with --spark. 'authz whatif index' reads logs once into an index; --index answers from it (--since/--until pick hours) in seconds.
 
+""" + FOLLOW_HELP + """
+
 """ + EXIT_HELP
 
 
@@ -103,7 +107,7 @@ def whatif(
     logs_topic: Optional[str] = typer.Option(None, "--logs-topic", help="Read Confluent audit-log events from this "
                                              "topic instead of --logs (with --bootstrap-server)."),
     bootstrap_server: Optional[str] = typer.Option(None, "--bootstrap-server", help="HOST:PORT of the cluster holding "
-                                                   "--logs-topic."),
+                                                   "--logs-topic or --follow-topic."),
     max_events: Optional[int] = typer.Option(None, "--max-events", min=1, help="With --logs-topic: stop after this many "
                                              "records."),
     until_end: bool = typer.Option(False, "--until-end", help="With --logs-topic: stop at the end offsets taken at the "
@@ -128,34 +132,37 @@ def whatif(
     report_html: Optional[Path] = typer.Option(None, "--report", help="A self-contained HTML report."),
     fail_on: Optional[WhatIfGate] = typer.Option(None, "--fail-on", help="Exit 1 when the change newly denies "
                                                                          "client-visible traffic."),
-    fmt: WhatIfFormat = typer.Option(WhatIfFormat.table, "--format", "-f", help="table or json."),
+    fmt: WhatIfFormat = typer.Option(WhatIfFormat.table, "--format", "-f", help="table or json (jsonl: --follow)."),
     command_config: Optional[Path] = typer.Option(None, "--command-config", help="Client properties for "
-                                                  "--current cluster:HOST:PORT and --logs-topic."),
+                                                  "--current cluster:HOST:PORT and --logs-topic/--follow-topic."),
     timeout: float = typer.Option(10.0, "--timeout", help="Seconds to wait for a cluster: source."),
     full: bool = typer.Option(False, "--full", help="With --index: decide every request of the window, not only "
                               "those a changed ACL can touch (the answer is the same; for checking)."),
     interactive: bool = typer.Option(False, "--interactive", "--watch", help="With --index and --current: keep "
                                      "them in memory and answer again each time the --proposed file is saved; "
                                      "Ctrl-C ends."),
+    follow: Optional[str] = typer.Option(None, "--follow", metavar="LOGFILE", help="Shadow mode: follow this live "
+                                         "authorizer log (tail -F) and print each change as it is logged."),
+    follow_topic: Optional[str] = typer.Option(None, "--follow-topic", metavar="TOPIC", help="Shadow mode on the Confluent audit-log "
+                                               "events of this topic (with --bootstrap-server)."),
+    from_start: bool = typer.Option(False, "--from-start", help="--follow/--follow-topic: read what is there first."),
+    every: bool = typer.Option(False, "--every", help="--follow: print every changed decision, not each request once."),
+    max_seconds: Optional[float] = typer.Option(None, "--max-seconds", help="--follow: stop after this many seconds."),
+    max_changes: Optional[int] = typer.Option(None, "--max-changes", help="--follow: stop after this many changes."),
+    quarantine: Optional[Path] = typer.Option(None, "--quarantine", metavar="FILE", help="--follow: append quarantined lines here."),
 ) -> None:
     if ctx.invoked_subcommand is not None:
         return
     if proposed is None:
         raise InputError("--proposed is required (the ACL set to try)")
+    if follow is not None or follow_topic is not None:
+        return shadow(ctx.params, jsonl=fmt is WhatIfFormat.jsonl, fail=fail_on is WhatIfGate.newly_denied)
+    refuse_shadow_options(ctx.params, fmt is WhatIfFormat.jsonl)
     _check_sources(logs, index, logs_topic, bootstrap_server, max_events is not None or until_end, since or until)
     since_h, until_h = hour_bound(since, "--since"), hour_bound(until, "--until")
     if interactive:
-        _refuse_with_interactive(full=full, spark=spark, out=out, report=report_html, fail_on=fail_on)
-        session = session_service.open_session(
-            index or [], current, since=since_h, until=until_h, acls_format=option_value(acls_format),
-            acls_options=acls_options(option), super_users=super_users, allow_everyone=allow_everyone,
-            broker_config=broker_config, command_config=command_config, timeout=timeout)
-        _interactive(session, proposed, fmt)
-        return
-    if out is not None:
-        check_out_dir(out)
-    if report_html is not None:
-        check_can_write(report_html)
+        return _interactive(dict(ctx.params, since=since_h, until=until_h), fmt)
+    _check_outputs(out, report_html)
     result = whatif_service.replay(
         proposed, current, logs=logs, indexes=index, since=since_h, until=until_h, acls_format=option_value(acls_format),
         acls_options=acls_options(option), super_users=super_users, allow_everyone=allow_everyone,
@@ -170,6 +177,14 @@ def whatif(
         raise typer.Exit(1)
 
 
+def _check_outputs(out: Optional[Path], report_html: Optional[Path]) -> None:
+    """Before the work, so that a long replay never ends in a refusal to write its result."""
+    if out is not None:
+        check_out_dir(out)
+    if report_html is not None:
+        check_can_write(report_html)
+
+
 def _refuse_with_interactive(**given) -> None:
     for name, value in given.items():
         if value:
@@ -177,10 +192,19 @@ def _refuse_with_interactive(**given) -> None:
             raise OptionError(f"{flag} does not go with --interactive (each answer is printed as it comes)", flag)
 
 
-def _interactive(session, proposed: Path, fmt: WhatIfFormat) -> None:
+def _interactive(params: dict, fmt: WhatIfFormat) -> None:
     """Each answer as the proposal is saved: the table (or one JSON object per line), headed by a line
     saying which answer it is and how long it took; a proposal that does not load is one error line."""
     import time
+
+    p = params
+    _refuse_with_interactive(full=p["full"], spark=p["spark"], out=p["out"], report=p["report_html"],
+                             fail_on=p["fail_on"])
+    session = session_service.open_session(
+        p["index"] or [], p["current"], since=p["since"], until=p["until"], acls_format=option_value(p["acls_format"]),
+        acls_options=acls_options(p["option"]), super_users=p["super_users"], allow_everyone=p["allow_everyone"],
+        broker_config=p["broker_config"], command_config=p["command_config"], timeout=p["timeout"])
+    proposed = p["proposed"]
 
     if fmt is WhatIfFormat.table and sys.stderr.isatty():
         err_console.print(f"watching {proposed}: each save is answered again (Ctrl-C ends)", highlight=False)

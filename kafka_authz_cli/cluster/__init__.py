@@ -16,7 +16,7 @@ __getattr__, __all__ = lazy_face(__name__, {
     # kafka_adapter (kafka-python is imported by its functions, when a cluster is reached)
     "DEFAULT_TIMEOUT": "kafka_adapter", "ClusterError": "kafka_adapter", "KafkaAclAdmin": "kafka_adapter",
     "client_config": "kafka_adapter", "open_admin": "kafka_adapter", "pick_broker": "kafka_adapter",
-    "TopicRead": "kafka_adapter", "topic_records": "kafka_adapter",
+    "TopicRead": "kafka_adapter", "topic_records": "kafka_adapter", "follow_records": "kafka_adapter",
     # rollout
     "ApplyReport": "rollout", "Batch": "rollout", "Drift": "rollout", "Plan": "rollout", "Scope": "rollout",
     "batches": "rollout", "check_drift": "rollout", "execute": "rollout", "make_plan": "rollout", "phases": "rollout",

@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import dataclass, field
-from typing import Iterable, Protocol
+from typing import Iterable, Iterator, Protocol
 
 from kafka_authz_cli._java import JaasError, client_login, java_trim
 from kafka_authz_cli.acl import (
@@ -605,18 +605,28 @@ def consume_topic(bootstrap: str, topic: str, config: dict, *, max_events: int |
         read.missing = sum(end - consumer.position(tp) for tp, end in left.items())
         read.reason = f"no record for {idle_timeout:g}s"
     except KafkaError as exc:
-        if type(exc).__name__ == "TopicAuthorizationFailedError":
-            raise ClusterError(f"{login_name(config)} is not allowed to READ topic {topic} (reading audit events "
-                               "needs DESCRIBE and READ on it)") from None
-        raise ClusterError(f"reading topic {topic} failed: {_message(exc)}") from None
+        raise _topic_error(exc, config, topic) from None
     finally:
         consumer.close()
+
+
+def _topic_error(exc, config: dict, topic: str) -> ClusterError:
+    if type(exc).__name__ == "TopicAuthorizationFailedError":
+        return ClusterError(f"{login_name(config)} is not allowed to READ topic {topic} (reading audit events "
+                            "needs DESCRIBE and READ on it)")
+    return ClusterError(f"reading topic {topic} failed: {_message(exc)}")
 
 
 def topic_records(bootstrap: str, topic: str, command_config=None, timeout: float = DEFAULT_TIMEOUT, *,
                   max_events: int | None = None, until_end: bool = True,
                   read: TopicRead | None = None) -> Iterable[tuple[str, bytes | None]]:
     """:func:`consume_topic`, connecting as the Java tools do (``--bootstrap-server``, ``--command-config``)."""
+    config = _tool_config(command_config, timeout)
+    return consume_topic(bootstrap, topic, config, max_events=max_events, until_end=until_end, idle_timeout=timeout,
+                         read=read if read is not None else TopicRead())
+
+
+def _tool_config(command_config, timeout: float) -> dict:
     from kafka_authz_cli._java import parse_properties
     from kafka_authz_cli.formats import read_text
 
@@ -625,6 +635,37 @@ def topic_records(bootstrap: str, topic: str, command_config=None, timeout: floa
     props = {}
     if command_config is not None:
         props = parse_properties(read_text(command_config), str(command_config))
-    config = client_config(props, str(command_config or "<command-config>"), timeout)
-    return consume_topic(bootstrap, topic, config, max_events=max_events, until_end=until_end, idle_timeout=timeout,
-                         read=read if read is not None else TopicRead())
+    return client_config(props, str(command_config or "<command-config>"), timeout)
+
+
+def follow_records(bootstrap: str, topic: str, command_config=None, timeout: float = DEFAULT_TIMEOUT, *,
+                   from_start: bool = False, poll_seconds: float = 0.5,
+                   stop=lambda: False) -> Iterator[list[tuple[str, bytes | None]]]:
+    """The records of `topic` as they arrive (shadow mode), unbounded: batches of (``topic:partition:offset``,
+    value), an empty one when a poll of `poll_seconds` found none, until `stop()`. From the end of every
+    partition (the end when it starts), or its beginning; no consumer group, nothing committed."""
+    from kafka import KafkaConsumer, TopicPartition
+    from kafka.errors import KafkaError
+
+    config = _tool_config(command_config, timeout)
+    _RECORDER.errors.clear()
+    try:
+        consumer = KafkaConsumer(bootstrap_servers=bootstrap, group_id=None, enable_auto_commit=False, **config)
+    except (KafkaError, OSError, ValueError) as exc:
+        raise connect_error(bootstrap, config, list(_RECORDER.errors), exc, timeout) from None
+    try:
+        ids = consumer.partitions_for_topic(topic)
+        if not ids:
+            raise ClusterError(f"topic {topic!r} does not exist on {bootstrap} (or the login may not describe it)")
+        parts = [TopicPartition(topic, p) for p in sorted(ids)]
+        consumer.assign(parts)
+        (consumer.seek_to_beginning if from_start else consumer.seek_to_end)(*parts)
+        for tp in parts:  # the end is taken now, not at the first poll: what is produced from here on is read
+            consumer.position(tp)
+        while not stop():
+            got = consumer.poll(timeout_ms=int(poll_seconds * 1000))
+            yield [(f"{m.topic}:{m.partition}:{m.offset}", m.value) for tp in sorted(got) for m in got[tp]]
+    except KafkaError as exc:
+        raise _topic_error(exc, config, topic) from None
+    finally:
+        consumer.close()

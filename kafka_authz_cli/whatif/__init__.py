@@ -5,7 +5,8 @@ text that forges records is quarantined, every line is accounted for), and ``clo
 audit-log events (a file of them is told by its content); ``replay`` folds decisions
 into per-request aggregates, decides each distinct request before and after the change and reports
 what is newly denied or allowed; ``index`` keeps per (request, hour) aggregates on disk (Parquet)
-to answer from many times; ``output`` writes the results (JSON, Parquet, the quarantine, an HTML
+to answer from many times; ``follow`` follows a growing log as ``tail -F`` does and ``shadow``
+judges each decision as it is logged (shadow mode); ``output`` writes the results (JSON, Parquet, the quarantine, an HTML
 report). ``spark`` is the same replay as a Spark job, for logs of any size (its own face; the only
 place PySpark is imported).
 
@@ -23,7 +24,10 @@ __getattr__, __all__ = lazy_face(__name__, {
     "read_stream": "streams",
     # cloudevents: Confluent audit-log events
     "decode_event": "cloudevents", "file_holds_events": "cloudevents", "read_records": "cloudevents",
-    "to_event": "cloudevents",
+    "to_event": "cloudevents", "EventReader": "cloudevents",
+    # follow, shadow: shadow mode (a followed log, each decision judged as it is logged)
+    "Follower": "follow", "Line": "follow", "LineDecisions": "shadow", "Shadow": "shadow", "ShadowChange": "shadow",
+    "ShadowSummary": "shadow",
     # replay: aggregates, decisions, the report
     "Aggregate": "replay", "Change": "replay", "Verdict": "replay", "WhatIfReport": "replay",
     "aggregate": "replay", "aggregate_hourly": "replay", "build_report": "replay", "classify": "replay",

@@ -3,7 +3,8 @@
 KRaft combined mode (broker and controller in one JVM) on loopback: SASL_PLAINTEXT with SCRAM-SHA-256
 and SCRAM-SHA-512 for clients, `StandardAuthorizer`, `allow.everyone.if.no.acl.found=false`, an admin
 super user bootstrapped by `kafka-storage format --add-scram`, and `kafka.authorizer.logger` at DEBUG
-into its own file (`kafka-authorizer.log`). The controller listener speaks SASL PLAIN with its own
+into its own file (`kafka-authorizer.log`, and the same lines into `kafka-authorizer-rolling.log`, which
+log4j2 rotates by size). The controller listener speaks SASL PLAIN with its own
 super user (the SCRAM credentials live in the metadata log it serves).
 
 The jars come from Maven Central through ``pom.xml`` beside this file (the Kafka version is pinned
@@ -51,13 +52,31 @@ appender.authorizer.name = AUTHORIZER
 appender.authorizer.fileName = {logs}/kafka-authorizer.log
 appender.authorizer.layout.type = PatternLayout
 appender.authorizer.layout.pattern = [%d] %p %m (%c)%n
+appender.rolling.type = RollingFile
+appender.rolling.name = AUTHORIZER_ROLLING
+appender.rolling.fileName = {logs}/kafka-authorizer-rolling.log
+appender.rolling.filePattern = {logs}/kafka-authorizer-rolling.log.%i
+appender.rolling.layout.type = PatternLayout
+appender.rolling.layout.pattern = [%d] %p %m (%c)%n
+appender.rolling.policies.type = Policies
+appender.rolling.policies.size.type = SizeBasedTriggeringPolicy
+appender.rolling.policies.size.size = {rolling_bytes}
+appender.rolling.strategy.type = DefaultRolloverStrategy
+appender.rolling.strategy.max = 3
 rootLogger.level = INFO
 rootLogger.appenderRef.server.ref = SERVER
 logger.authorizer.name = kafka.authorizer.logger
 logger.authorizer.level = DEBUG
 logger.authorizer.additivity = false
 logger.authorizer.appenderRef.authorizer.ref = AUTHORIZER
+logger.authorizer.appenderRef.rolling.ref = AUTHORIZER_ROLLING
 """
+#: The authorizer log is also written to a second file that log4j2 rotates (RollingFile: renamed to
+#: .1 and a new file created, as in production) once it is over this size, checked before each
+#: write. A test triggers a rotation by making the broker log this much (tests/live/
+#: test_whatif_follow_live.py: shadow mode across a rotation). A second appender, so that
+#: kafka-authorizer.log, which other tests read whole, never rotates.
+ROLLING_BYTES = 64 * 1024
 
 
 class BrokerError(RuntimeError):
@@ -147,6 +166,11 @@ class Broker:
     @property
     def audit_log(self) -> Path:
         return self.logs / "kafka-authorizer.log"
+
+    @property
+    def rolling_audit_log(self) -> Path:
+        """The same lines as `audit_log`, in a file rotated every ROLLING_BYTES (see LOG4J2)."""
+        return self.logs / "kafka-authorizer-rolling.log"
 
     @property
     def server_log(self) -> Path:
@@ -259,7 +283,7 @@ def start(extra_scram: list[str] = (), workdir: Path | None = None) -> Broker:
     workdir = Path(workdir or tempfile.mkdtemp(prefix="authz-kafka-"))
     logs, data = workdir / "logs", workdir / "data"
     logs.mkdir(parents=True, exist_ok=True)
-    (workdir / "log4j2.properties").write_text(LOG4J2.format(logs=logs))
+    (workdir / "log4j2.properties").write_text(LOG4J2.format(logs=logs, rolling_bytes=ROLLING_BYTES))
     port, cport = free_port(), free_port()
     config = workdir / "server.properties"
     config.write_text(_server_properties(data, port, cport))
