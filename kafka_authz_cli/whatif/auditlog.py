@@ -323,6 +323,11 @@ def _strip_layout(line: str) -> tuple[str, str | None, str | None, bool]:
     return text, None, None, suffixed
 
 
+def log4j_timestamp(line: str) -> str | None:
+    """The timestamp of a line in one of the log4j layouts the reader knows (any logger), or None."""
+    return _strip_layout(line)[2]
+
+
 def valid_timestamp(ts: str) -> bool:
     """A log4j `%d` that names a real instant (month 1-12, a day the month has, 00:00:00-23:59:59)."""
     try:
