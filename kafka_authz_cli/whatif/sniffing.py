@@ -23,12 +23,14 @@ from typing import BinaryIO
 
 from kafka_authz_cli.errors import InputError
 from kafka_authz_cli.formats import what_is
-from kafka_authz_cli.whatif.auditlog import GZIP_MAGIC, ReadStats, log4j_timestamp, read_lines
+from kafka_authz_cli.whatif.auditlog import GZIP_MAGIC, ReadStats, has_log4j_line, read_lines
 from kafka_authz_cli.whatif.cloudevents import looks_like_events, read_event_lines
 
 EXPECTED = "an authorizer log (kafka-authorizer.log) or Confluent audit-log events"
 #: The prefix a file is judged by: a real log shows a decision or a log4j line long before.
 PREFIX_BYTES = 1 << 20
+#: What the sniffer is given: it reads less (and a JSON document whole up to a quarter of this).
+_SNIFFED = 1 << 17
 #: What the sniffer may call a file that is read as a log.
 _LOG_KINDS = frozenset({"authorizer-log", "log", "confluent-audit"})
 
@@ -84,25 +86,25 @@ def peek(fh: BinaryIO) -> tuple[BinaryIO, str, bool]:
 
 def not_a_log(head: str, whole: bool, source: str) -> InputError | None:
     """The refusal for a file whose first MiB is ``head`` (``whole``: the file), or None to read it."""
-    kind = what_is(head.replace("\r\n", "\n"))
+    kind = what_is(head[:_SNIFFED].replace("\r\n", "\n"))
     if kind is None or kind.key in _LOG_KINDS:
         return None
-    lines = [ln.rstrip("\r") for ln in head.split("\n")]
     if not whole:
-        lines.pop()  # cut short by the prefix
-    if any(log4j_timestamp(ln) for ln in lines):
+        head = head[:head.rfind("\n") + 1]  # cut short by the prefix: its last line is partial
+    if has_log4j_line(head):
         return None
-    if _holds_a_decision(lines, source):
+    if _holds_a_decision(head, source):
         return None  # a log, whatever else its first lines look like
     return InputError(f"this looks like {kind.name}, expected {EXPECTED}", source)
 
 
-def _holds_a_decision(lines: list[str], source: str) -> bool:
-    """Does the reader find a decision in these lines? Read by the reader itself, but only when some
-    line could start one (what every decision holds: cheap on a MiB of YAML)."""
+def _holds_a_decision(text: str, source: str) -> bool:
+    """Does the reader find a decision in ``text``? Read by the reader itself, but only when the text
+    holds what every decision holds (cheap on a MiB of YAML)."""
+    lines = text.split("\n")
     first = next((ln for ln in lines if ln.strip()), "")
     events = looks_like_events(first)
-    if not any(("authorizationInfo" if events else "Principal = ") in ln for ln in lines):
+    if ("authorizationInfo" if events else "Principal = ") not in text:
         return False
     read = read_event_lines if events else read_lines
     return any(True for _ in read(lines, source, ReadStats(), []))
