@@ -222,3 +222,9 @@ def test_peek_gives_every_byte_again(packed):
     while chunk := stream.read(1 << 22):
         chunks.append(chunk)
     assert b"".join(chunks) == raw
+
+
+def test_stdin_that_is_no_log_is_refused_by_its_name():
+    res = runner.invoke(app, ["whatif", "--proposed", PROPOSED, "--logs", "-"],
+                        input=(ROOT / "tests/formats/terraform/mongey-examples-main.tf").read_bytes())
+    assert_refused(res, "<stdin>", "Terraform")
