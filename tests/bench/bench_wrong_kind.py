@@ -3,6 +3,7 @@
 1. Real logs (stock layout, 10k / 50k / 250k lines, plain and gzip): whatif's per-file reader
    (`streams.read_stream`: the first MiB peeked and sniffed, then read) against the log4j reader
    alone (`auditlog.read_stream`, no peek) on the same file: the ratio is the check's overhead.
+   The check alone (peek + sniff of the first MiB) is also timed against reading the whole file.
 2. A file that is no log (KSM YAML, 64 KiB / 1 MiB / 16 MiB): the refusal against reading it as a
    log as before (every line quarantined): the refusal stays flat above the first MiB.
 
@@ -12,6 +13,7 @@
 from __future__ import annotations
 
 import gzip
+import io
 import sys
 import tempfile
 import time
@@ -22,6 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from kafka_authz_cli.errors import InputError  # noqa: E402
 from kafka_authz_cli.whatif import auditlog, streams  # noqa: E402
+from kafka_authz_cli.whatif.sniffing import not_a_log, peek  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -39,6 +42,11 @@ def read_with(reader, path: Path) -> int:
             return sum(1 for _ in reader(fh, str(path), stats, []))
         except InputError:
             return -1
+
+
+def check_only(data: bytes) -> None:
+    _, head, whole = peek(io.BytesIO(data))
+    assert not_a_log(head, whole, "f") is None
 
 
 def paired(base, new, repeat: int = 5) -> tuple[float, float]:
@@ -65,6 +73,13 @@ def main() -> None:
             assert read_with(streams.read_stream, f) == read_with(auditlog.read_stream, f) == n
             base, new = paired(lambda: read_with(auditlog.read_stream, f), lambda: read_with(streams.read_stream, f))
             print(f"{f.name:<22}{f.stat().st_size / 1e6:>8.1f}{base:>10.3f}{new:>10.3f}{new / base:>8.3f}")
+    print("\nthe check alone (peek + sniff of the first MiB) against reading the whole file, per file")
+    print(f"{'file':<22}{'MB':>8}{'read s':>10}{'check ms':>10}{'ratio':>8}")
+    for n in (10_000, 250_000):
+        for f in (tmp / f"{n}.log", tmp / f"{n}.log.gz"):
+            data = f.read_bytes()
+            base, new = paired(lambda: read_with(auditlog.read_stream, f), lambda: check_only(data), 3)
+            print(f"{f.name:<22}{f.stat().st_size / 1e6:>8.1f}{base:>10.3f}{new * 1000:>10.2f}{new / base:>8.4f}")
     print("\na file that is no log (KSM YAML): refused vs read as a log (every line quarantined)")
     print(f"{'file':<22}{'MB':>8}{'as log s':>10}{'refuse s':>10}{'ratio':>8}")
     one = (ROOT / "tests/formats/ksm/example-acls.yml").read_text()
