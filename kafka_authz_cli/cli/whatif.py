@@ -69,7 +69,8 @@ which real accesses it would newly deny or allow: by whom, how often, from which
 deciding rule before and after. Without --current the logged decision is the baseline; with it,
 the current ACL set is, and authz also says how many logged decisions it reproduces. Decisions
 logged at TRACE (filtering, authorized-operations) are reported apart from client-visible ones.
-Every line is counted: decision, other line, or quarantined (written to --out).
+Every line is counted: decision, other line, or quarantined (written to --out). A file that is no log at all (an ACL
+file, a configuration, a binary file: judged by its first MiB) is refused saying what it looks like.
 
 --logs-topic TOPIC --bootstrap-server HOST:PORT reads Confluent audit-log events from a topic (from the beginning,
 no consumer group, nothing committed; log in with --command-config), bounded: --until-end stops at the end offsets

@@ -14,7 +14,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import BinaryIO, Mapping, Optional
 
-from kafka_authz_cli.errors import OptionError
+from kafka_authz_cli.errors import InputError, OptionError
 from kafka_authz_cli.review import Evidence, SourceTally, UnusedReport, in_window, review_unused
 from kafka_authz_cli.services.settings import broker_settings
 from kafka_authz_cli.services.sources import acl_set_from
@@ -25,6 +25,7 @@ from kafka_authz_cli.whatif import (
     aggregate,
     aggregates_from_table,
     hour_bound,
+    no_decision_lines,
     open_index,
     read_hourly_local,
     read_stream,
@@ -66,6 +67,9 @@ def unused(acls: Path | str, *, logs: Optional[list[str]] = None, indexes: Optio
         stats, quarantine, aggs = _from_indexes(indexes, since_h, until_h, evidence)
     else:
         stats, quarantine, aggs = _from_logs(logs or [], stdin, since_h, until_h, evidence, progress)
+        nothing = no_decision_lines(stats)
+        if nothing is not None:  # every binding would be reported unused
+            raise InputError(f"{nothing} (nothing to tell used bindings from unused ones)")
     report = review_unused(aggs, acl_set.bindings, acl_set.origins, settings.as_config(), evidence, assume_complete)
     if stats.quarantined_lines:
         report.warnings.append(f"{stats.quarantined_lines} log line(s) could not be read as decisions and were kept "

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import BinaryIO, Mapping, Optional
 
 from kafka_authz_cli.acl import DiffResult, diff
-from kafka_authz_cli.errors import OptionError
+from kafka_authz_cli.errors import InputError, OptionError
 from kafka_authz_cli.review import (
     WIDENINGS,
     Generated,
@@ -35,6 +35,7 @@ from kafka_authz_cli.whatif import (
     WhatIfReport,
     aggregate,
     aggregates_from_table,
+    no_decision_lines,
     open_index,
     read_hourly_local,
 )
@@ -174,6 +175,9 @@ def _traffic(window: Window, stdin, progress: ProgressHooks):
             stats, _quarantine, decisions = read_logs_local(files, names, advance)
             counter = [0]
             aggs = aggregate(_in_window(decisions, window.since, window.until, counter))
+    nothing = no_decision_lines(stats)
+    if nothing is not None:  # the generated set would be empty
+        raise InputError(f"{nothing} (nothing to generate from)")
     return aggs, stats, counter[0]
 
 

@@ -28,12 +28,14 @@ from kafka_authz_cli.whatif import (
     WhatIfReport,
     aggregate,
     aggregate_hourly,
+    check_log_file,
     check_not_indexed,
     commit_run,
     expand_paths,
     file_holds_events,
     fingerprint,
     new_run_id,
+    no_decision_lines,
     open_index,
     read_records,
     read_stream,
@@ -143,6 +145,7 @@ def replay(proposed: Path, current: Optional[Path | str] = None, *, logs: Option
                                                          progress)
             else:
                 stats, quarantine, report = replay_local(files, names, proposed_acls, current_set, config, progress)
+        _warn_no_decisions(stats)
     if not stats.balanced:  # pragma: no cover - the reader accounts for every line
         raise AuthzError(f"internal error: {stats.lines} lines read but only "
                          f"{stats.decision_lines + stats.non_decision_lines + stats.quarantined_lines} accounted for")
@@ -247,6 +250,7 @@ def _index_run(ix, files: list[str], names: dict[str, str], prints: list[dict], 
     except BaseException:
         shutil.rmtree(staged, ignore_errors=True)
         raise
+    _warn_no_decisions(stats)  # after the commit: said for this run, not kept in the index
     return Indexed(run_id, stats, len(ix.runs), ix.stats())
 
 
@@ -297,8 +301,17 @@ class spooled_logs:
         return False
 
 
+def _warn_no_decisions(stats: ReadStats) -> None:
+    warning = no_decision_lines(stats)
+    if warning is not None:
+        stats.warnings.append(warning)
+
+
 def refuse_events_on_spark(files: list[str], names: dict[str, str]) -> None:
-    """The Spark job reads log4j authorizer logs only: a file of Confluent audit-log events is refused."""
+    """The Spark job reads log4j authorizer logs only: a file that is plainly no log (as the in-process
+    reader refuses it) and a file of Confluent audit-log events are refused before it starts."""
+    for f in files:
+        check_log_file(f, names.get(f, f))
     events = [names.get(f, f) for f in files if file_holds_events(f)]
     if events:
         raise OptionError(f"{events[0]}{f' (and {len(events) - 1} more)' if len(events) > 1 else ''} starts "

@@ -323,6 +323,20 @@ def _strip_layout(line: str) -> tuple[str, str | None, str | None, bool]:
     return text, None, None, suffixed
 
 
+#: a part of every timestamp that a search finds fast (it starts with a literal)
+_TS_HINT = re.compile(r"-[0-9][0-9][ T][0-9][0-9]:[0-9][0-9]:")
+
+
+def has_log4j_line(text: str) -> bool:
+    """Is a line of ``text`` in a log4j layout the reader knows, with its timestamp (any logger)?"""
+    for m in _TS_HINT.finditer(text):
+        start = text.rfind("\n", 0, m.start()) + 1
+        end = text.find("\n", m.end())
+        if _strip_layout(text[start:end if end >= 0 else len(text)].rstrip("\r"))[2]:
+            return True
+    return False
+
+
 def valid_timestamp(ts: str) -> bool:
     """A log4j `%d` that names a real instant (month 1-12, a day the month has, 00:00:00-23:59:59)."""
     try:

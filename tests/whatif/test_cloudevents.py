@@ -13,9 +13,10 @@ from typer.testing import CliRunner
 
 from kafka_authz_cli.acl import AclOperation, ResourceType, java_host_address
 from kafka_authz_cli.cli.app import app
+from kafka_authz_cli.errors import InputError
 from kafka_authz_cli.whatif import read_stream
-from kafka_authz_cli.whatif.auditlog import AuditDecision, ReadStats
-from kafka_authz_cli.whatif.cloudevents import FORMAT, decode_event, file_holds_events, to_event
+from kafka_authz_cli.whatif.auditlog import AuditDecision, ReadStats, iter_file_lines
+from kafka_authz_cli.whatif.cloudevents import FORMAT, decode_event, file_holds_events, read_event_lines, to_event
 
 CORPUS = Path(__file__).parents[1] / "formats" / "confluent-audit"
 CASES = json.loads((CORPUS / "cases.json").read_text())
@@ -172,7 +173,14 @@ def test_a_pretty_object_that_never_closes_is_quarantined_and_the_next_one_read(
                           st.just(json.dumps(BASE)[:50]), st.just(json.dumps(BASE, indent=1))), min_size=1, max_size=12))
 def test_garbage_never_crashes_and_every_line_is_counted(chunks):
     text = "{}\n" + "\n".join(chunks)  # starts like events: read as events whatever follows
-    out, stats, quarantine = read(text.encode())
+    try:
+        out, stats, quarantine = read(text.encode())
+    except InputError as exc:  # not one decision in it: JSON that is no audit log, refused (test_wrong_kind.py)
+        assert exc.reason.startswith("this looks like ")
+        stats = ReadStats()
+        lines = iter_file_lines(io.BytesIO(text.encode()), "ev.json", stats)
+        out = list(read_event_lines(lines, "ev.json", stats, []))
+        assert not out and stats.balanced
     assert stats.lines == len(text.encode().split(b"\n")) - text.endswith("\n")  # a final LF ends, not starts, a line
     assert all(d.format == FORMAT for d in out)
 
@@ -235,5 +243,8 @@ def test_events_index_once_and_answer_as_the_logs_do_and_stdin_reads_them(tmp_pa
 
 
 def test_index_on_spark_refuses_events_before_starting(tmp_path):
-    res = runner.invoke(app, ["whatif", "index", "--logs", str(CORPUS), "--spark", "-o", str(tmp_path / "ix")])
-    assert res.exit_code == 2 and "Confluent audit-log events" in res.output and "(and 3 more)" in res.output, res.output
+    # the corpus' events files (its cases.json is no log at all: refused as JSON, test_wrong_kind.py)
+    events = ["cloud-docs-mds-authorize.json", "confluent-unit-test-createtopics.jsonl", "cp54-superuser-consumers.json"]
+    res = runner.invoke(app, ["whatif", "index", *(a for e in events for a in ("--logs", str(CORPUS / e))), "--spark",
+                              "-o", str(tmp_path / "ix")])
+    assert res.exit_code == 2 and "Confluent audit-log events" in res.output and "(and 2 more)" in res.output, res.output
