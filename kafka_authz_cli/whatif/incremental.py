@@ -121,12 +121,16 @@ class IndexScan:
     def read(self, where=None, columns: Optional[list[str]] = None, window: bool = True):
         """The rows within the window (all of them with `window` False) that `where` selects."""
         import pyarrow as pa
+        import pyarrow.dataset as ds
 
         tables = []
         for index, data, flt, whole in self.parts:
             f = flt if window else whole
             with _readable(index):
-                tables.append(data.to_table(filter=f if where is None else f & where, columns=columns))
+                # a few row groups decoded at a time: memory follows what the filter keeps, not what it reads
+                scanner = ds.Scanner.from_dataset(data, filter=f if where is None else f & where, columns=columns,
+                                                  batch_readahead=4, fragment_readahead=2)
+                tables.append(scanner.to_table())
         if not tables:
             return schema().empty_table() if columns is None else schema().empty_table().select(columns)
         return pa.concat_tables(tables) if len(tables) > 1 else tables[0]
@@ -283,12 +287,16 @@ def evaluate(rolled, proposed, current) -> Partial:
 
 def evaluate_all(scan: IndexScan, proposed, current, rows: Optional[int] = None, keep=None) -> Partial:
     """Every request of the window, slice by slice; `keep` gets each slice's rolled-up rows (in order)."""
+    import pyarrow as pa
+
     total = Partial()
     for where in scan.slices(rows or SLICE_ROWS):
         rolled = rollup(scan.read(where))
         if keep is not None:
             keep(rolled)
         total.merge(evaluate(rolled, proposed, current))
+        del rolled
+        pa.default_memory_pool().release_unused()  # the slice's buffers go back before the next is read
     return total
 
 
@@ -320,13 +328,24 @@ class Touched:
         else:
             g["names"].add(name)
 
+    def split(self) -> tuple["Touched", "Touched"]:
+        """(the groups naming a principal, the groups for every principal)."""
+        named, anyone = Touched(self.any_principal), Touched(self.any_principal)
+        for (rtype, who), g in self.groups.items():
+            (named if who is not None else anyone).groups[(rtype, who)] = g
+        return named, anyone
+
     def may_hold(self, stats: dict) -> bool:
         """Whether a row group with these min/max statistics can hold a touched request."""
-        t, n = stats.get("resource_type") or {}, stats.get("resource_name") or {}
+        t, n, p = (stats.get(c) or {} for c in ("resource_type", "resource_name", "principal"))
         t_min, t_max, n_min, n_max = t.get("min"), t.get("max"), n.get("min"), n.get("max")
-        if None in (t_min, t_max, n_min, n_max) or t_min != t_max:
-            return True  # no statistics, or several types in it: read it
-        for (rtype, _), g in self.groups.items():
+        p_min, p_max = p.get("min"), p.get("max")
+        by_resource = None not in (t_min, t_max, n_min, n_max) and t_min == t_max
+        for (rtype, who), g in self.groups.items():
+            if who is not None and p_min is not None and p_max is not None and not p_min <= who <= p_max:
+                continue  # none of this principal's requests in it
+            if not by_resource:
+                return True  # no statistics, or several types in it: read it
             if rtype != t_min:
                 continue
             if g["every"] or any(n_min <= name <= n_max for name in g["names"]):
@@ -437,20 +456,41 @@ class Baseline:
         return cls(summary, data["used_before"], data["untimed"], data["requests"], rollup)
 
     def touched_rows(self, touched: "Touched"):
-        """The rolled-up rows of the requests `touched` selects (only the row groups that can hold one
-        are read from a file)."""
-        import pyarrow.parquet as pq
+        """The rolled-up rows of the requests `touched` selects. From files, only the row groups that
+        can hold one are read: those of changed ACLs naming a principal from the rows in principal order
+        (when kept), those of ACLs for every principal from the rows in resource order; each row is
+        taken from one of the two (a row both select comes from the second)."""
+        import pyarrow as pa
+        import pyarrow.compute  # noqa: F401  (pa.compute)
 
-        if self.rollup is None or isinstance(self.rollup, (str, Path)):
-            try:
-                f = pq.ParquetFile(self.rollup)
-                ids = [i for i in range(f.metadata.num_row_groups) if touched.may_hold(_row_group_stats(f, i))]
-                table = f.read_row_groups(ids) if ids else rollup_schema().empty_table()
-            except (OSError, ValueError) as exc:
-                raise StaleBaseline(str(exc)) from None
-        else:
+        if not isinstance(self.rollup, dict):
             table = self.rollup
-        return table.filter(touched.mask(table)) if table.num_rows else table
+            return table.filter(touched.mask(table)) if table.num_rows else table
+        named, anyone = touched.split()
+        out = []
+        try:
+            if anyone.groups:
+                t = _read_groups(self.rollup["resource"], anyone)
+                out.append(t.filter(anyone.mask(t)) if t.num_rows else t)
+            if named.groups:
+                t = _read_groups(self.rollup.get("principal") or self.rollup["resource"], named)
+                if t.num_rows:
+                    keep = named.mask(t)
+                    if anyone.groups:
+                        keep = pa.compute.and_(keep, pa.compute.invert(anyone.mask(t)))
+                    t = t.filter(keep)
+                out.append(t)
+        except (OSError, ValueError) as exc:
+            raise StaleBaseline(str(exc)) from None
+        return pa.concat_tables(out) if out else rollup_schema().empty_table()
+
+
+def _read_groups(path, touched: "Touched"):
+    import pyarrow.parquet as pq
+
+    f = pq.ParquetFile(path)
+    ids = [i for i in range(f.metadata.num_row_groups) if touched.may_hold(_row_group_stats(f, i))]
+    return f.read_row_groups(ids) if ids else rollup_schema().empty_table()
 
 
 class StaleBaseline(Exception):
@@ -466,7 +506,7 @@ def _row_group_stats(f, i: int) -> dict:
     out = {}
     for j in range(rg.num_columns):
         col = rg.column(j)
-        if col.path_in_schema in ("resource_type", "resource_name") and col.statistics is not None \
+        if col.path_in_schema in ("principal", "resource_type", "resource_name") and col.statistics is not None \
                 and col.statistics.has_min_max:
             out[col.path_in_schema] = {"min": col.statistics.min, "max": col.statistics.max}
     return out
@@ -491,53 +531,89 @@ def load_baseline(cache_dir: Optional[Path], key: str) -> Optional[Baseline]:
         return None
     try:
         data = json.loads((cache_dir / f"{key}.json").read_text(encoding="utf-8"))
-        rows = cache_dir / f"{key}.parquet"
-        if data.get("format") != BASELINE_FORMAT or not rows.exists():
+        rows = {"resource": cache_dir / f"{key}.parquet", "principal": cache_dir / f"{key}.by-principal.parquet"}
+        if data.get("format") != BASELINE_FORMAT or not rows["resource"].exists():
             return None
+        if not rows["principal"].exists():
+            rows["principal"] = None  # too many requests to sort in memory: resource order only
         return Baseline.from_json(data, rows)
     except (OSError, ValueError, KeyError, TypeError):
         return None  # absent, unreadable or damaged: computed again
 
 
 class BaselineWriter:
-    """Stores a baseline as the full pass makes it: its rolled-up rows slice by slice into a Parquet
-    file (row groups small enough to skip), then the JSON; both written to temporary names and renamed,
-    readable by their owner only (they name principals and resources). Without a directory, or when it
-    cannot be written, the rows are kept in memory instead."""
+    """Stores a baseline as the full pass makes it: its rolled-up rows into a Parquet file, then the
+    JSON; both written to temporary names and renamed, readable by their owner only (they name
+    principals and resources). Without a directory, or when it cannot be written, the rows are kept in
+    memory instead.
 
-    ROW_GROUP_ROWS = 8192
+    The rows are kept in resource order (the order the slices come in), and also sorted by principal
+    when they fit in memory (up to IN_MEMORY_ROWS requests), both in small row groups: most changed
+    ACLs name one principal, whose requests then sit in one or two row groups its min/max statistics
+    find; an ACL for every principal (User:*, or any with allow.everyone.if.no.acl.found) reads the
+    row groups of its resources in resource order. Beyond IN_MEMORY_ROWS the slices stream to the file
+    as they come, in resource order only."""
+
+    ROW_GROUP_ROWS = 1024
+    IN_MEMORY_ROWS = 2_000_000
 
     def __init__(self, cache_dir: Optional[Path], key: Optional[str]):
         self.cache_dir, self.key = cache_dir, key
         self.writer = self.tmp = None
         self.kept: list = []
-        if cache_dir is not None and key is not None:
-            try:
-                import pyarrow.parquet as pq
+        self.rows = 0
+        self.to_file = cache_dir is not None and key is not None
 
-                cache_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
-                self.tmp = cache_dir / f".{key}.{os.getpid()}.parquet.tmp"
+    def __call__(self, rolled) -> None:
+        self.kept.append(rolled)
+        self.rows += rolled.num_rows
+        if self.to_file and self.rows > self.IN_MEMORY_ROWS:
+            for t in self.kept:
+                self._write(t)
+            self.kept = []
+
+    def _write(self, table) -> None:
+        import pyarrow.parquet as pq
+
+        if self.writer is None and self.to_file:
+            try:
+                self.cache_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+                self.tmp = self.cache_dir / f".{self.key}.{os.getpid()}.parquet.tmp"
                 fd = os.open(self.tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
                 self.writer = pq.ParquetWriter(os.fdopen(fd, "wb"), rollup_schema())
             except OSError:
-                self.writer = None
-
-    def __call__(self, rolled) -> None:
+                self.to_file = False
         if self.writer is not None:
-            self.writer.write_table(rolled, row_group_size=self.ROW_GROUP_ROWS)
-        else:
-            self.kept.append(rolled)
+            self.writer.write_table(table, row_group_size=self.ROW_GROUP_ROWS)
 
     def finish(self, baseline: Baseline) -> Baseline:
         import pyarrow as pa
+        import pyarrow.parquet as pq
 
-        if self.writer is None:
-            baseline.rollup = pa.concat_tables(self.kept) if self.kept else rollup_schema().empty_table()
-            return baseline
+        by_principal = None
+        if self.kept or self.writer is None:
+            rows = pa.concat_tables(self.kept) if self.kept else rollup_schema().empty_table()
+            self.kept = []
+            if not self.to_file:
+                baseline.rollup = rows
+                return baseline
+            if self.writer is None:  # all in memory: also kept in principal order
+                by_principal = rows.sort_by([(k, "ascending") for k in BY_PRINCIPAL])
+            self._write(rows)
+            if self.writer is None:
+                baseline.rollup = rows
+                return baseline
         self.writer.close()
-        rows = self.cache_dir / f"{self.key}.parquet"
+        paths = {"resource": self.cache_dir / f"{self.key}.parquet", "principal": None}
         try:
-            os.replace(self.tmp, rows)
+            if by_principal is not None:
+                paths["principal"] = self.cache_dir / f"{self.key}.by-principal.parquet"
+                tmp = self.cache_dir / f".{self.key}.{os.getpid()}.by-principal.tmp"
+                fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+                with os.fdopen(fd, "wb") as fh:
+                    pq.write_table(by_principal, fh, row_group_size=self.ROW_GROUP_ROWS)
+                os.replace(tmp, paths["principal"])
+            os.replace(self.tmp, paths["resource"])
             tmp = self.cache_dir / f".{self.key}.{os.getpid()}.json.tmp"
             fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
             with os.fdopen(fd, "w", encoding="utf-8") as fh:
@@ -545,8 +621,12 @@ class BaselineWriter:
             os.replace(tmp, self.cache_dir / f"{self.key}.json")
         except OSError:
             pass  # not kept: the next proposal computes it again
-        baseline.rollup = rows
+        baseline.rollup = paths
         return baseline
+
+
+#: The order of a baseline's rows when they fit in memory.
+BY_PRINCIPAL = ["principal", "resource_type", "resource_name", "host", "operation"]
 
 
 # ----------------------------------------------------------------------------------------------

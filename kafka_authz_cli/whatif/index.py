@@ -36,7 +36,7 @@ KEY = ["principal", "host", "operation", "resource_type", "resource_name"]
 #: the requests on some resources (a literal name, a prefix: a range) skips every row group whose
 #: min/max statistics lie outside it (whatif/incremental.py). Runs so written say `"sorted": true`.
 SORT_KEY = ["resource_type", "resource_name", "principal", "host", "operation"]
-ROW_GROUP_ROWS = 32_768
+ROW_GROUP_ROWS = 8_192
 
 
 def schema():

@@ -119,14 +119,17 @@ def _json(report) -> str:
        removed=st.lists(st.integers(0, 11), max_size=4), added=st.lists(bindings, max_size=5),
        super_users=st.sampled_from(["", "User:bob", "User:alice;User:svc7"]), allow_everyone=st.booleans(),
        window=st.sampled_from([(None, None), ("2026-11-20 11", None), (None, "2026-11-22 00")]),
-       slice_rows=st.sampled_from([1, 3, 10_000]))
+       slice_rows=st.sampled_from([1, 3, 10_000]), in_memory=st.sampled_from([0, 2_000_000]))
 def test_incremental_answers_are_byte_identical_to_full_ones(tmp_path_factory, monkeypatch, runs, current, removed,
-                                                             added, super_users, allow_everyone, window, slice_rows):
+                                                             added, super_users, allow_everyone, window, slice_rows,
+                                                             in_memory):
     # Random proposals (adds, removes, DENYs, prefixed, the LITERAL '*', User:*, malformed principals, names
     # below '*' and empty ones that force a full pass) under random settings, against random two-run indexes.
     tmp = tmp_path_factory.mktemp("ix")
     ix = _build(tmp / "index", runs)
     monkeypatch.setattr(incremental, "SLICE_ROWS", slice_rows)
+    # baseline rows streamed to the file in resource order only, or kept and sorted by principal too
+    monkeypatch.setattr(incremental.BaselineWriter, "IN_MEMORY_ROWS", in_memory)
     gone = {current[i] for i in removed if i < len(current)}
     proposed = [b for b in current if b not in gone] + added
     config = {"super_users": super_users, "allow_everyone_if_no_acl_found": allow_everyone}
@@ -220,13 +223,17 @@ def test_a_stale_or_damaged_baseline_is_never_used(tmp_path):
     cache = tmp_path / "cache"
     assert _answer(ix, None, None, [], [grant], config, cache).mode == "full"
     [stored] = list(cache.glob("*.json"))
-    rows = stored.with_suffix(".parquet")
-    assert stored.stat().st_mode & 0o777 == 0o600 and rows.stat().st_mode & 0o777 == 0o600
+    rows, by_principal = stored.with_suffix(".parquet"), stored.with_suffix(".by-principal.parquet")
+    assert all(f.stat().st_mode & 0o777 == 0o600 for f in (stored, rows, by_principal))
     assert _answer(ix, None, None, [], [grant], config, cache).mode == "incremental"
-    kept = rows.read_bytes()
-    rows.write_bytes(kept[:50])  # its rows damaged: computed again (and stored again)
+    by_principal.write_bytes(by_principal.read_bytes()[:50])  # its rows damaged: computed again, stored again
     assert _answer(ix, None, None, [], [grant], config, cache).mode == "full"
     assert _answer(ix, None, None, [], [grant], config, cache).mode == "incremental"
+    everyone = AclBinding(ResourceType.TOPIC, "orders", PatternType.LITERAL, "User:*", "*", AclOperation.READ,
+                          AclPermissionType.DENY)  # read from the rows in resource order
+    rows.write_bytes(rows.read_bytes()[:50])
+    assert _answer(ix, None, None, [grant, everyone], [grant], config, cache).mode == "full"
+    assert _answer(ix, None, None, [grant, everyone], [grant], config, cache).mode == "incremental"
     rows.unlink()
     assert _answer(ix, None, None, [], [grant], config, cache).mode == "full"
     stored.write_text("{not json")
