@@ -143,35 +143,38 @@ class IndexScan:
         return (pc.sum(t["count"]).as_py() or 0) if t.num_rows else 0
 
     def slices(self, rows: int) -> list:
-        """Filters cutting the requests into key ranges of about `rows` index rows each, from the row
-        groups' statistics (no data read). One slice (None: everything) for a small index, or one
-        written before runs were sorted (its row groups span every key, so ranges would read it all
-        once per slice)."""
+        """Filters cutting the requests into key ranges of about `rows` index rows each (a resource with
+        more rows is a slice of its own). The row counts come from the metadata; where the index is
+        bigger than one slice, the rows per resource are counted from its two resource columns, file by
+        file (memory follows the distinct resources, not the rows). One slice (None: everything) for a
+        small index, or one written before runs were sorted (its row groups span every key, so ranges
+        would read it all once per slice)."""
         import pyarrow.compute as pc
 
-        if not self.sorted:
-            return [None]
-        groups, total = [], 0
+        total = 0
         for index, data, flt, _ in self.parts:
             for frag in data.get_fragments(filter=flt):
                 with _readable(index):
                     frag.ensure_complete_metadata()
-                for rg in frag.row_groups:
-                    st = rg.statistics or {}
-                    t, n = st.get("resource_type") or {}, st.get("resource_name") or {}
-                    if t.get("min") is None or n.get("min") is None:
-                        return [None]
-                    groups.append(((t["min"], n["min"] if t["min"] == t.get("max") else ""), rg.num_rows))
-                    total += rg.num_rows
-        if total <= rows:
+                total += sum(rg.num_rows for rg in frag.row_groups)
+        if not self.sorted or total <= rows:
             return [None]
-        groups.sort()
+        counts: Counter = Counter()
+        for index, data, flt, _ in self.parts:
+            for frag in data.get_fragments(filter=flt):
+                with _readable(index):
+                    t = frag.to_table(columns=["resource_type", "resource_name"])
+                g = t.group_by(["resource_type", "resource_name"], use_threads=False).aggregate([
+                    ([], "count_all")]).to_pydict()
+                for rtype, rname, n in zip(g["resource_type"], g["resource_name"], g["count_all"]):
+                    if rtype is not None and rname is not None:
+                        counts[(rtype, rname)] += n
         cuts, acc = [], 0
-        for key, n in groups:
-            if acc >= rows and (not cuts or key > cuts[-1]):
+        for key in sorted(counts):
+            if acc >= rows:
                 cuts.append(key)
                 acc = 0
-            acc += n
+            acc += counts[key]
         bounds = [None] + cuts + [None]
         rtype, name = pc.field("resource_type"), pc.field("resource_name")
         out = []
@@ -182,7 +185,7 @@ class IndexScan:
             if hi is not None:
                 below = (rtype < hi[0]) | ((rtype == hi[0]) & (name < hi[1]))
                 expr = below if expr is None else expr & below
-            if expr is None:  # one slice after all (every row group starts at the same key)
+            if expr is None:  # one slice after all (a single resource)
                 return [None]
             if lo is None:  # a row without a resource must be read by some slice
                 expr = expr | pc.is_null(rtype) | pc.is_null(name)
