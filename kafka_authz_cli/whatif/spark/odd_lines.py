@@ -117,9 +117,8 @@ class LineNumbers:
         return sum(n for *_, n in self.offsets)
 
 
-def line_numbers(spark, stage1, display: dict[str, str]) -> LineNumbers:
-    """From the per-split line counts of the scan (kind B rows)."""
-    blocks = stage1.where("kind = 'B'").select("file", "block", "n", "bmin", "fmin").collect()
+def line_numbers(spark, blocks, display: dict[str, str]) -> LineNumbers:
+    """From the per-split line counts of the scan (its kind B rows, collected)."""
     per_file: dict[str, list] = {}
     for r in blocks:
         per_file.setdefault(r.file, []).append(r)

@@ -55,8 +55,11 @@ def read_logs(spark, files: list[str], progress: StatusProgress | None = None,
     cached = [stage1]
     progress.set("line accounting")
     order = {(names or {}).get(f, f): i for i, f in enumerate(files)}
-    numbers = line_numbers(spark, stage1, sources.display)
-    warnings = _decoder_warnings(stage1, sources.display, order)
+    # per-split counts and decoder warnings in one collect (each action on the scan is a job)
+    small = stage1.where("kind IN ('B', 'W')").select("kind", "file", "block", "n", "bmin", "fmin", "rid", "raw") \
+        .collect()
+    numbers = line_numbers(spark, [r for r in small if r.kind == "B"], sources.display)
+    warnings = _decoder_warnings([r for r in small if r.kind == "W"], sources.display, order)
 
     groups = fast_groups(stage1)
     # A group the stock path took that is not a record after all (a level or a date that does not
@@ -95,10 +98,9 @@ def _set_split_bytes(spark, partition_bytes: int | None) -> None:
     spark.conf.set("spark.sql.files.openCostInBytes", split)
 
 
-def _decoder_warnings(stage1, display: dict[str, str], order: dict[str, int]) -> list[str]:
-    """What the Python decoder said (kind W rows), in the order of the files and of what it said."""
-    warn_rows = sorted(stage1.where("kind = 'W'").select("file", "rid", "raw").collect(),
-                       key=lambda r: (order.get(display.get(r.file), 0), -r.rid))
+def _decoder_warnings(rows, display: dict[str, str], order: dict[str, int]) -> list[str]:
+    """What the Python decoder said (the scan's kind W rows), in the order of the files and of what it said."""
+    warn_rows = sorted(rows, key=lambda r: (order.get(display.get(r.file), 0), -r.rid))
     return [bytes(r.raw).decode("utf-8", "replace") for r in warn_rows]
 
 

@@ -107,11 +107,11 @@ def read_sources(spark, files: list[str], names: dict[str, str] | None = None) -
     parts = []
     if text:
         real = {os.path.realpath(f): (names or {}).get(f, f) for f in text}
-        df = (spark.read.option("lineSep", "\n").text([os.path.abspath(f) for f in text])
-              .select(F.col("_metadata.file_path").alias("file"), F.col("_metadata.file_block_start").alias("block"),
-                      F.monotonically_increasing_id().alias("id"), "value"))
-        parts.append(df)
-        for uri in spark.read.text([os.path.abspath(f) for f in text]).inputFiles():
+        raw = spark.read.option("lineSep", "\n").text([os.path.abspath(f) for f in text])
+        parts.append(raw.select(F.col("_metadata.file_path").alias("file"),
+                                F.col("_metadata.file_block_start").alias("block"),
+                                F.monotonically_increasing_id().alias("id"), "value"))
+        for uri in raw.inputFiles():  # the listing the read made (listing the files again cost a second one)
             local = os.path.realpath(urllib.parse.unquote(urllib.parse.urlparse(uri).path))
             for form in (uri, "file:" + urllib.parse.urlparse(uri).path):
                 display[form] = real.get(local, local)
