@@ -43,7 +43,7 @@ from typing import Optional
 
 from kafka_authz_cli.acl import AclBinding, PatternType
 from kafka_authz_cli.errors import InputError
-from kafka_authz_cli.whatif.index import KEY, SORT_KEY, Index, schema
+from kafka_authz_cli.whatif.index import KEY, SORT_KEY, Index, request_totals, schema
 from kafka_authz_cli.whatif.replay import Aggregate, Summary, WhatIfReport, assemble_report, classify, decide
 
 #: Rows of the index read, aggregated and decided at once by a full pass (about 0.5 GB of memory).
@@ -219,14 +219,7 @@ def rollup(table):
 
     if table.num_rows == 0:
         return rollup_schema().empty_table()
-    rule_key = pc.if_else(pc.is_null(table["rule"]), pa.scalar(None, pa.string()),
-                          pc.binary_join_element_wise(pc.fill_null(table["rule_at"], ""), table["rule"], "\x00"))
-    t = pa.table({**{k: table[k] for k in KEY}, "count": table["count"], "visible": table["visible"],
-                  "allowed": table["allowed"], "denied": table["denied"], "first": table["first_seen_text"],
-                  "last": table["last_seen_text"], "rule_key": rule_key})
-    totals = t.group_by(KEY, use_threads=False).aggregate([
-        ("count", "sum"), ("visible", "sum"), ("allowed", "sum"), ("denied", "sum"), ("first", "min"),
-        ("last", "max"), ("rule_key", "max")])
+    totals = request_totals(table)
     timed = table.select(KEY + ["hour_text", "count"]).filter(pc.is_valid(table["hour_text"]))
     per_hour = timed.group_by(KEY + ["hour_text"], use_threads=False).aggregate([("count", "sum")])
     hours = per_hour.group_by(KEY, use_threads=False).aggregate([("hour_text", "list"), ("count_sum", "list")])

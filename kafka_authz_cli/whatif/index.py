@@ -338,21 +338,28 @@ def read_hourly_local(indexes: list[Index], since: str | None, until: str | None
     return pa.concat_tables(tables) if len(tables) > 1 else tables[0]
 
 
-def aggregates_from_table(table) -> dict[RequestKey, Aggregate]:
-    """Per-request aggregates (hours left empty) from index rows, vectorised where Arrow can."""
+def request_totals(table):
+    """Index rows grouped per request (Arrow): count, visible, allowed and denied summed, the first and
+    last time, and the latest rule as `rule_key_max` ("time NUL rule", the order `Aggregate` keeps)."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    if table.num_rows == 0:
-        return {}
     rule_key = pc.if_else(pc.is_null(table["rule"]), pa.scalar(None, pa.string()),
                           pc.binary_join_element_wise(pc.fill_null(table["rule_at"], ""), table["rule"], "\x00"))
     t = pa.table({**{k: table[k] for k in KEY}, "count": table["count"], "visible": table["visible"],
                   "allowed": table["allowed"], "denied": table["denied"], "first": table["first_seen_text"],
                   "last": table["last_seen_text"], "rule_key": rule_key})
-    g = t.group_by(KEY, use_threads=False).aggregate([
+    return t.group_by(KEY, use_threads=False).aggregate([
         ("count", "sum"), ("visible", "sum"), ("allowed", "sum"), ("denied", "sum"), ("first", "min"),
-        ("last", "max"), ("rule_key", "max")]).to_pydict()
+        ("last", "max"), ("rule_key", "max")])
+
+
+def aggregates_from_table(table) -> dict[RequestKey, Aggregate]:
+    """Per-request aggregates (hours left empty) from index rows, vectorised where Arrow can."""
+
+    if table.num_rows == 0:
+        return {}
+    g = request_totals(table).to_pydict()
     out = {}
     for i in range(len(g["principal"])):
         key = tuple(g[k][i] for k in KEY)
