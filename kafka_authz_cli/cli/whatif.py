@@ -172,7 +172,7 @@ def whatif(
         topic=TopicSource(logs_topic, bootstrap_server, command_config, max_events, until_end) if logs_topic else None,
         spark=SparkOptions(master, driver_memory, executor_memory, partition_bytes) if spark else None, full=full)
     if result.note:
-        err_console.print(f"note: {result.note}", markup=False, highlight=False)
+        err_console.print(f"note: {result.note}", markup=False, highlight=False, soft_wrap=True)
     _render(result, fmt, out, report_html, f"authz whatif: {proposed}")
     if fail_on is WhatIfGate.newly_denied and any(not c.filtered_only for c in result.report.newly_denied):
         raise typer.Exit(1)
