@@ -29,7 +29,7 @@ def test_typer_leaves_the_metavar_to_authz_and_describes_each_type():
     metavars = {p.name: p.metavar for p in whatif.params}
     assert metavars["partition_bytes"] == "INTEGER", f"typer {typer.__version__} sets its own metavars"
     assert metavars["proposed"] == "PATH" and default_metavar(next(p for p in whatif.params if p.name == "fmt")) \
-        == "[table|json]"
+        == "[table|json|jsonl]"
 
 
 def test_the_command_building_functions_authz_uses_exist():
