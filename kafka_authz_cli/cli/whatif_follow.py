@@ -14,6 +14,7 @@ import typer
 
 from kafka_authz_cli.cli.common import acls_options, console, err_console, option_value, warn
 from kafka_authz_cli.errors import InputError
+from kafka_authz_cli.services.whatif import SparkOptions
 from kafka_authz_cli.services.whatif_follow import FollowBounds, Followed, FollowHooks, FollowSource, follow
 from kafka_authz_cli.whatif import ShadowChange, short_rule
 
@@ -24,11 +25,13 @@ logged request whose decision the proposal would change is printed as it is logg
 summary object at the end. --follow-topic TOPIC does the same for Confluent audit-log events on a topic (from its end,
 or --from-start; no consumer group, nothing committed). Ctrl-C or SIGTERM stops with the summary (exit 0, or 1 with
 --fail-on newly-denied when some client-visible decision was newly denied); --max-seconds S and --max-changes N stop
-by themselves. Quarantined lines are counted and appended to --quarantine FILE."""
+by themselves. Quarantined lines are counted and appended to --quarantine FILE. --follow DIR --spark runs it on Spark
+Structured Streaming (--master as for a replay): DIR is where the brokers' rolled logs land, and each file new in it
+is judged whole as it appears, with the same output (files already there only with --from-start)."""
 
 
 #: The options of a replay that shadow mode refuses (one live source, its own output), by parameter name.
-_REPLAY_ONLY = {"logs": "--logs", "index": "--index", "logs_topic": "--logs-topic", "spark": "--spark",
+_REPLAY_ONLY = {"logs": "--logs", "index": "--index", "logs_topic": "--logs-topic",
                 "max_events": "--max-events", "until_end": "--until-end", "since": "--since", "until": "--until",
                 "out": "--out (use --quarantine FILE)", "report_html": "--report", "full": "--full",
                 "interactive": "--interactive"}
@@ -82,7 +85,9 @@ def shadow(params: dict, *, jsonl: bool, fail: bool) -> None:
                       quarantine_file=quarantine, acls_format=option_value(params["acls_format"]),
                       acls_options=acls_options(params["option"]), super_users=params["super_users"],
                       allow_everyone=params["allow_everyone"], broker_config=params["broker_config"],
-                      command_config=command_config, timeout=params["timeout"])
+                      command_config=command_config, timeout=params["timeout"],
+                      spark=SparkOptions(params["master"], params["driver_memory"], params["executor_memory"])
+                      if params["spark"] else None)
     if "closed" in stopped:
         pass  # whoever read the changes is gone (`... | head`): nobody to tell the summary to
     elif jsonl:

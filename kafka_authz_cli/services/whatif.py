@@ -430,7 +430,7 @@ def _total_bytes(files: list[str]) -> int:
 
 
 @contextmanager
-def _spark_job(opts: SparkOptions, progress: ProgressHooks) -> Iterator[tuple[object, object]]:
+def spark_job_session(opts: SparkOptions, progress: ProgressHooks) -> Iterator[tuple[object, object]]:
     """A Spark session for one job, its progress shown from before it starts: (session, progress
     callback). Stopped after; its log file is kept only when something failed (the error line names it)."""
     from kafka_authz_cli.whatif import spark as spark_job
@@ -472,7 +472,7 @@ def replay_spark(files: list[str], names: dict[str, str], proposed_acls, current
 
     paths, shown = _spark_paths(files, names)
     current = (current_set.bindings, config) if current_set is not None else None
-    with _spark_job(opts, progress or ProgressHooks()) as (session, bar):
+    with spark_job_session(opts, progress or ProgressHooks()) as (session, bar):
         return spark_job.run(session, paths, (proposed_acls, config), current, progress=bar,
                              partition_bytes=opts.partition_bytes, names=shown)
 
@@ -484,7 +484,7 @@ def index_run_spark(files: list[str], names: dict[str, str], staged: Path, opts:
 
     paths, shown = _spark_paths(files, names)
     tmp = os.path.join(staged, "spark")
-    with _spark_job(opts, progress or ProgressHooks()) as (session, bar):
+    with spark_job_session(opts, progress or ProgressHooks()) as (session, bar):
         stats, quarantine = spark_job.index_logs(session, paths, tmp, progress=bar,
                                                  partition_bytes=opts.partition_bytes, names=shown)
     for d in Path(tmp).glob("day=*"):
@@ -499,6 +499,6 @@ def replay_index_spark(indexes: list[Index], since, until, proposed_acls, curren
 
     current = (current_set.bindings, config) if current_set is not None else None
     roots = [(str(ix.root), [r["id"] for r in ix.runs]) for ix in indexes]
-    with _spark_job(opts, progress or ProgressHooks()) as (session, bar):
+    with spark_job_session(opts, progress or ProgressHooks()) as (session, bar):
         return spark_job.report_from_index(session, roots, since, until, (proposed_acls, config), current,
                                            progress=bar)

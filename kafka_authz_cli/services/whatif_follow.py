@@ -96,14 +96,16 @@ def follow(proposed: Path, current: Optional[Path | str] = None, *, source: Foll
            super_users: Optional[str] = None, allow_everyone: Optional[bool] = None,
            broker_config: Optional[Path] = None, command_config: Optional[Path] = None, timeout: float = 10.0,
            clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] = time.sleep,
-           interval: float = 0.2) -> Followed:
+           interval: float = 0.2, spark=None) -> Followed:
     """Follow `source` and report each decision the `proposed` set would change (each distinct request
     and kind once, or every decision with `every`) against `current` (a file or cluster:HOST:PORT), or
-    the logged decision when there is none. Returns the final state."""
+    the logged decision when there is none. With `spark` (SparkOptions), `source.log` is a directory
+    followed by Spark Structured Streaming: each file new in it is judged whole, as it appears
+    (whatif/spark/streaming.py). Returns the final state."""
     from kafka_authz_cli.acl import StandardAuthorizer
 
     bounds = bounds or FollowBounds()
-    _check(source, bounds)
+    _check(source, bounds, spark is not None)
     config = broker_settings(super_users, allow_everyone, broker_config).as_config()
     proposed_authz = StandardAuthorizer(load_source(proposed, acls_format, options=acls_options).bindings, **config)
     current_authz = None
@@ -114,7 +116,9 @@ def follow(proposed: Path, current: Optional[Path | str] = None, *, source: Foll
     state = Followed(source.log or source.topic or "", shadow.summary)
     run = _Run(state, shadow, hooks, bounds, every, quarantine_file, clock)
     try:
-        if source.log is not None:
+        if spark is not None:
+            run.follow_spark(source, spark)
+        elif source.log is not None:
             run.follow_file(source, sleep, interval)
         else:
             run.follow_topic(source, timeout)
@@ -125,13 +129,18 @@ def follow(proposed: Path, current: Optional[Path | str] = None, *, source: Foll
     return state
 
 
-def _check(source: FollowSource, bounds: FollowBounds) -> None:
+def _check(source: FollowSource, bounds: FollowBounds, on_spark: bool = False) -> None:
     if (source.log is None) == (source.topic is None):
         raise OptionError("follow either a log file (--follow) or a topic (--follow-topic)", "--follow")
     if source.topic is not None and not source.bootstrap_server:
         raise OptionError("--follow-topic needs --bootstrap-server", "--follow-topic")
-    if source.log is not None and os.path.isdir(source.log):
-        raise InputError("is a directory: --follow takes the one log file the broker writes", source.log)
+    if on_spark and source.topic is not None:
+        raise OptionError("--follow-topic is followed in-process: drop --spark", "--spark")
+    if on_spark and not os.path.isdir(source.log):
+        raise InputError("--follow with --spark takes the directory the brokers' rolled logs land in", source.log)
+    if not on_spark and source.log is not None and os.path.isdir(source.log):
+        raise InputError("is a directory: --follow takes the one log file the broker writes (a directory of "
+                         "rolled files: add --spark)", source.log)
     if bounds.max_seconds is not None and bounds.max_seconds <= 0:
         raise OptionError(f"must be positive, got {bounds.max_seconds:g}", "--max-seconds")
     if bounds.max_changes is not None and bounds.max_changes < 1:
@@ -203,6 +212,27 @@ class _Run:
                            for d in lines.feed(line.generation, line.source, line.lineno,
                                                line.text.decode("utf-8", "replace")))
         self.decisions(lines.idle())
+
+    def follow_spark(self, source: FollowSource, opts) -> None:
+        """The new files of a directory, each judged whole as Spark's file source hands it over."""
+        import tempfile
+
+        from kafka_authz_cli.services.whatif import ProgressHooks, spark_job_session
+        from kafka_authz_cli.whatif import spark as spark_job
+
+        lines = LineDecisions(self.state.stats, self.pending)
+        generations: dict[str, int] = {}
+
+        def on_lines(rows) -> None:
+            self.decisions(d for file, lineno, text in rows
+                           for d in lines.feed(generations.setdefault(file, len(generations)), file, lineno, text))
+            self.decisions(lines.idle())
+
+        with tempfile.TemporaryDirectory(prefix="authz-follow-") as checkpoint, \
+                spark_job_session(opts, ProgressHooks()) as (session, _):
+            spark_job.follow_directory(session, source.log, on_lines, self.stop, checkpoint=checkpoint,
+                                       from_start=source.from_start)
+        self.decisions(lines.finish())
 
     def follow_topic(self, source: FollowSource, timeout: float) -> None:
         from kafka_authz_cli.cluster import follow_records

@@ -186,7 +186,7 @@ def test_table_output_names_each_change_and_the_summary(tmp_path, acls):
 @pytest.mark.parametrize("args, message", [
     (["--logs", "x.log"], "--logs does not go with --follow"),
     (["--index", "ix"], "--index does not go with --follow"),
-    (["--spark"], "--spark does not go with --follow"),
+    (["--spark"], "--follow with --spark takes the directory the brokers' rolled logs land in"),
     (["--out", "o"], "--out (use --quarantine FILE) does not go with --follow"),
     (["--since", "2026-01-01"], "--since does not go with --follow"),
     (["-f", "json"], "--format json does not go with --follow/--follow-topic: use --format jsonl"),

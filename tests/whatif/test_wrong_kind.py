@@ -50,7 +50,7 @@ def no_spark(monkeypatch):
     """A refusal comes before any Spark job: starting one fails the test (and never starts a JVM)."""
     def started(*_a, **_k):
         raise AssertionError("a Spark job was started for a file that is no log")
-    monkeypatch.setattr(whatif_service, "_spark_job", started)
+    monkeypatch.setattr(whatif_service, "spark_job_session", started)
 
 
 def run(command: str, path, tmp_path):

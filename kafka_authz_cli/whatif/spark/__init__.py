@@ -32,6 +32,8 @@ __getattr__, __all__ = lazy_face(__name__, {
     # the session and what it keeps
     "SPLIT_BYTES": "session", "release": "session", "spark_session": "session",
     "StatusProgress": "progress",
+    # shadow mode on Structured Streaming
+    "follow_directory": "streaming",
     # Java, and failures said in one line
     "java_available": "jvm", "java_problem": "jvm", "spark_log_file": "jvm",
     "SparkFailure": "failures", "explain_failure": "failures", "spark_errors": "failures",
