@@ -200,6 +200,10 @@ def _readable(index: Index):
 
     try:
         yield
+    except pa.ArrowCancelled:
+        # Arrow turns Ctrl-C during a read into its own exception: it stays an interrupt (a session
+        # that took it for a damaged index would go on answering)
+        raise KeyboardInterrupt from None
     except (pa.ArrowException, OSError) as exc:
         first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise InputError(f"unreadable index data: {first[:300]}", str(index.root)) from None

@@ -330,6 +330,8 @@ def read_hourly_local(indexes: list[Index], since: str | None, until: str | None
             flt = flt & (pc.field("hour_text") < until)
         try:
             tables.append(data.to_table(filter=flt))
+        except pa.ArrowCancelled:  # Ctrl-C during the read, as Arrow says it
+            raise KeyboardInterrupt from None
         except (pa.ArrowException, OSError) as exc:
             first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
             raise InputError(f"unreadable index data: {first[:300]}", str(index.root)) from None
