@@ -59,12 +59,18 @@ lint: $(STAMP)
 # wall time was idle CPU): they run beside the other tests, their report printed after them, and the
 # target fails if either part fails.
 test: $(STAMP) lint check-java check-mvn check-chromium live-deps
-	@log=$$(mktemp); \
-	  $(BIN)/python -m pytest -q --durations=8 -m "spark or spark_cluster" tests >"$$log" 2>&1 & spark=$$!; \
-	  rc=0; $(BIN)/python -m pytest -q --durations=15 -m "not spark and not spark_cluster" tests || rc=$$?; \
-	  src=0; wait $$spark || src=$$?; \
-	  echo "== the Spark tests (run beside the others):"; cat "$$log"; rm -f "$$log"; \
-	  test $$rc = 0 && test $$src = 0
+	@spark=$$(mktemp); cluster=$$(mktemp); live=$$(mktemp); \
+	  $(BIN)/python -m pytest -q --durations=8 -m "spark and not spark_cluster" tests >"$$spark" 2>&1 & s1=$$!; \
+	  $(BIN)/python -m pytest -q --durations=4 -m "spark_cluster" tests >"$$cluster" 2>&1 & s2=$$!; \
+	  $(BIN)/python -m pytest -q --durations=8 -m "not spark and not spark_cluster" tests/live >"$$live" 2>&1 & s3=$$!; \
+	  rc=0; $(BIN)/python -m pytest -q --durations=15 -m "not spark and not spark_cluster" --ignore=tests/live tests \
+	    || rc=$$?; \
+	  r1=0; wait $$s1 || r1=$$?; r2=0; wait $$s2 || r2=$$?; r3=0; wait $$s3 || r3=$$?; \
+	  echo "== the live broker's tests (run beside the others):"; cat "$$live"; \
+	  echo "== the Spark tests (run beside the others):"; cat "$$spark"; \
+	  echo "== the Spark standalone cluster's tests (run beside the others):"; cat "$$cluster"; \
+	  rm -f "$$spark" "$$cluster" "$$live"; \
+	  test $$rc = 0 && test $$r1 = 0 && test $$r2 = 0 && test $$r3 = 0
 
 bench: $(STAMP) check-java check-mvn live-deps
 	$(BIN)/python tests/bench/run_all.py
