@@ -15,7 +15,6 @@ import argparse
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -27,24 +26,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_whatif_fixed import cli_run, data_set, write_proposal  # noqa: E402
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_port(port: int, proc, timeout: float = 120) -> None:
-    end = time.time() + timeout
-    while time.time() < end:
-        if proc.poll() is not None:
-            raise RuntimeError(f"Spark daemon exited with {proc.returncode}")
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return
-        except OSError:
-            time.sleep(0.3)
-    raise TimeoutError(f"nothing listens on 127.0.0.1:{port}")
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "whatif"))
+from test_standalone_cluster import free_port, wait_port  # noqa: E402  (how the tests start the daemons)
 
 
 class Cluster:
