@@ -178,6 +178,9 @@ def _wait_for(fd, needle: bytes, timeout=30.0) -> bytes:
 def test_ctrl_c_at_the_password_prompt_exits_130():
     pid, fd = pty.fork()
     if pid == 0:  # the child: authz on a terminal, waiting at the prompt
+        # a test run started in the background (`make test &`, some CI runners) inherits SIGINT ignored,
+        # and Python then installs no KeyboardInterrupt: the terminal's Ctrl-C must reach authz as a user's does
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
         os.execv(sys.executable, [sys.executable, "-m", "kafka_authz_cli", "scram", "create-user", "--user", "a"])
     try:
         _wait_for(fd, b"Password")

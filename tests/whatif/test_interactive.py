@@ -103,7 +103,10 @@ def test_interactive_cli_answers_a_save_within_a_second_and_stops_cleanly_on_ctr
     proc = subprocess.Popen([sys.executable, "-m", "kafka_authz_cli", "whatif", "--index", str(index), "--current",
                              str(current), "--proposed", str(proposed), "--interactive", "-f", "json"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
-                            env=dict(os.environ, PYTHONPATH=str(ROOT)))
+                            env=dict(os.environ, PYTHONPATH=str(ROOT)),
+                            # started in the background (`make test &`), the test run has SIGINT ignored,
+                            # which the child would inherit: Ctrl-C must reach it as it reaches a user's
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         first = json.loads(proc.stdout.readline())
         assert first["answer"]["number"] == 1 and first["newly_denied"] == []
