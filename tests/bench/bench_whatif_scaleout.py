@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -27,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_whatif_fixed import cli_run, data_set, write_proposal  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "whatif"))
-from test_standalone_cluster import free_port, wait_port  # noqa: E402  (how the tests start the daemons)
+from test_standalone_cluster import free_port, stop_daemons, wait_port  # noqa: E402  (how the tests start the daemons)
 
 
 class Cluster:
@@ -63,14 +62,7 @@ class Cluster:
         time.sleep(2)  # registered with the master before a job asks for executors
 
     def stop(self) -> None:
-        for p in reversed(self.procs):
-            if p.poll() is None:
-                os.killpg(p.pid, signal.SIGTERM)
-                try:
-                    p.wait(timeout=30)
-                except subprocess.TimeoutExpired:
-                    os.killpg(p.pid, signal.SIGKILL)
-                    p.wait()
+        stop_daemons(self.procs)
 
 
 def best(fn, repeat: int) -> float:

@@ -67,14 +67,19 @@ def standalone(tmp_path):
         wait_port(wport, worker)
         yield url
     finally:
-        for p in reversed(procs):
-            if p.poll() is None:
-                os.killpg(p.pid, signal.SIGTERM)
-                try:
-                    p.wait(timeout=30)
-                except subprocess.TimeoutExpired:
-                    os.killpg(p.pid, signal.SIGKILL)
-                    p.wait()
+        stop_daemons(procs)
+
+
+def stop_daemons(procs) -> None:
+    """The daemons started last stop first: SIGTERM to each one's process group, SIGKILL after 30 s."""
+    for p in reversed(procs):
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGTERM)
+            try:
+                p.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(p.pid, signal.SIGKILL)
+                p.wait()
 
 
 # The executors' Python: this venv's, with authz's editable install hidden (its import hook and the
