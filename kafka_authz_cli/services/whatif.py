@@ -472,9 +472,18 @@ def replay_spark(files: list[str], names: dict[str, str], proposed_acls, current
 
     paths, shown = _spark_paths(files, names)
     current = (current_set.bindings, config) if current_set is not None else None
+    check = _source_check(paths, opts)
     with spark_job_session(opts, progress or ProgressHooks()) as (session, bar):
         return spark_job.run(session, paths, (proposed_acls, config), current, progress=bar,
-                             partition_bytes=opts.partition_bytes, names=shown)
+                             partition_bytes=opts.partition_bytes, names=shown, check=check)
+
+
+def _source_check(paths: list[str], opts: SparkOptions):
+    """In local mode, how each file is read (gzip wholeness: a full decompression) is found on this
+    machine's other cores while the JVM starts; a cluster's executors find it themselves."""
+    from kafka_authz_cli.whatif import spark as spark_job
+
+    return spark_job.SourceCheck(paths) if opts.master.startswith("local") else None
 
 
 def index_run_spark(files: list[str], names: dict[str, str], staged: Path, opts: SparkOptions,
@@ -484,9 +493,10 @@ def index_run_spark(files: list[str], names: dict[str, str], staged: Path, opts:
 
     paths, shown = _spark_paths(files, names)
     tmp = os.path.join(staged, "spark")
+    check = _source_check(paths, opts)
     with spark_job_session(opts, progress or ProgressHooks()) as (session, bar):
         stats, quarantine = spark_job.index_logs(session, paths, tmp, progress=bar,
-                                                 partition_bytes=opts.partition_bytes, names=shown)
+                                                 partition_bytes=opts.partition_bytes, names=shown, check=check)
     for d in Path(tmp).glob("day=*"):
         os.replace(d, Path(staged) / d.name)
     return stats, quarantine

@@ -148,6 +148,25 @@ def test_gzip_files_whole_or_damaged_read_as_the_reader_reads_them(spark, tmp_pa
         paths.append(str(tmp_path / name))
     stats, _ = check_same(spark, paths, partition_bytes=300)
     assert stats.decisions >= 40 * 4 and stats.warnings
+    # In local mode the driver checks the gzip files (while the JVM starts); a cluster's executors do.
+    from kafka_authz_cli.whatif.spark.sources import SourceCheck, _gzip_check
+
+    on_driver = SourceCheck(paths, threads=3).kinds()
+    whole = _gzip_check(spark, [p for p in paths if p.endswith(".gz") and variants[Path(p).name][:2] == b"\x1f\x8b"])
+    assert {p: k for p, k in on_driver.items() if p in whole} == {p: "text" if w else "python" for p, w in whole.items()}
+    assert [Path(p).name for p, k in on_driver.items() if k == "text"] == ["whole.log.gz", "members.log.gz",
+                                                                         "empty.log.gz"]
+
+
+def test_the_source_check_says_what_reading_a_file_raised_and_never_holds_up_an_exit(tmp_path):
+    from kafka_authz_cli.whatif.spark.sources import SourceCheck
+
+    (tmp_path / "a.log").write_text("x\n")
+    check = SourceCheck([str(tmp_path / "a.log"), str(tmp_path / "gone.log")])
+    assert all(t.daemon for t in check._threads)
+    with pytest.raises(FileNotFoundError):
+        check.kinds()
+    assert SourceCheck([str(tmp_path / "a.log")]).kinds() == {str(tmp_path / "a.log"): "text"}
 
 
 def test_which_gzip_files_spark_decompresses_itself(tmp_path):

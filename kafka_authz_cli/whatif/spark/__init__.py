@@ -29,6 +29,8 @@ __getattr__, __all__ = lazy_face(__name__, {
     "ReadResult": "pipeline", "count_lines": "pipeline", "index_logs": "pipeline", "read_logs": "pipeline",
     "report_from_index": "pipeline", "run": "pipeline",
     "report_from": "decide",
+    # how each file is read, found while the session starts
+    "SourceCheck": "sources",
     # the session and what it keeps
     "SPLIT_BYTES": "session", "release": "session", "spark_session": "session",
     "StatusProgress": "progress",

@@ -26,7 +26,7 @@ from kafka_authz_cli.whatif.spark.odd_lines import hostile_groups, line_numbers,
 from kafka_authz_cli.whatif.spark.progress import StatusProgress
 from kafka_authz_cli.whatif.spark.scan import fast_groups, grouped_lines, shape_lines
 from kafka_authz_cli.whatif.spark.session import SPLIT_BYTES, fit_shuffle, materialize, release
-from kafka_authz_cli.whatif.spark.sources import read_sources
+from kafka_authz_cli.whatif.spark.sources import SourceCheck, read_sources
 
 
 @dataclass
@@ -41,13 +41,15 @@ class ReadResult:
 
 
 def read_logs(spark, files: list[str], progress: StatusProgress | None = None,
-              partition_bytes: int | None = None, names: dict[str, str] | None = None) -> ReadResult:
-    """Read log files into per (request, hour) aggregates; the caller releases `info['cached']`."""
+              partition_bytes: int | None = None, names: dict[str, str] | None = None,
+              check: SourceCheck | None = None) -> ReadResult:
+    """Read log files into per (request, hour) aggregates; the caller releases `info['cached']`.
+    `check` is how the files are read, when that was started before the session (see SourceCheck)."""
     from pyspark.sql import functions as F
 
     progress = progress or StatusProgress(spark, None)
     _set_split_bytes(spark, partition_bytes)
-    sources = read_sources(spark, files, names)
+    sources = read_sources(spark, files, names, check)
     fit_shuffle(spark, sources.total_bytes)
     shaped = shape_lines(sources.lines)
     progress.set(f"scanning {_size(sources.total_bytes)} of logs")
@@ -143,10 +145,11 @@ def _size(n: int) -> str:
 
 def run(spark, paths: list[str], proposed: tuple[list[AclBinding], dict],
         current: tuple[list[AclBinding], dict] | None = None, progress: Callable | None = None,
-        partition_bytes: int | None = None, decide_on: str = "executors", names: dict[str, str] | None = None):
+        partition_bytes: int | None = None, decide_on: str = "executors", names: dict[str, str] | None = None,
+        check: SourceCheck | None = None):
     """Read the logs and report: (stats, quarantine, report), as the in-process replay gives them."""
     with spark_errors("whatif"), StatusProgress(spark, progress) as tracker:
-        result = read_logs(spark, paths, tracker, partition_bytes, names)
+        result = read_logs(spark, paths, tracker, partition_bytes, names, check)
         try:
             tracker.set("aggregating per request and hour")
             hourly = materialize(result.hourly)
@@ -159,12 +162,13 @@ def run(spark, paths: list[str], proposed: tuple[list[AclBinding], dict],
 
 
 def index_logs(spark, paths: list[str], staged: str, progress: Callable | None = None,
-               partition_bytes: int | None = None, names: dict[str, str] | None = None):
+               partition_bytes: int | None = None, names: dict[str, str] | None = None,
+               check: SourceCheck | None = None):
     """Read the logs and write their per (request, hour) aggregates under `staged`/day=.../ (Parquet)."""
     from pyspark.sql import functions as F
 
     with spark_errors("index"), StatusProgress(spark, progress) as tracker:
-        result = read_logs(spark, paths, tracker, partition_bytes, names)
+        result = read_logs(spark, paths, tracker, partition_bytes, names, check)
         try:
             tracker.set("writing the index")
             h = result.hourly
