@@ -106,13 +106,16 @@ def _stock_layouts(lines):
 
     base = _BASE
     value, rid = F.col("value"), F.col("id")
-    # Bracket form: k bytes of prefix (none, or a collection prefix) before the first "[".
-    s = lines.select(*base, F.octet_length(F.substring_index(value, "[", 1)).alias("k"),
+    # Bracket form: k bytes of prefix (none, or a collection prefix) before the first "[". Only lines
+    # that end as the stock layout does need k: on a thread-layout line the first "[" is the thread's,
+    # at the end, and searching for it cost a fifth of such a line's scan.
+    apache = value.endswith(LOGGER_SUFFIX)
+    s = lines.select(*base, F.when(apache, F.octet_length(F.substring_index(value, "[", 1))).alias("k"),
                      F.octet_length(value).alias("len"))
     k, n = F.col("k"), F.col("len")
     # The prefix, when there is one, is ASCII: character positions are byte positions from there on.
-    bracket = (value.endswith(LOGGER_SUFFIX) & (rid >= 0) & ((k == 0) | F.substring(value, 1, k).rlike(_PREFIXES))
-               & F.substring(value, k + 1, 26).rlike(_BRACKET_HEAD))
+    bracket = F.coalesce(apache & (rid >= 0) & ((k == 0) | F.substring(value, 1, k).rlike(_PREFIXES))
+                         & F.substring(value, k + 1, 26).rlike(_BRACKET_HEAD), F.lit(False))
     s = s.select(*base, "k", "len", bracket.alias("bracket"))
     # Thread form, with exactly one separator and no "]" in the thread name but the last character.
     pre = F.octet_length(F.substring_index(value, _SEP_THREAD, 1))
