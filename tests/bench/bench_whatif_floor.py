@@ -12,7 +12,12 @@ cheapest layout for the job). Steps, each including the ones before it:
     grouped   minimal, aggregated per distinct (hour, rest): count, first and last millisecond
     job scan  the job's own first scan (every layout, line numbers, odd lines, per-split counts)
 
-    python tests/bench/bench_whatif_floor.py [--data DIR] [--lines N]
+With --per-layout, the "grouped" step and the job's scan are timed on each broker's files of the
+rotated set (stock KRaft, ZK 2.4+, Strimzi's thread layout, CRI-prefixed gzip files): the grouped
+step only cuts and groups stock lines, so on the other layouts it reads and drops them, while the job
+takes every layout apart. This says how far the job's per-line work is from the floor on each.
+
+    python tests/bench/bench_whatif_floor.py [--data DIR] [--lines N] [--per-layout]
 """
 
 from __future__ import annotations
@@ -36,6 +41,8 @@ def main() -> None:
     ap.add_argument("--data", help="where the generated logs go (kept; reused when present)")
     ap.add_argument("--lines", type=int, default=2_000_000, help="lines of the whole rotated set (a quarter "
                     "of them are in the stock layout)")
+    ap.add_argument("--per-layout", action="store_true", help="grouped step against the job's scan on each "
+                    "broker's files (each layout) and on the whole set")
     args = ap.parse_args()
     root = Path(args.data or tempfile.mkdtemp(prefix="authz-floor-"))
     data = root if (root / "broker-0").is_dir() else root / f"rot{args.lines}"  # an existing set, or a new one
@@ -45,6 +52,9 @@ def main() -> None:
         gen_auditlogs.rotated(data, args.lines)
         (data / ".complete").write_text("")
     files = sorted(str(p) for p in (data / "broker-0").iterdir())
+    if args.per_layout:
+        per_layout(data)
+        return
 
     from pyspark.sql import functions as F
 
@@ -88,6 +98,41 @@ def main() -> None:
     spark.stop()
     if args.data is None:
         shutil.rmtree(root)
+
+
+def per_layout(data: Path) -> None:
+    from pyspark.sql import functions as F
+
+    from kafka_authz_cli.whatif.spark import scan, sources, spark_session
+
+    spark = spark_session("local[*]")
+    value = F.col("value")
+
+    def grouped(files):
+        stock = value.endswith(scan.LOGGER_SUFFIX) & F.substring(value, 1, 26).rlike(scan._BRACKET_HEAD)
+        s = F.col("stock")
+        df = spark.read.option("lineSep", "\n").text(files).select("value", stock.alias("stock")).select(
+            F.when(s, F.substring(value, 2, 13)).alias("hour"), F.when(s, scan._ms_in_hour(value, 2)).alias("ms"),
+            F.when(s, F.substring(value.cast("binary"), 27, F.octet_length(value) - 52)).alias("rest"))
+        return df.groupBy("hour", "rest").agg(F.count(F.lit(1)).alias("n"), F.min("ms").alias("a"),
+                                              F.max("ms").alias("b")) \
+            .select(F.sum("n"), F.sum("a"), F.sum("b"), F.sum(F.octet_length("rest"))).collect()
+
+    def job_scan(files):
+        return scan.grouped_lines(scan.shape_lines(sources.read_sources(spark, files).lines)) \
+            .select(F.sum("n")).collect()
+
+    layouts = {"broker-0": "stock KRaft", "broker-1": "stock ZK 2.4+", "broker-2": "Strimzi thread",
+               "broker-3": "CRI prefix, gzip"}
+    sets = {f"{b} ({what})": sorted(str(p) for p in (data / b).iterdir()) for b, what in layouts.items()}
+    sets["all files"] = [f for fs in sets.values() for f in fs]
+    print("best of 2, warm (each plan run once first)")
+    for name, files in sets.items():
+        grouped(files)
+        job_scan(files)
+        g, j = best_of(lambda: grouped(files), 2), best_of(lambda: job_scan(files), 2)
+        print(f"  {name:34s} grouped {g:6.2f} s   job scan {j:6.2f} s   {j / g:5.2f}x", flush=True)
+    spark.stop()
 
 
 if __name__ == "__main__":
