@@ -40,9 +40,6 @@ def hourly_aggregates(fast, classes, odd, cached: list) -> tuple[object, str]:
     ranked = materialize(decided.where("rule IS NOT NULL").select("rule").distinct()
                          .select("rule", F.dense_rank().over(Window.orderBy("rule")).cast("long").alias("rrank")))
     cached.append(ranked)
-    # The run's distinct rules are few (one per ACL that decided something, at most): broadcast, so that
-    # neither join below moves the large side (a checkpoint has no size the planner could go by).
-    ranked = F.broadcast(ranked)
     d = decided.join(ranked, "rule", "left")
     one_to_one = classes.groupBy("h1", "h2").count().where("count > 1").limit(1).count() == 0
     if one_to_one:
@@ -67,9 +64,6 @@ def hourly_aggregates(fast, classes, odd, cached: list) -> tuple[object, str]:
                                           "last_seen", "rule_at", "rule")
     if slow.limit(1).count() > 0:
         # (an untimed request has no hour: it meets no fast group, and merges with its own kind)
-        # Kept, as both joins below read it: else each would join and aggregate the fast groups again.
-        hourly = materialize(hourly)
-        cached.append(hourly)
         keys = [*KEY, "hour"]
         touched = slow.select(*keys).distinct()
         hourly = hourly.join(touched, keys, "left_anti").unionByName(
