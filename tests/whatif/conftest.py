@@ -16,3 +16,11 @@ def spark():
     session = spark_session("local[2]", "authz-tests", progress=False)
     yield session
     session.stop()
+    # Spark's log for this process (the CLI drops its own after a run that did not fail; the tests'
+    # session is not the CLI's): else every test run leaves one in the temporary directory.
+    from kafka_authz_cli.whatif.spark import spark_log_file
+
+    try:
+        os.remove(spark_log_file())
+    except OSError:
+        pass
