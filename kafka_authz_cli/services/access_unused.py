@@ -26,7 +26,8 @@ from kafka_authz_cli.whatif import (
     aggregates_from_table,
     hour_bound,
     no_decision_lines,
-    open_index,
+    open_checked,
+    quarantined,
     read_hourly_local,
     read_stream,
 )
@@ -121,12 +122,8 @@ def _from_indexes(paths: list[Path], since: Optional[str], until: Optional[str],
     (its files were indexed together, so a run is as fine-grained as the index knows)."""
     import pyarrow.compute as pc
 
-    indexes = [open_index(p) for p in paths]
-    stats, quarantine = ReadStats(), []
-    for ix in indexes:
-        ix.check()
-        stats.add(ix.stats())
-        quarantine += ix.quarantine()
+    indexes, stats = open_checked(paths)
+    quarantine = quarantined(indexes)
     table = read_hourly_local(indexes, since, until)
     if since is not None or until is not None:
         whole = read_hourly_local(indexes, None, None)

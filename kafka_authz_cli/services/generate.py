@@ -36,7 +36,7 @@ from kafka_authz_cli.whatif import (
     aggregate,
     aggregates_from_table,
     no_decision_lines,
-    open_index,
+    open_checked,
     read_hourly_local,
 )
 
@@ -158,11 +158,7 @@ def _known_names(widening: Widening, command_config, timeout: float):
 def _traffic(window: Window, stdin, progress: ProgressHooks):
     """(aggregates of the window, line accounting, decisions without a time left out)."""
     if window.indexes:
-        indexes = [open_index(i) for i in window.indexes]
-        stats = ReadStats()
-        for ix in indexes:
-            ix.check()
-            stats.add(ix.stats())
+        indexes, stats = open_checked(window.indexes)
         untimed = 0
         if window.since is not None or window.until is not None:
             import pyarrow.compute as pc

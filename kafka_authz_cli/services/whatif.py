@@ -36,7 +36,9 @@ from kafka_authz_cli.whatif import (
     fingerprint,
     new_run_id,
     no_decision_lines,
+    open_checked,
     open_index,
+    quarantined,
     read_records,
     read_stream,
     replay_aggregates,
@@ -154,13 +156,8 @@ def replay(proposed: Path, current: Optional[Path | str] = None, *, logs: Option
 
 def _replay_indexes(paths: list[Path], since, until, proposed_acls, current_set, config,
                     spark: Optional[SparkOptions], progress: ProgressHooks, full: bool = False):
-    indexes = [open_index(i) for i in paths]
-    for ix in indexes:
-        ix.check()
-    stats, quarantine = ReadStats(), []
-    for ix in indexes:
-        stats.add(ix.stats())
-        quarantine += ix.quarantine()
+    indexes, stats = open_checked(paths)
+    quarantine = quarantined(indexes)
     note = None
     if spark is not None:
         report, untimed = replay_index_spark(indexes, since, until, proposed_acls, current_set, config, spark, progress)

@@ -19,7 +19,7 @@ from kafka_authz_cli.errors import AuthzError, OptionError
 from kafka_authz_cli.services.settings import broker_settings
 from kafka_authz_cli.services.sources import acl_set_from, load_source
 from kafka_authz_cli.services.whatif import Replayed
-from kafka_authz_cli.whatif import ReadStats, answer_from_index, open_index
+from kafka_authz_cli.whatif import answer_from_index, open_checked, quarantined
 
 #: How often the proposal file is looked at, and how long it must stay unchanged before it is read
 #: (an editor may write a file in several steps).
@@ -79,12 +79,8 @@ def open_session(indexes: list[Path], current: Union[Path, str], *, since: Optio
         raise OptionError("--interactive needs --current: its answers are incremental against the current set",
                           "--interactive")
     config = broker_settings(super_users, allow_everyone, broker_config).as_config()
-    opened = [open_index(i) for i in indexes]
-    stats, quarantine = ReadStats(), []
-    for ix in opened:
-        ix.check()
-        stats.add(ix.stats())
-        quarantine += ix.quarantine()
+    opened, stats = open_checked(indexes)
+    quarantine = quarantined(opened)
     current_set = acl_set_from(current, acls_format, command_config, timeout, acls_options)
     return WhatIfSession(opened, stats, quarantine, current_set, config, since, until, acls_format, acls_options)
 

@@ -35,7 +35,8 @@ __getattr__, __all__ = lazy_face(__name__, {
     # index: read once, ask many times
     "Index": "index", "aggregates_from_table": "index", "check_not_indexed": "index", "commit_run": "index",
     "fill_hours": "index", "fingerprint": "index", "hour_bound": "index", "new_run_id": "index",
-    "open_index": "index", "read_hourly_local": "index", "staging_dir": "index", "write_hourly_local": "index",
+    "open_checked": "index", "open_index": "index", "quarantined": "index", "read_hourly_local": "index",
+    "staging_dir": "index", "write_hourly_local": "index",
     # incremental: a proposal answered from an index by what it changes, in slices of bounded memory
     "Baseline": "incremental", "answer_from_index": "incremental",
     # output: results on disk

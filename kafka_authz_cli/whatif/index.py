@@ -146,6 +146,23 @@ class Index:
         return out
 
 
+def open_checked(roots: list[Path]) -> tuple[list[Index], ReadStats]:
+    """Indexes to answer from: opened, each checked whole (see Index.check) before any is read, and
+    the line accounting of all their runs summed."""
+    indexes = [open_index(root) for root in roots]
+    for ix in indexes:
+        ix.check()
+    stats = ReadStats()
+    for ix in indexes:
+        stats.add(ix.stats())
+    return indexes, stats
+
+
+def quarantined(indexes: list[Index]) -> list[Quarantined]:
+    """What the indexes' runs set aside, index by index."""
+    return [q for ix in indexes for q in ix.quarantine()]
+
+
 def open_index(root: Path, create: bool = False) -> Index:
     path = root / "manifest.json"
     if not path.exists():
