@@ -1,5 +1,6 @@
 """Hypothesis strategies for whole audit-log files: every format and layout, hostile names, multi-line
-records, forged continuation lines, odd lines, invalid UTF-8, gzip, byte-order marks."""
+records, forged continuation lines, odd lines, invalid UTF-8, gzip, byte-order marks; and one plain
+log for tests that only need an index to answer from (:func:`prefix_granted_reads`)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,16 @@ TRICKY = [" for request = Fetch with resourceRefCount = 1", " based on rule Defa
           "[", "\t", "٣", "é", "\u0001", "MatchingAcl(", ", patternType=LITERAL, principal=", " with ",
           "Principal = ", ") [x]", "(kafka.authorizer.logger) [t", " operation = ", ":", " ", "*"]
 PLAIN = ["orders", "payments", "a", "grp-1", "team.events", "x", "CN=svc,OU=ops", "bob", "kafka-cluster"]
+
+def prefix_granted_reads(n: int, users: int, topics: int) -> str:
+    """`n` KRaft decision lines, one a second from 10:00:00 (ten seconds, then again): User:u{i % users}
+    allowed to READ Topic orders-{i % topics} by a PREFIXED grant on `orders-`."""
+    return "".join(
+        f"[2026-11-20 10:00:0{i % 10},000] DEBUG Principal = User:u{i % users} is Allowed operation = READ from host "
+        f"= 10.0.0.1 on resource = Topic:LITERAL:orders-{i % topics} for request = Fetch with resourceRefCount = 1 "
+        f"based on rule MatchingAcl(acl=StandardAcl(resourceType=TOPIC, resourceName=orders-, patternType=PREFIXED, "
+        f"principal=User:u{i % users}, host=*, operation=READ, permissionType=ALLOW)){SUFFIX}\n" for i in range(n))
+
 
 names = st.lists(st.one_of(st.sampled_from(PLAIN), st.sampled_from(TRICKY),
                            st.text(st.characters(codec="utf-8", exclude_characters="\n\r"), max_size=4)),

@@ -5,6 +5,7 @@ a full evaluation in slices of bounded size gives the answer of deciding the who
 from __future__ import annotations
 
 import json
+import sys
 from collections import Counter
 from pathlib import Path
 
@@ -34,6 +35,9 @@ from kafka_authz_cli.whatif.index import (
     write_hourly_local,
 )
 from kafka_authz_cli.whatif.replay import Aggregate, Summary, build_report, classify, decide
+
+sys.path.insert(0, str(Path(__file__).parent))
+from logs_strategy import prefix_granted_reads  # noqa: E402
 
 runner = CliRunner()
 NAMES = ["orders", "orders-eu", "orders-eu-1", "orders.x", "pay", "pay-1", "p", "*", "*x", "a!b", "team1.a",
@@ -248,12 +252,7 @@ def test_a_stale_or_damaged_baseline_is_never_used(tmp_path):
 def test_whatif_full_flag_and_note(tmp_path, monkeypatch):
     monkeypatch.setenv("AUTHZ_CACHE_DIR", str(tmp_path / "cache"))
     log = tmp_path / "kafka-authorizer.log"
-    log.write_text("".join(
-        f"[2026-11-20 10:00:0{i},000] DEBUG Principal = User:u{i} is Allowed operation = READ from host = 10.0.0.1 "
-        f"on resource = Topic:LITERAL:orders-{i} for request = Fetch with resourceRefCount = 1 based on rule "
-        f"MatchingAcl(acl=StandardAcl(resourceType=TOPIC, resourceName=orders-, patternType=PREFIXED, "
-        f"principal=User:u{i}, host=*, operation=READ, permissionType=ALLOW)) (kafka.authorizer.logger)\n"
-        for i in range(5)))
+    log.write_text(prefix_granted_reads(5, users=5, topics=5))
     assert runner.invoke(app, ["whatif", "index", "--logs", str(log), "-o", str(tmp_path / "ix")]).exit_code == 0
     def acls(n: int) -> str:
         return json.dumps({"version": 1, "acls": [

@@ -16,6 +16,9 @@ from typer.testing import CliRunner
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.services import whatif_session
 
+sys.path.insert(0, str(Path(__file__).parent))
+from logs_strategy import prefix_granted_reads  # noqa: E402
+
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -31,12 +34,7 @@ def _acls(principals: list[int], deny: str | None = None) -> str:
 
 def _setup(tmp_path: Path) -> tuple[Path, Path, Path]:
     log = tmp_path / "kafka-authorizer.log"
-    log.write_text("".join(
-        f"[2026-11-20 10:00:0{i % 10},000] DEBUG Principal = User:u{i % 5} is Allowed operation = READ from host = "
-        f"10.0.0.1 on resource = Topic:LITERAL:orders-{i % 7} for request = Fetch with resourceRefCount = 1 based on "
-        f"rule MatchingAcl(acl=StandardAcl(resourceType=TOPIC, resourceName=orders-, patternType=PREFIXED, "
-        f"principal=User:u{i % 5}, host=*, operation=READ, permissionType=ALLOW)) (kafka.authorizer.logger)\n"
-        for i in range(70)))
+    log.write_text(prefix_granted_reads(70, users=5, topics=7))
     index = tmp_path / "ix"
     assert runner.invoke(app, ["whatif", "index", "--logs", str(log), "-o", str(index)]).exit_code == 0
     current, proposed = tmp_path / "current.json", tmp_path / "proposed.json"
