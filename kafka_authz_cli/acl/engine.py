@@ -215,6 +215,13 @@ class StandardAuthorizer:
             return has_resource_acls(self._sorted_acls(resource_type, index), resource_type, resource_name)
         return bool(plan)
 
+    def resource_names(self, resource_type: ResourceType) -> set[str]:
+        """Every resource name an ACL of this type names (LITERAL or PREFIXED)."""
+        index = self._types.get(resource_type)
+        if index is None:
+            return set()
+        return index.literal.keys() | index.prefixed.keys()
+
     def candidate_acls(self, resource_type: ResourceType, resource_name: str) -> frozenset[AclBinding] | None:
         """The ACLs Kafka would look at for this resource (None where only its walk can tell)."""
         index = self._types.get(resource_type)

@@ -1,0 +1,282 @@
+"""Request classes: which requests on one resource name a set of ACLs can tell apart, decided once each.
+
+On one resource name, Kafka looks only at the candidate ACLs (the name's LITERAL ACLs, the PREFIXED
+ACLs of its prefixes, the wildcard section), and a candidate matches a request iff its principal is
+the request's or ``User:*`` and its host is the client's address or ``*``. The idea everything here
+rests on follows from that matching rule alone:
+
+    What decides a request of principal ``p`` is the *restricted view* of the candidates: the entries
+    (host, operation, permission, place in Kafka's walk) of ``p``'s own ACLs and of ``User:*``'s,
+    bucket by bucket in walk order. Nothing else about the ACL set can change its answer.
+
+So, for ``p``, a host that neither ``p``'s ACLs nor ``User:*``'s name is no different from any other
+such host: ``p``'s host classes are the hosts its view names, plus one "any other host"
+(:data:`FRESH_HOST`). A principal that no candidate names sees only ``User:*``'s entries: everyone
+else is one class (:data:`FRESH_PRINCIPAL`). Hosts named only by *other* principals' ACLs never
+enter ``p``'s classes; that is what keeps the classes from being the product of every principal and
+every host (one ACL on the literal ``*`` with a specific host used to put that host into every name
+class, for every principal).
+
+And because the view is the whole input of the decision, two name classes (or two sides of a diff)
+that give ``p`` equal views decide alike for every host and operation: a view is reduced to a
+:class:`View` (small interned numbers, equal when the entries are equal), and its decisions are
+computed once per view and looked up for every other name with the same view (the 50,000 topics of
+Kafka's AuthorizerBenchmark give ``User:test-user`` a handful of distinct views). The decision over
+a view follows the engine's hash-index path (:meth:`.engine.StandardAuthorizer._find_rule`): in walk
+order, a bucket's first matching DENY (in Kafka's order) ends the walk, else its last matching ALLOW
+is the one reported so far. Names whose plan only Kafka's own walk can tell, and buckets holding an
+ACL whose principal has no ``:`` (it throws on being met, whoever asks), are left to the engine.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable
+
+from kafka_authz_cli._java import java_chars
+from kafka_authz_cli.acl.matching import MATCHED_OPS, WILDCARD_PRINCIPAL_KEY, principal_key
+from kafka_authz_cli.acl.model import (
+    WILDCARD_HOST,
+    WILDCARD_RESOURCE,
+    AclBinding,
+    AclError,
+    AclOperation,
+    AclPermissionType,
+    PatternType,
+    java_host_address,
+)
+
+FRESH_PRINCIPAL = "User:anyone-else"
+FRESH_HOST = "192.0.2.254"
+#: The host a view is decided at for "any other host": no ACL host can be equal to it.
+_OTHER_HOST = "\x00any other host"
+DENY = AclPermissionType.DENY
+
+_valid: dict[str, bool] = {}
+
+
+def valid_host(host: str) -> bool:
+    """Whether some client's address text can equal this ACL host (``*`` included). A host Kafka
+    never matches (``::1``, ``127.00``, a host name) names no host class."""
+    ok = _valid.get(host)
+    if ok is None:
+        try:
+            ok = host == WILDCARD_HOST or java_host_address(host) == host
+        except AclError:
+            ok = False
+        if len(_valid) > 65536:
+            _valid.clear()
+        _valid[host] = ok
+    return ok
+
+
+@dataclass(frozen=True, slots=True)
+class Decided:
+    """A decision over a view: ``label`` (ALLOWED / DENIED), ``rule`` (SuperUser, DefaultAllow,
+    DefaultDeny, or None for an ACL) and where the deciding ACL is (its part in the view, its position
+    in that bucket's ACLs)."""
+
+    label: str
+    rule: str | None
+    part: int = -1
+    position: int = -1
+
+
+SUPER = Decided("ALLOWED", "SuperUser")
+
+
+class _BucketView:
+    """One bucket's entries per principal key (shared by every bucket of the same shape)."""
+
+    __slots__ = ("entries", "parts", "hosts", "all_hosts")
+
+    def __init__(self, entries: dict, parts: dict, hosts: dict, all_hosts: frozenset[str]):
+        self.entries = entries  # kept: the cache is keyed by its id
+        #: principal key -> interned id of its entries here (host, position, operations, deny)
+        self.parts = parts
+        #: principal key -> the client-matchable hosts (not '*') its entries name
+        self.hosts = hosts
+        self.all_hosts = all_hosts
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """What decides one principal's requests on one name: whether the name has candidates at all,
+    and the (own, ``User:*``) entry ids of each bucket where either has entries, in walk order."""
+
+    has_acls: bool
+    parts: tuple[tuple[int, int], ...]
+
+
+class RequestClasses:
+    """Views, host classes and decisions over the buckets of one or more authorizers (the buckets of
+    one :class:`.engine.StandardAuthorizer` stay alive as long as it does; so does this)."""
+
+    def __init__(self) -> None:
+        self._buckets: dict[int, _BucketView] = {}
+        self._part_ids: dict[tuple, int] = {(): 0}
+        self._parts: list[tuple] = [()]
+        self._decided: dict[tuple, Decided] = {}
+        self._hosts: dict[View, tuple[str, ...]] = {}
+
+    # -- one bucket ---------------------------------------------------------------------------------
+
+    def bucket_view(self, bucket) -> _BucketView:
+        entries = bucket.entries
+        found = self._buckets.get(id(entries))
+        if found is None or found.entries is not entries:
+            found = self._buckets[id(entries)] = self._make_bucket_view(bucket)
+        return found
+
+    def _make_bucket_view(self, bucket) -> _BucketView:
+        grouped: dict[tuple[str, str], list] = {}
+        hosts: dict[tuple[str, str], set[str]] = {}
+        acls = bucket.acls
+        for (ptype, pname, host), found in bucket.entries.items():
+            if not valid_host(host):
+                continue  # never matches a client: decides nothing
+            key = (ptype, pname)
+            rows = grouped.setdefault(key, [])
+            for position, ops in found:
+                rows.append((host, position, ops, acls[position].permission is DENY))
+            if host != WILDCARD_HOST:
+                hosts.setdefault(key, set()).add(host)
+        parts = {}
+        for key, rows in grouped.items():
+            rows.sort(key=lambda r: r[1])
+            parts[key] = self._intern(tuple(rows))
+        frozen = {k: frozenset(v) for k, v in hosts.items()}
+        all_hosts = frozenset().union(*frozen.values()) if frozen else frozenset()
+        return _BucketView(bucket.entries, parts, frozen, all_hosts)
+
+    def _intern(self, rows: tuple) -> int:
+        found = self._part_ids.get(rows)
+        if found is None:
+            found = self._part_ids[rows] = len(self._parts)
+            self._parts.append(rows)
+        return found
+
+    # -- one principal's view of one name -------------------------------------------------------------
+
+    def view(self, plan: tuple, pkey: tuple[str, str] | None) -> tuple[View, tuple[int, ...]]:
+        """The view of principal key ``pkey`` (None: a principal no ACL names) over a plan (the
+        candidate buckets in walk order), and the plan index of each of its parts."""
+        parts = []
+        where = []
+        wild = WILDCARD_PRINCIPAL_KEY
+        own_key = None if pkey == wild else pkey
+        for i, bucket in enumerate(plan):
+            bview = self.bucket_view(bucket)
+            table = bview.parts
+            own = table.get(own_key, 0) if own_key is not None else 0
+            everyone = table.get(wild, 0)
+            if own or everyone:
+                parts.append((own, everyone))
+                where.append(i)
+        return View(bool(plan), tuple(parts)), tuple(where)
+
+    def hosts(self, view: View) -> tuple[str, ...]:
+        """The hosts a view names (sorted): with "any other host", its principal's host classes."""
+        found = self._hosts.get(view)
+        if found is None:
+            named: set[str] = set()
+            for own, everyone in view.parts:
+                for rows in (self._parts[own], self._parts[everyone]):
+                    named.update(r[0] for r in rows if r[0] != WILDCARD_HOST)
+            found = self._hosts[view] = tuple(sorted(named))
+        return found
+
+    def plan_hosts(self, plan: Iterable) -> frozenset[str]:
+        """Every client-matchable host the candidates of a plan name (any principal)."""
+        out: set[str] = set()
+        for bucket in plan:
+            out |= self.bucket_view(bucket).all_hosts
+        return frozenset(out)
+
+    def principals(self, plan: Iterable) -> set[tuple[str, str]]:
+        """The principal keys (not ``User:*``) the candidates of a plan name."""
+        out: set[tuple[str, str]] = set()
+        for bucket in plan:
+            out.update(self.bucket_view(bucket).parts)
+        out.discard(WILDCARD_PRINCIPAL_KEY)
+        return out
+
+    # -- deciding a view ------------------------------------------------------------------------------
+
+    def decide(self, view: View, host: str | None, op: AclOperation, allow_everyone: bool) -> Decided:
+        """The decision for a request from ``host`` (None: any host the view does not name)."""
+        key = (view, host, op, allow_everyone)
+        found = self._decided.get(key)
+        if found is None:
+            if len(self._decided) > 1 << 20:
+                self._decided.clear()
+            found = self._decided[key] = self._decide(view, _OTHER_HOST if host is None else host, op,
+                                                      allow_everyone)
+        return found
+
+    def _decide(self, view: View, host: str, op: AclOperation, allow_everyone: bool) -> Decided:
+        last_allow: Decided | None = None
+        parts = self._parts
+        for k, (own, everyone) in enumerate(view.parts):
+            first_deny = last_allow_here = -1
+            for rows in (parts[own], parts[everyone]):
+                for row_host, position, ops, deny in rows:
+                    if (row_host == WILDCARD_HOST or row_host == host) and op in ops:
+                        if deny:
+                            if first_deny < 0 or position < first_deny:
+                                first_deny = position
+                        elif position > last_allow_here:
+                            last_allow_here = position
+            if first_deny >= 0:
+                return Decided("DENIED", None, k, first_deny)
+            if last_allow_here >= 0:
+                last_allow = Decided("ALLOWED", None, k, last_allow_here)
+        if last_allow is not None:
+            return last_allow
+        if view.has_acls or not allow_everyone:
+            return Decided("DENIED", "DefaultDeny")
+        return Decided("ALLOWED", "DefaultAllow")
+
+
+def deciding_acl(plan: tuple, where: tuple[int, ...], decided: Decided) -> AclBinding | None:
+    """The ACL a decision over a view names, in the plan the view was taken of."""
+    if decided.part < 0:
+        return None
+    return plan[where[decided.part]].acls[decided.position]
+
+
+def has_bad_principal(plan: Iterable) -> bool:
+    """Some candidate's principal has no ':' (Kafka throws on meeting it, whoever asks)."""
+    return any(bucket.bad is not None for bucket in plan)
+
+
+def principal_text(pkey: tuple[str, str]) -> str:
+    return f"{pkey[0]}:{pkey[1]}"
+
+
+def matched_ops(acl: AclBinding) -> frozenset[AclOperation]:
+    return MATCHED_OPS[(acl.operation, acl.permission)]
+
+
+def walk_candidates(acls: Iterable[AclBinding], name: str) -> list[AclBinding]:
+    """The ACLs whose pattern can match ``name`` in Kafka's walk (LITERAL equal, PREFIXED a prefix,
+    LITERAL ``*``): a superset is harmless, it only adds classes. For names only the walk decides."""
+    out = []
+    units = java_chars(name)
+    for acl in acls:
+        if acl.pattern_type is PatternType.PREFIXED:
+            if units.startswith(java_chars(acl.resource_name)):  # Kafka compares UTF-16 code units
+                out.append(acl)
+        elif acl.resource_name == name or acl.resource_name == WILDCARD_RESOURCE:
+            out.append(acl)
+    return out
+
+
+def named_hosts(acls: Iterable[AclBinding], pkey: tuple[str, str] | None) -> list[str]:
+    """The client-matchable hosts (sorted) the ACLs of ``pkey`` and of ``User:*`` name."""
+    out = set()
+    for acl in acls:
+        key = principal_key(acl.principal)
+        if (key == pkey or key == WILDCARD_PRINCIPAL_KEY) and acl.host != WILDCARD_HOST and valid_host(acl.host):
+            out.add(acl.host)
+    return sorted(out)
