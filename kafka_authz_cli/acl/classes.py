@@ -88,10 +88,13 @@ SUPER = Decided("ALLOWED", "SuperUser")
 class _BucketView:
     """One bucket's entries per principal key (shared by every bucket of the same shape)."""
 
-    __slots__ = ("entries", "parts", "hosts", "all_hosts")
+    __slots__ = ("entries", "parts", "hosts", "all_hosts", "named")
 
-    def __init__(self, entries: dict, parts: dict, hosts: dict, all_hosts: frozenset[str]):
+    def __init__(self, entries: dict, parts: dict, hosts: dict, all_hosts: frozenset[str], named: frozenset):
         self.entries = entries  # kept: the cache is keyed by its id
+        #: every principal key an entry names (also those whose hosts never match: they are still
+        #: principals with ACLs of their own, reported by name)
+        self.named = named
         #: principal key -> interned id of its entries here (host, position, operations, deny)
         self.parts = parts
         #: principal key -> the client-matchable hosts (not '*') its entries name
@@ -99,13 +102,10 @@ class _BucketView:
         self.all_hosts = all_hosts
 
 
-@dataclass(frozen=True, slots=True)
-class View:
-    """What decides one principal's requests on one name: whether the name has candidates at all,
-    and the (own, ``User:*``) entry ids of each bucket where either has entries, in walk order."""
-
-    has_acls: bool
-    parts: tuple[tuple[int, int], ...]
+#: What decides one principal's requests on one name: whether the name has candidates at all, and
+#: the (own, ``User:*``) entry ids of each bucket where either has entries, in walk order. A plain
+#: tuple: views are hashed for every principal of every class visited, and a tuple hashes in C.
+View = tuple[bool, tuple[tuple[int, int], ...]]
 
 
 class RequestClasses:
@@ -131,11 +131,13 @@ class RequestClasses:
     def _make_bucket_view(self, bucket) -> _BucketView:
         grouped: dict[tuple[str, str], list] = {}
         hosts: dict[tuple[str, str], set[str]] = {}
+        named = set()
         acls = bucket.acls
         for (ptype, pname, host), found in bucket.entries.items():
+            key = (ptype, pname)
+            named.add(key)
             if not valid_host(host):
                 continue  # never matches a client: decides nothing
-            key = (ptype, pname)
             rows = grouped.setdefault(key, [])
             for position, ops in found:
                 rows.append((host, position, ops, acls[position].permission is DENY))
@@ -147,7 +149,7 @@ class RequestClasses:
             parts[key] = self._intern(tuple(rows))
         frozen = {k: frozenset(v) for k, v in hosts.items()}
         all_hosts = frozenset().union(*frozen.values()) if frozen else frozenset()
-        return _BucketView(bucket.entries, parts, frozen, all_hosts)
+        return _BucketView(bucket.entries, parts, frozen, all_hosts, frozenset(named))
 
     def _intern(self, rows: tuple) -> int:
         found = self._part_ids.get(rows)
@@ -158,29 +160,36 @@ class RequestClasses:
 
     # -- one principal's view of one name -------------------------------------------------------------
 
+    def bucket_views(self, plan: tuple) -> list[_BucketView]:
+        return [self.bucket_view(bucket) for bucket in plan]
+
     def view(self, plan: tuple, pkey: tuple[str, str] | None) -> tuple[View, tuple[int, ...]]:
         """The view of principal key ``pkey`` (None: a principal no ACL names) over a plan (the
         candidate buckets in walk order), and the plan index of each of its parts."""
+        return self.view_of(self.bucket_views(plan), pkey)
+
+    @staticmethod
+    def view_of(bucket_views: list[_BucketView], pkey: tuple[str, str] | None) -> tuple[View, tuple[int, ...]]:
+        """:meth:`view` over a plan's :meth:`bucket_views` (made once for every principal of a name)."""
         parts = []
         where = []
         wild = WILDCARD_PRINCIPAL_KEY
         own_key = None if pkey == wild else pkey
-        for i, bucket in enumerate(plan):
-            bview = self.bucket_view(bucket)
+        for i, bview in enumerate(bucket_views):
             table = bview.parts
             own = table.get(own_key, 0) if own_key is not None else 0
             everyone = table.get(wild, 0)
             if own or everyone:
                 parts.append((own, everyone))
                 where.append(i)
-        return View(bool(plan), tuple(parts)), tuple(where)
+        return (bool(bucket_views), tuple(parts)), tuple(where)
 
     def hosts(self, view: View) -> tuple[str, ...]:
         """The hosts a view names (sorted): with "any other host", its principal's host classes."""
         found = self._hosts.get(view)
         if found is None:
             named: set[str] = set()
-            for own, everyone in view.parts:
+            for own, everyone in view[1]:
                 for rows in (self._parts[own], self._parts[everyone]):
                     named.update(r[0] for r in rows if r[0] != WILDCARD_HOST)
             found = self._hosts[view] = tuple(sorted(named))
@@ -197,7 +206,7 @@ class RequestClasses:
         """The principal keys (not ``User:*``) the candidates of a plan name."""
         out: set[tuple[str, str]] = set()
         for bucket in plan:
-            out.update(self.bucket_view(bucket).parts)
+            out |= self.bucket_view(bucket).named
         out.discard(WILDCARD_PRINCIPAL_KEY)
         return out
 
@@ -217,7 +226,7 @@ class RequestClasses:
     def _decide(self, view: View, host: str, op: AclOperation, allow_everyone: bool) -> Decided:
         last_allow: Decided | None = None
         parts = self._parts
-        for k, (own, everyone) in enumerate(view.parts):
+        for k, (own, everyone) in enumerate(view[1]):
             first_deny = last_allow_here = -1
             for rows in (parts[own], parts[everyone]):
                 for row_host, position, ops, deny in rows:
@@ -233,7 +242,7 @@ class RequestClasses:
                 last_allow = Decided("ALLOWED", None, k, last_allow_here)
         if last_allow is not None:
             return last_allow
-        if view.has_acls or not allow_everyone:
+        if view[0] or not allow_everyone:
             return Decided("DENIED", "DefaultDeny")
         return Decided("ALLOWED", "DefaultAllow")
 

@@ -1,0 +1,345 @@
+"""The decision diff's walk: which requests two authorizers decide differently, name class by name class.
+
+With the same settings on both sides, a request can decide differently only if a binding that was
+added or removed matches it. So only the name classes those bindings apply to are visited (their own
+LITERAL name, the ACL names under their PREFIXED name; every class for a ``*``), in each only the
+principals they name (everyone, when one of them is ``User:*`` or the no-ACL default can change),
+and for each principal only the operations and hosts they match (:class:`Reach`). Each principal is
+then compared by its view of the candidates on both sides (:mod:`.classes`): equal views decide
+alike, and each pair of views is decided once however many names share it. What differs is kept as
+:class:`ClassChanges`, one per principal and name class, whose entries are shared by every class with
+the same views; the deciding ACLs are looked up in the class's own candidates only when asked. Names
+only Kafka's walk can decide are compared request by request by the engines.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from kafka_authz_cli.acl.classes import (
+    FRESH_HOST,
+    FRESH_PRINCIPAL,
+    SUPER,
+    Decided,
+    RequestClasses,
+    deciding_acl,
+    has_bad_principal,
+    named_hosts,
+    principal_text,
+    valid_host,
+    walk_candidates,
+)
+from kafka_authz_cli.acl.decision import Request
+from kafka_authz_cli.acl.engine import StandardAuthorizer
+from kafka_authz_cli.acl.index import TypeIndex
+from kafka_authz_cli.acl.matching import MATCHED_OPS, WILDCARD_PRINCIPAL_KEY, principal_key
+from kafka_authz_cli.acl.model import (
+    CLUSTER_NAME,
+    SUPPORTED_OPERATIONS,
+    WILDCARD_HOST,
+    WILDCARD_RESOURCE,
+    AclBinding,
+    AclOperation,
+    PatternType,
+    ResourceType,
+)
+from kafka_authz_cli.acl.names import NameClass, NameSpace
+
+
+class TouchedPatterns:
+    """The resource patterns of changed bindings, by resource type."""
+
+    def __init__(self, changed: list[AclBinding]):
+        self.literal: dict[ResourceType, set[str]] = {}
+        self.prefixed: dict[ResourceType, set[str]] = {}
+        for b in changed:
+            table = self.prefixed if b.pattern_type is PatternType.PREFIXED else self.literal
+            table.setdefault(b.resource_type, set()).add(b.resource_name)
+        self.lengths = {t: sorted({len(p) for p in names}) for t, names in self.prefixed.items()}
+
+    def touches(self, rtype: ResourceType, name: str) -> bool:
+        literal = self.literal.get(rtype)
+        if literal and (name in literal or WILDCARD_RESOURCE in literal):
+            return True
+        prefixed = self.prefixed.get(rtype)
+        if prefixed:
+            for n in self.lengths[rtype]:
+                if n <= len(name) and name[:n] in prefixed:
+                    return True
+        return False
+
+    def everywhere(self, rtype: ResourceType) -> bool:
+        """A changed binding of this type can apply to names no ACL name prefixes (``*``, ``""``)."""
+        return WILDCARD_RESOURCE in self.literal.get(rtype, ()) or "" in self.literal.get(rtype, ()) \
+            or "" in self.prefixed.get(rtype, ())
+
+    def names(self, rtype: ResourceType, space: NameSpace) -> set[str]:
+        """The ACL names whose classes a changed binding of this type applies to: its own LITERAL
+        name, every ACL name under its PREFIXED name."""
+        out = set(self.literal.get(rtype, ()))
+        for prefix in self.prefixed.get(rtype, ()):
+            out.update(space.under(prefix))
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Reach:
+    """The requests of one principal a change can decide differently: these operations, from these
+    hosts (None: from any host)."""
+
+    ops: frozenset
+    hosts: frozenset | None
+
+    def __or__(self, other: "Reach") -> "Reach":
+        hosts = None if self.hosts is None or other.hosts is None else self.hosts | other.hosts
+        return Reach(self.ops | other.ops, hosts)
+
+    @staticmethod
+    def of(*reaches: "Reach | None") -> "Reach":
+        found = [r for r in reaches if r is not None]
+        out = found[0]
+        for r in found[1:]:
+            out = out | r
+        return out
+
+
+EVERY_REQUEST = Reach(frozenset(AclOperation), None)
+
+_rule_texts: dict[int, tuple[AclBinding, str]] = {}
+
+
+def rule_text(acl: AclBinding) -> str:
+    """Kafka's ``MatchingAcl(acl=...)`` for a deciding ACL (made once per ACL)."""
+    found = _rule_texts.get(id(acl))
+    if found is None or found[0] is not acl:
+        if len(_rule_texts) > 65536:
+            _rule_texts.clear()
+        found = _rule_texts[id(acl)] = (acl, f"MatchingAcl(acl={acl.standard_acl_str()})")
+    return found[1]
+
+
+def label(decision) -> str:
+    """ALLOWED / DENIED, or what the broker does instead (ERROR, NON_TERMINATING, NOT_READY)."""
+    return decision.decision or decision.outcome.value
+
+
+class ClassChanges:
+    """The requests of one principal on one name class that the two sets decide differently.
+
+    ``entries`` are (host, or None for any host the principal's ACLs do not name; operation; the old
+    decision; the new), shared by every name class whose views are the same: the deciding ACL of a
+    decision is looked up in this class's own candidates (``plan_*``, ``where_*``) only when asked."""
+
+    __slots__ = ("resource_type", "name_class", "name", "principal", "hosts", "entries", "others",
+                 "plan_o", "where_o", "plan_n", "where_n")
+
+    def __init__(self, rtype: ResourceType, name_class: NameClass, name: str, principal: str,
+                 hosts: tuple[str, ...], entries: tuple, others: int, sides: tuple = ((), (), (), ())):
+        self.resource_type, self.name_class, self.name, self.principal = rtype, name_class, name, principal
+        #: The hosts the principal's (and User:*'s) candidates name: its host classes but "any other".
+        self.hosts = hosts
+        self.entries = entries
+        #: Host classes of the coarser cut (every host any candidate names) that "any other host" holds.
+        self.others = others
+        self.plan_o, self.where_o, self.plan_n, self.where_n = sides
+
+    def label(self, decided) -> str:
+        return decided.label
+
+    def old_acl(self, decided: Decided) -> AclBinding | None:
+        return deciding_acl(self.plan_o, self.where_o, decided)
+
+    def new_acl(self, decided: Decided) -> AclBinding | None:
+        return deciding_acl(self.plan_n, self.where_n, decided)
+
+    def rule(self, decided: Decided, acl: AclBinding | None) -> str | None:
+        return rule_text(acl) if acl is not None else decided.rule
+
+    def weight(self, host: str | None) -> int:
+        return 1 if host is not None else self.others + 1
+
+
+class EngineClassChanges(ClassChanges):
+    """:class:`ClassChanges` whose decisions are the engines' own (names only Kafka's walk decides)."""
+
+    __slots__ = ()
+
+    def label(self, decided) -> str:
+        return label(decided)
+
+    def old_acl(self, decided) -> AclBinding | None:
+        return decided.acl
+
+    new_acl = old_acl
+
+    def rule(self, decided, acl: AclBinding | None) -> str | None:
+        return decided.rule or decided.error
+
+
+class DecisionDiff:
+    """The walk itself: :meth:`resource_type` for each type, then :attr:`found` and :attr:`examined`."""
+
+    def __init__(self, old: StandardAuthorizer, new: StandardAuthorizer, changed: list[AclBinding]):
+        self.old, self.new = old, new
+        self.classes = RequestClasses()
+        self.found: list[ClassChanges] = []
+        self.examined = 0
+        self.spaces: dict[ResourceType, NameSpace] = {}
+        self.su_keys = {principal_key(p) for p in old.super_users ^ new.super_users}
+        self.super_all = old.super_users | new.super_users
+        self.settings_changed = bool(self.su_keys) or \
+            old.allow_everyone_if_no_acl_found != new.allow_everyone_if_no_acl_found
+        self.changed: dict[ResourceType, list[AclBinding]] = {}
+        for b in changed:
+            self.changed.setdefault(b.resource_type, []).append(b)
+        self.touched = TouchedPatterns(changed)
+        self._compared: dict[tuple, tuple] = {}
+        self._reaches: dict[int, tuple] = {}
+        self._typed: dict[tuple[int, ResourceType], list[AclBinding]] = {}
+
+    def resource_type(self, rtype: ResourceType) -> None:
+        delta = self.changed.get(rtype, [])
+        if not delta and not self.settings_changed:
+            return
+        space = self.spaces[rtype] = NameSpace(self.old.resource_names(rtype) | self.new.resource_names(rtype))
+        delta_index = TypeIndex()
+        for b in delta:
+            delta_index.add(b)
+        delta_index.seal()
+        for name, name_class in self._classes(rtype, space):
+            self._name_class(rtype, name, name_class, delta_index)
+
+    def _classes(self, rtype: ResourceType, space: NameSpace) -> list[tuple[str, NameClass]]:
+        if rtype is ResourceType.CLUSTER:
+            return [(CLUSTER_NAME, space.classify(CLUSTER_NAME))]
+        if self.settings_changed:
+            return space.representatives()
+        walks = not (self.old.decided_by_name(rtype) and self.new.decided_by_name(rtype))
+        if walks or self.touched.everywhere(rtype):
+            return [(name, nc) for name, nc in space.representatives()
+                    if self.touched.touches(rtype, name) or self.old.walk_needed(rtype, name)
+                    or self.new.walk_needed(rtype, name)]
+        return space.representatives(only=self.touched.names(rtype, space))
+
+    def _name_class(self, rtype: ResourceType, name: str, nc: NameClass, delta_index: TypeIndex) -> None:
+        old, new = self.old, self.new
+        plan_o, plan_n = old.candidate_buckets(rtype, name), new.candidate_buckets(rtype, name)
+        delta_plan = delta_index.plan(name)
+        if plan_o is None or plan_n is None or delta_plan is None or has_bad_principal(plan_o) \
+                or has_bad_principal(plan_n):
+            self._by_engine(rtype, name, nc, plan_o, plan_n)
+            return
+        reach = self._reach(delta_plan)
+        default_flips = (not plan_o and old.allow_everyone_if_no_acl_found) \
+            or (not plan_n and new.allow_everyone_if_no_acl_found)
+        if default_flips or WILDCARD_PRINCIPAL_KEY in reach:
+            keys: set = self.classes.principals(plan_o) | self.classes.principals(plan_n) | {None}
+        elif reach or self.su_keys:
+            keys = set(reach)
+        else:
+            return
+        keys |= self.su_keys
+        views_o = self.classes.bucket_views(plan_o)
+        views_n = self.classes.bucket_views(plan_n)
+        everywhere = None
+        for pkey in sorted(keys, key=lambda k: (k is None, k or ("", ""))):
+            if default_flips or pkey in self.su_keys:
+                reached = EVERY_REQUEST
+            else:
+                reached = Reach.of(reach.get(pkey), reach.get(WILDCARD_PRINCIPAL_KEY))
+            text = FRESH_PRINCIPAL if pkey is None else principal_text(pkey)
+            view_o, where_o = self.classes.view_of(views_o, pkey)
+            view_n, where_n = self.classes.view_of(views_n, pkey)
+            key = (rtype, view_o, view_n, pkey is not None and text in old.super_users,
+                   pkey is not None and text in new.super_users, reached)
+            found = self._compared.get(key)
+            if found is None:
+                found = self._compared[key] = self._compare(*key)
+            examined, hosts, entries, any_other = found
+            self.examined += examined
+            if entries:
+                if any_other and everywhere is None:
+                    everywhere = self.classes.plan_hosts(plan_o) | self.classes.plan_hosts(plan_n)
+                others = len(everywhere) - len(hosts) if any_other else 0
+                self.found.append(ClassChanges(rtype, nc, name, text, hosts, entries, others,
+                                               (plan_o, where_o, plan_n, where_n)))
+
+    def _reach(self, delta_plan: tuple) -> dict:
+        """Which requests the changed bindings on a name can decide differently: per principal key,
+        the operations and hosts they match (each delta bucket's made once)."""
+        if len(delta_plan) == 1:
+            return self._bucket_reach(delta_plan[0])
+        out: dict = {}
+        for bucket in delta_plan:
+            for key, reached in self._bucket_reach(bucket).items():
+                out[key] = reached if key not in out else out[key] | reached
+        return out
+
+    def _bucket_reach(self, bucket) -> dict:
+        found = self._reaches.get(id(bucket))
+        if found is not None and found[0] is bucket:
+            return found[1]
+        reach: dict = {}
+        for acl in bucket.acls:
+            if not valid_host(acl.host):
+                continue  # matches no request: it cannot change a decision
+            key = principal_key(acl.principal)
+            reached = Reach(MATCHED_OPS[(acl.operation, acl.permission)],
+                            None if acl.host == WILDCARD_HOST else frozenset((acl.host,)))
+            reach[key] = reached if key not in reach else reach[key] | reached
+        self._reaches[id(bucket)] = (bucket, reach)
+        return reach
+
+    def _compare(self, rtype, view_o, view_n, super_o, super_n, reached: Reach) -> tuple:
+        """(request classes examined, the principal's hosts, the (host, op, old, new) that differ,
+        whether one of them is "any other host"): only the requests ``reached`` are decided."""
+        allow_o = self.old.allow_everyone_if_no_acl_found
+        allow_n = self.new.allow_everyone_if_no_acl_found
+        hosts = tuple(sorted(set(self.classes.hosts(view_o)) | set(self.classes.hosts(view_n))))
+        ops = [op for op in SUPPORTED_OPERATIONS[rtype] if op in reached.ops]
+        if not ops or (view_o == view_n and super_o == super_n and (view_o[0] or allow_o == allow_n)):
+            return 0, hosts, (), False
+        tried = (*hosts, None) if reached.hosts is None else tuple(sorted(reached.hosts))
+        decide = self.classes.decide
+        entries = []
+        for host in tried:
+            for op in ops:
+                a = SUPER if super_o else decide(view_o, host, op, allow_o)
+                b = SUPER if super_n else decide(view_n, host, op, allow_n)
+                if a.label != b.label:
+                    entries.append((host, op, a, b))
+        return len(ops) * len(tried), hosts, tuple(entries), any(e[0] is None for e in entries)
+
+    def _by_engine(self, rtype, name, nc, plan_o, plan_n) -> None:
+        """Every principal and host class the candidates name (as Kafka's walk finds them), decided
+        request by request: names whose plan only the walk can tell, or with a malformed principal."""
+        cands = self.candidates(self.old, rtype, name, plan_o) + self.candidates(self.new, rtype, name, plan_n)
+        keys = {principal_key(a.principal) for a in cands} | {principal_key(p) for p in self.super_all}
+        keys.discard(None)
+        keys.discard(WILDCARD_PRINCIPAL_KEY)
+        everywhere = {a.host for a in cands if a.host != WILDCARD_HOST and valid_host(a.host)}
+        for pkey in [*sorted(keys), None]:
+            text = FRESH_PRINCIPAL if pkey is None else principal_text(pkey)
+            hosts = tuple(named_hosts(cands, pkey))
+            entries = []
+            for host in (*hosts, None):
+                for op in SUPPORTED_OPERATIONS[rtype]:
+                    self.examined += 1
+                    request = Request(text, host or FRESH_HOST, op, rtype, name)
+                    a, b = self.old.authorize(request), self.new.authorize(request)
+                    if label(a) != label(b):
+                        entries.append((host, op, a, b))
+            if entries:
+                self.found.append(EngineClassChanges(rtype, nc, name, text, hosts, tuple(entries),
+                                                     len(everywhere) - len(hosts)))
+
+    def candidates(self, side: StandardAuthorizer, rtype: ResourceType, name: str, plan) -> list[AclBinding]:
+        """The ACLs Kafka can match for the name: the plan's, or (where only its walk can tell) those
+        whose pattern matches it."""
+        if plan is not None:
+            return [a for bucket in plan for a in bucket.acls]
+        typed = self._typed.get((id(side), rtype))
+        if typed is None:
+            typed = self._typed[(id(side), rtype)] = [a for a in side.bindings if a.resource_type is rtype]
+        return walk_candidates(typed, name)
+
