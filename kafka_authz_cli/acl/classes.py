@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from kafka_authz_cli._java import java_chars
-from kafka_authz_cli.acl.matching import MATCHED_OPS, WILDCARD_PRINCIPAL_KEY, principal_key
+from kafka_authz_cli.acl.matching import MATCHED_OPS, WILDCARD_PRINCIPAL_KEY, acl_order_key, principal_key
 from kafka_authz_cli.acl.model import (
     WILDCARD_HOST,
     WILDCARD_RESOURCE,
@@ -73,13 +73,14 @@ def valid_host(host: str) -> bool:
 @dataclass(frozen=True, slots=True)
 class Decided:
     """A decision over a view: ``label`` (ALLOWED / DENIED), ``rule`` (SuperUser, DefaultAllow,
-    DefaultDeny, or None for an ACL) and where the deciding ACL is (its part in the view, its position
-    in that bucket's ACLs)."""
+    DefaultDeny, or None for an ACL) and where the deciding ACL is (its part in the view, whether it
+    is the principal's own ACL (0) or ``User:*``'s (1), and its index in that bucket's ACLs)."""
 
     label: str
     rule: str | None
     part: int = -1
-    position: int = -1
+    which: int = 0
+    index: int = -1
 
 
 SUPER = Decided("ALLOWED", "SuperUser")
@@ -95,7 +96,8 @@ class _BucketView:
         #: every principal key an entry names (also those whose hosts never match: they are still
         #: principals with ACLs of their own, reported by name)
         self.named = named
-        #: principal key -> interned id of its entries here (host, position, operations, deny)
+        #: principal key -> interned id of its entries here (host, order in Kafka's walk, operations,
+        #: deny, index in the bucket's ACLs)
         self.parts = parts
         #: principal key -> the client-matchable hosts (not '*') its entries name
         self.hosts = hosts
@@ -106,6 +108,9 @@ class _BucketView:
 #: the (own, ``User:*``) entry ids of each bucket where either has entries, in walk order. A plain
 #: tuple: views are hashed for every principal of every class visited, and a tuple hashes in C.
 View = tuple[bool, tuple[tuple[int, int], ...]]
+#: Where a view's parts come from: per part, the bucket holding the principal's own ACLs and the one
+#: holding ``User:*``'s (the same bucket when the view is taken of an engine's plan).
+Where = tuple[tuple[object, object], ...]
 
 
 class RequestClasses:
@@ -140,7 +145,8 @@ class RequestClasses:
                 continue  # never matches a client: decides nothing
             rows = grouped.setdefault(key, [])
             for position, ops in found:
-                rows.append((host, position, ops, acls[position].permission is DENY))
+                acl = acls[position]
+                rows.append((host, acl_order_key(acl), ops, acl.permission is DENY, position))
             if host != WILDCARD_HOST:
                 hosts.setdefault(key, set()).add(host)
         parts = {}
@@ -160,29 +166,34 @@ class RequestClasses:
 
     # -- one principal's view of one name -------------------------------------------------------------
 
-    def bucket_views(self, plan: tuple) -> list[_BucketView]:
-        return [self.bucket_view(bucket) for bucket in plan]
+    def slots(self, plan: tuple) -> list[tuple]:
+        """A plan's buckets as (own source, its view, ``User:*`` source, its view): both the bucket."""
+        out = []
+        for bucket in plan:
+            bview = self.bucket_view(bucket)
+            out.append((bucket, bview, bucket, bview))
+        return out
 
-    def view(self, plan: tuple, pkey: tuple[str, str] | None) -> tuple[View, tuple[int, ...]]:
+    def view(self, plan: tuple, pkey: tuple[str, str] | None) -> tuple[View, Where]:
         """The view of principal key ``pkey`` (None: a principal no ACL names) over a plan (the
-        candidate buckets in walk order), and the plan index of each of its parts."""
-        return self.view_of(self.bucket_views(plan), pkey)
+        candidate buckets in walk order), and where each of its parts comes from."""
+        return self.view_of(self.slots(plan), pkey, bool(plan))
 
     @staticmethod
-    def view_of(bucket_views: list[_BucketView], pkey: tuple[str, str] | None) -> tuple[View, tuple[int, ...]]:
-        """:meth:`view` over a plan's :meth:`bucket_views` (made once for every principal of a name)."""
+    def view_of(slots: list[tuple], pkey: tuple[str, str] | None, has_acls: bool) -> tuple[View, Where]:
+        """:meth:`view` over :meth:`slots` (made once for every principal of a name), or over the
+        slots of :mod:`.principal_slices` (the principal's own ACLs and ``User:*``'s, apart)."""
         parts = []
         where = []
         wild = WILDCARD_PRINCIPAL_KEY
         own_key = None if pkey == wild else pkey
-        for i, bview in enumerate(bucket_views):
-            table = bview.parts
-            own = table.get(own_key, 0) if own_key is not None else 0
-            everyone = table.get(wild, 0)
+        for own_bucket, own_view, wild_bucket, wild_view in slots:
+            own = own_view.parts.get(own_key, 0) if own_view is not None and own_key is not None else 0
+            everyone = wild_view.parts.get(wild, 0) if wild_view is not None else 0
             if own or everyone:
                 parts.append((own, everyone))
-                where.append(i)
-        return (bool(bucket_views), tuple(parts)), tuple(where)
+                where.append((own_bucket, wild_bucket))
+        return (has_acls, tuple(parts)), tuple(where)
 
     def hosts(self, view: View) -> tuple[str, ...]:
         """The hosts a view names (sorted): with "any other host", its principal's host classes."""
@@ -227,19 +238,19 @@ class RequestClasses:
         last_allow: Decided | None = None
         parts = self._parts
         for k, (own, everyone) in enumerate(view[1]):
-            first_deny = last_allow_here = -1
-            for rows in (parts[own], parts[everyone]):
-                for row_host, position, ops, deny in rows:
+            deny = allow = None
+            for which, rows in ((0, parts[own]), (1, parts[everyone])):
+                for row_host, order, ops, is_deny, index in rows:
                     if (row_host == WILDCARD_HOST or row_host == host) and op in ops:
-                        if deny:
-                            if first_deny < 0 or position < first_deny:
-                                first_deny = position
-                        elif position > last_allow_here:
-                            last_allow_here = position
-            if first_deny >= 0:
-                return Decided("DENIED", None, k, first_deny)
-            if last_allow_here >= 0:
-                last_allow = Decided("ALLOWED", None, k, last_allow_here)
+                        if is_deny:
+                            if deny is None or order < deny[0]:
+                                deny = (order, which, index)
+                        elif allow is None or order > allow[0]:
+                            allow = (order, which, index)
+            if deny is not None:
+                return Decided("DENIED", None, k, deny[1], deny[2])
+            if allow is not None:
+                last_allow = Decided("ALLOWED", None, k, allow[1], allow[2])
         if last_allow is not None:
             return last_allow
         if view[0] or not allow_everyone:
@@ -247,11 +258,11 @@ class RequestClasses:
         return Decided("ALLOWED", "DefaultAllow")
 
 
-def deciding_acl(plan: tuple, where: tuple[int, ...], decided: Decided) -> AclBinding | None:
-    """The ACL a decision over a view names, in the plan the view was taken of."""
+def deciding_acl(where: Where, decided: Decided) -> AclBinding | None:
+    """The ACL a decision over a view names, found where the view was taken."""
     if decided.part < 0:
         return None
-    return plan[where[decided.part]].acls[decided.position]
+    return where[decided.part][decided.which].acls[decided.index]
 
 
 def has_bad_principal(plan: Iterable) -> bool:

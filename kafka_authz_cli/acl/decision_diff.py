@@ -44,6 +44,7 @@ from kafka_authz_cli.acl.model import (
     ResourceType,
 )
 from kafka_authz_cli.acl.names import NameClass, NameSpace
+from kafka_authz_cli.acl.principal_slices import PrincipalSlices
 
 
 class TouchedPatterns:
@@ -128,29 +129,29 @@ class ClassChanges:
 
     ``entries`` are (host, or None for any host the principal's ACLs do not name; operation; the old
     decision; the new), shared by every name class whose views are the same: the deciding ACL of a
-    decision is looked up in this class's own candidates (``plan_*``, ``where_*``) only when asked."""
+    decision is looked up where this class's views were taken (``where_*``) only when asked."""
 
     __slots__ = ("resource_type", "name_class", "name", "principal", "hosts", "entries", "others",
-                 "plan_o", "where_o", "plan_n", "where_n")
+                 "where_o", "where_n")
 
     def __init__(self, rtype: ResourceType, name_class: NameClass, name: str, principal: str,
-                 hosts: tuple[str, ...], entries: tuple, others: int, sides: tuple = ((), (), (), ())):
+                 hosts: tuple[str, ...], entries: tuple, others: int, where_o: tuple = (), where_n: tuple = ()):
         self.resource_type, self.name_class, self.name, self.principal = rtype, name_class, name, principal
         #: The hosts the principal's (and User:*'s) candidates name: its host classes but "any other".
         self.hosts = hosts
         self.entries = entries
         #: Host classes of the coarser cut (every host any candidate names) that "any other host" holds.
         self.others = others
-        self.plan_o, self.where_o, self.plan_n, self.where_n = sides
+        self.where_o, self.where_n = where_o, where_n
 
     def label(self, decided) -> str:
         return decided.label
 
     def old_acl(self, decided: Decided) -> AclBinding | None:
-        return deciding_acl(self.plan_o, self.where_o, decided)
+        return deciding_acl(self.where_o, decided)
 
     def new_acl(self, decided: Decided) -> AclBinding | None:
-        return deciding_acl(self.plan_n, self.where_n, decided)
+        return deciding_acl(self.where_n, decided)
 
     def rule(self, decided: Decided, acl: AclBinding | None) -> str | None:
         return rule_text(acl) if acl is not None else decided.rule
@@ -176,6 +177,62 @@ class EngineClassChanges(ClassChanges):
         return decided.rule or decided.error
 
 
+def _principal_order(pkey) -> tuple:
+    return (pkey is None, pkey or ("", ""))
+
+
+class _PlanViews:
+    """Views of one name taken of both engines' plans (all its candidates)."""
+
+    def __init__(self, classes: RequestClasses, plan_o: tuple, plan_n: tuple):
+        self.classes, self.plan_o, self.plan_n = classes, plan_o, plan_n
+        self.slots_o, self.slots_n = classes.slots(plan_o), classes.slots(plan_n)
+        self._everywhere: frozenset[str] | None = None
+
+    def of(self, pkey) -> tuple:
+        view_of = self.classes.view_of
+        return view_of(self.slots_o, pkey, bool(self.plan_o)), view_of(self.slots_n, pkey, bool(self.plan_n))
+
+    def everywhere(self) -> frozenset[str]:
+        if self._everywhere is None:
+            self._everywhere = self.classes.plan_hosts(self.plan_o) | self.classes.plan_hosts(self.plan_n)
+        return self._everywhere
+
+
+class _SliceViews:
+    """Views of one name taken of both sides' :class:`.principal_slices.PrincipalSlices`. Most
+    principals a change names have no ACL of their own on most names (a change on ``*`` visits every
+    name): their view is ``User:*``'s alone, taken once per name."""
+
+    def __init__(self, classes: RequestClasses, slices: tuple, rtype: ResourceType, name: str, has_o: bool,
+                 has_n: bool):
+        self.classes, self.slices, self.rtype, self.name = classes, slices, rtype, name
+        self.has_o, self.has_n = has_o, has_n
+        self.wild_o = slices[0].wild_slots(classes, rtype, name)
+        self.wild_n = slices[1].wild_slots(classes, rtype, name)
+        self._wild_views: tuple | None = None
+        self._everywhere: frozenset[str] | None = None
+
+    def of(self, pkey) -> tuple:
+        classes, rtype, name = self.classes, self.rtype, self.name
+        slices_o, slices_n = self.slices
+        own_o = slices_o.own_slots(rtype, pkey, name)
+        own_n = slices_n.own_slots(rtype, pkey, name)
+        if not own_o and not own_n:
+            if self._wild_views is None:
+                self._wild_views = (classes.view_of(slices_o.merged(classes, (), self.wild_o), None, self.has_o),
+                                    classes.view_of(slices_n.merged(classes, (), self.wild_n), None, self.has_n))
+            return self._wild_views
+        return (classes.view_of(slices_o.merged(classes, own_o, self.wild_o), pkey, self.has_o),
+                classes.view_of(slices_n.merged(classes, own_n, self.wild_n), pkey, self.has_n))
+
+    def everywhere(self) -> frozenset[str]:
+        if self._everywhere is None:
+            self._everywhere = self.slices[0].named_hosts(self.classes, self.rtype, self.name) | \
+                self.slices[1].named_hosts(self.classes, self.rtype, self.name)
+        return self._everywhere
+
+
 class DecisionDiff:
     """The walk itself: :meth:`resource_type` for each type, then :attr:`found` and :attr:`examined`."""
 
@@ -196,6 +253,8 @@ class DecisionDiff:
         self._compared: dict[tuple, tuple] = {}
         self._reaches: dict[int, tuple] = {}
         self._typed: dict[tuple[int, ResourceType], list[AclBinding]] = {}
+        self._sliced: tuple[PrincipalSlices, PrincipalSlices] | None = None
+        self._who: dict = {}  # principal key -> (its text, super user on the old side, on the new)
 
     def resource_type(self, rtype: ResourceType) -> None:
         delta = self.changed.get(rtype, [])
@@ -223,46 +282,72 @@ class DecisionDiff:
 
     def _name_class(self, rtype: ResourceType, name: str, nc: NameClass, delta_index: TypeIndex) -> None:
         old, new = self.old, self.new
-        plan_o, plan_n = old.candidate_buckets(rtype, name), new.candidate_buckets(rtype, name)
         delta_plan = delta_index.plan(name)
-        if plan_o is None or plan_n is None or delta_plan is None or has_bad_principal(plan_o) \
-                or has_bad_principal(plan_n):
-            self._by_engine(rtype, name, nc, plan_o, plan_n)
-            return
+        slices = self._slices(rtype) if delta_plan is not None else None
+        if slices is not None:
+            has_o, has_n = slices[0].has_acls(rtype, name), slices[1].has_acls(rtype, name)
+        else:
+            plan_o, plan_n = old.candidate_buckets(rtype, name), new.candidate_buckets(rtype, name)
+            if plan_o is None or plan_n is None or delta_plan is None or has_bad_principal(plan_o) \
+                    or has_bad_principal(plan_n):
+                self._by_engine(rtype, name, nc, plan_o, plan_n)
+                return
+            has_o, has_n = bool(plan_o), bool(plan_n)
         reach = self._reach(delta_plan)
-        default_flips = (not plan_o and old.allow_everyone_if_no_acl_found) \
-            or (not plan_n and new.allow_everyone_if_no_acl_found)
+        default_flips = (not has_o and old.allow_everyone_if_no_acl_found) \
+            or (not has_n and new.allow_everyone_if_no_acl_found)
         if default_flips or WILDCARD_PRINCIPAL_KEY in reach:
+            if slices is not None:
+                plan_o, plan_n = old.candidate_buckets(rtype, name), new.candidate_buckets(rtype, name)
             keys: set = self.classes.principals(plan_o) | self.classes.principals(plan_n) | {None}
+            views = _PlanViews(self.classes, plan_o, plan_n)
         elif reach or self.su_keys:
             keys = set(reach)
+            views = _PlanViews(self.classes, plan_o, plan_n) if slices is None else \
+                _SliceViews(self.classes, slices, rtype, name, has_o, has_n)
         else:
             return
         keys |= self.su_keys
-        views_o = self.classes.bucket_views(plan_o)
-        views_n = self.classes.bucket_views(plan_n)
-        everywhere = None
-        for pkey in sorted(keys, key=lambda k: (k is None, k or ("", ""))):
+        wild_reach = reach.get(WILDCARD_PRINCIPAL_KEY)
+        for pkey in sorted(keys, key=_principal_order):
             if default_flips or pkey in self.su_keys:
                 reached = EVERY_REQUEST
+            elif wild_reach is None:
+                reached = reach[pkey]
             else:
-                reached = Reach.of(reach.get(pkey), reach.get(WILDCARD_PRINCIPAL_KEY))
+                reached = Reach.of(reach.get(pkey), wild_reach)
+            self._principal(rtype, name, nc, pkey, reached, views)
+
+    def _slices(self, rtype: ResourceType):
+        """Both sides' :class:`.principal_slices.PrincipalSlices`, where they decide as the engines do
+        (no name of the type left to Kafka's walk, no ACL principal without ':'); else None."""
+        if not (self.old.decided_by_name(rtype) and self.new.decided_by_name(rtype)):
+            return None
+        if self._sliced is None:
+            keys = {principal_key(b.principal) for bs in self.changed.values() for b in bs} | self.su_keys
+            keys.discard(None)
+            self._sliced = (PrincipalSlices(self.old, keys), PrincipalSlices(self.new, keys))
+        if not (self._sliced[0].usable(rtype) and self._sliced[1].usable(rtype)):
+            return None
+        return self._sliced
+
+    def _principal(self, rtype, name, nc, pkey, reached: Reach, views) -> None:
+        who = self._who.get(pkey)
+        if who is None:
             text = FRESH_PRINCIPAL if pkey is None else principal_text(pkey)
-            view_o, where_o = self.classes.view_of(views_o, pkey)
-            view_n, where_n = self.classes.view_of(views_n, pkey)
-            key = (rtype, view_o, view_n, pkey is not None and text in old.super_users,
-                   pkey is not None and text in new.super_users, reached)
-            found = self._compared.get(key)
-            if found is None:
-                found = self._compared[key] = self._compare(*key)
-            examined, hosts, entries, any_other = found
-            self.examined += examined
-            if entries:
-                if any_other and everywhere is None:
-                    everywhere = self.classes.plan_hosts(plan_o) | self.classes.plan_hosts(plan_n)
-                others = len(everywhere) - len(hosts) if any_other else 0
-                self.found.append(ClassChanges(rtype, nc, name, text, hosts, entries, others,
-                                               (plan_o, where_o, plan_n, where_n)))
+            who = self._who[pkey] = (text, pkey is not None and text in self.old.super_users,
+                                     pkey is not None and text in self.new.super_users)
+        text, super_o, super_n = who
+        (view_o, where_o), (view_n, where_n) = views.of(pkey)
+        key = (rtype, view_o, view_n, super_o, super_n, reached)
+        found = self._compared.get(key)
+        if found is None:
+            found = self._compared[key] = self._compare(*key)
+        examined, hosts, entries, any_other = found
+        self.examined += examined
+        if entries:
+            others = len(views.everywhere()) - len(hosts) if any_other else 0
+            self.found.append(ClassChanges(rtype, nc, name, text, hosts, entries, others, where_o, where_n))
 
     def _reach(self, delta_plan: tuple) -> dict:
         """Which requests the changed bindings on a name can decide differently: per principal key,

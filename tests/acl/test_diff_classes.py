@@ -144,7 +144,7 @@ def test_a_view_decides_as_the_engine(acls, allow, reqs):
         host = address if address in classes.hosts(view) else None
         decided = classes.decide(view, host, r.operation, allow)
         expected = engine.authorize(r)
-        acl = deciding_acl(plan, where, decided)
+        acl = deciding_acl(where, decided)
         assert (decided.label, decided.rule if acl is None else expected.rule, acl) == \
             (expected.decision, expected.rule, expected.acl), r
 
