@@ -11,6 +11,10 @@ import json
 
 from kafka_authz_cli._java.properties import parse_properties
 from kafka_authz_cli.acl.requests import parse_requests
+
+# imported here, not where used: the fuzz harness instruments what this module imports (atheris)
+from kafka_authz_cli.ecosystem import FORMATS, registry  # noqa: F401  (registry: every format's modules)
+from kafka_authz_cli.ecosystem.jikkou_match import compile_match
 from kafka_authz_cli.errors import InputError
 from kafka_authz_cli.formats.reading import csv_table, json_lines, loads
 from kafka_authz_cli.rules.types_file import parse_types
@@ -100,8 +104,6 @@ def _ecosystem(name: str, **options):
     """The reader of one ecosystem format (one file, read as ``--acls-format NAME`` reads it)."""
 
     def reader(text: str):
-        from kafka_authz_cli.ecosystem import FORMATS
-
         return FORMATS[name].read(text, LABEL, options)
 
     return reader
@@ -113,8 +115,6 @@ MATCH_TOPICS = ["orders", "orders-eu.v1", "a" * 40 + "b", "_internal", "x" * 249
 
 def _jikkou_match(text: str):
     """A MATCH pattern (the whole text) compiled and matched as Jikkou's planner does, bounded."""
-    from kafka_authz_cli.ecosystem.jikkou_match import compile_match
-
     class Node:  # where the pattern is, for the located error
         class start_mark:
             line, column = 0, 0
