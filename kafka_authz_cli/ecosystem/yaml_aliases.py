@@ -143,17 +143,18 @@ class Composer:
         y = self.yaml
         if self.policy == JACKSON:
             if self.warn is not None:
-                self.warn(event.start_mark.line + 1, f"*{event.anchor} is an alias: Jackson's YAML parser reads it "
-                          f"as the text {event.anchor!r}, not as the anchored value")
+                name = event.anchor if len(event.anchor) <= 60 else event.anchor[:60] + "..."
+                self.warn(event.start_mark.line + 1, f"*{name} is an alias: Jackson's YAML parser reads it "
+                          f"as the text {name!r}, not as the anchored value")
             self.written += 1
             node = y.ScalarNode(STR, event.anchor, event.start_mark, event.end_mark)
             node.alias_of = event.anchor  # an error at this node says why it is text (yamlnodes.error)
             return node
         target = self.anchors.get(event.anchor)
         if target is None:
-            raise self._error(event, f"found undefined alias {event.anchor!r}")
+            raise self._error(event, "found undefined alias")
         if id(target) in self.open:
-            raise self._error(event, f"anchor {event.anchor!r} value contains itself (a recursive alias)")
+            raise self._error(event, f"anchor {event.anchor[:60]!r} value contains itself (a recursive alias)")
         if self.policy == SNAKEYAML and target.id != "scalar":
             self.collection_aliases += 1
             if self.collection_aliases > SNAKEYAML_MAX_ALIASES:
@@ -199,8 +200,9 @@ class Composer:
 
     def _error(self, event, reason: str) -> InputError:
         mark = event.start_mark
-        return InputError(f"YAML alias *{event.anchor}: {reason}" if isinstance(event, self.yaml.AliasEvent) else reason,
-                          self.path, mark.line + 1, mark.column + 1)
+        if isinstance(event, self.yaml.AliasEvent):
+            reason = f"YAML alias *{event.anchor[:60]}{'...' if len(event.anchor) > 60 else ''}: {reason}"
+        return InputError(reason, self.path, mark.line + 1, mark.column + 1)
 
 
 def _children(node) -> list:

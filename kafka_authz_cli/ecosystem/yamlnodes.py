@@ -95,7 +95,8 @@ def line(node) -> int:
 
 def error(node, path: str, reason: str) -> InputError:
     anchor = getattr(node, "alias_of", None)
-    if anchor is not None:  # the reader met an alias where it needs the anchored value: say why it is not that
+    if anchor is not None:
+        anchor = anchor if len(anchor) <= 60 else anchor[:60] + "..."  # the reader met an alias where it needs the anchored value: say why it is not that
         reason += f" (this is the alias *{anchor}, which the tool's YAML parser, Jackson's, reads as the text {anchor!r})"
     return InputError(reason, path, node.start_mark.line + 1, node.start_mark.column + 1)
 
