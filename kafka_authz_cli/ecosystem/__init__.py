@@ -8,7 +8,10 @@ them; ``jikkou``: Jikkou ``KafkaPrincipalAuthorization``/``KafkaPrincipalRole`` 
 MATCH rules expanded as Jikkou's ACL binding builders do; ``kafka_gitops``: kafka-gitops state files,
 services expanded by ``kafka_gitops_expand`` as kafka-gitops generates them; ``julieops``: JulieOps
 topologies as its default ACL provider applies them). ``yamlnodes`` reads YAML with the line and column
-of every node, so that each binding keeps its ``file:line`` and every error is located. ``reading`` is
+of every node, so that each binding keeps its ``file:line`` and every error is located; ``yaml_aliases``
+composes YAML aliases as each tool's YAML library reads them (Jackson: as text; SnakeYAML and kubectl's
+go-yaml: within their limits), never expanding past a bound. ``jikkou_match`` matches MATCH patterns in RE2
+or within a CPU budget; ``terraform_state`` reads Terraform's JSON strictly. ``reading`` is
 what every reader keeps while reading (warnings per kind, coded findings), ``findings`` the registry of
 the EA codes. ``written`` is what a writer
 returns: the text, and the bindings it could not express (refused unless the caller accepts the loss).

@@ -18,7 +18,9 @@ its docs still show) as v1 (``LatestApiVersionResourceTypeResolver``): so does a
   null, which Kafka's ``AccessControlEntry``/``ResourcePattern`` refuse: refused here too.
 - ``patternType: MATCH`` (``TopicMatchingAclRulesBuilder``): on TOPIC only, a Java regex matched against
   the whole name of every topic existing at plan time, each match a LITERAL binding; on other types it is
-  dropped (neither builder takes it). The topics come from ``--option topics=FILE``.
+  dropped (neither builder takes it). The topics come from ``--option topics=FILE``; the matching is
+  bounded (``jikkou_match``: RE2 where it reads the pattern as Java does, else a CPU budget).
+- Resources are read with Jackson's ``YAMLMapper``: an alias is the anchor's name, as text (``yaml_aliases``).
 - ``jikkou.io/delete: true``: every ACL of the principal is deleted (``ResourceChangeFactory.createChange``);
   ``jikkou.io/ignore: true``: the resource is left out (``ExcludeIgnoreResourceTransformation``).
 """
@@ -26,13 +28,14 @@ its docs still show) as v1 (``LatestApiVersionResourceTypeResolver``): so does a
 from __future__ import annotations
 
 import re
-import warnings
 from typing import Iterable, Mapping
 
 from kafka_authz_cli.acl import AclBinding, AclOperation, AclPermissionType, AclSet, PatternType, ResourceType
 from kafka_authz_cli.codes import FindingCode
 from kafka_authz_cli.ecosystem import yamlnodes as y
+from kafka_authz_cli.ecosystem.jikkou_match import compile_match
 from kafka_authz_cli.ecosystem.reading import record
+from kafka_authz_cli.ecosystem.yaml_aliases import JACKSON
 from kafka_authz_cli.errors import InputError, OptionError
 from kafka_authz_cli.formats import WarningTally, read_text
 
@@ -56,9 +59,6 @@ _KIND = re.compile(r"""^[ \t]*(?:- )?["']?kind["']?[ \t]*:[ \t]*["']?(?:KafkaPri
                    re.M)
 #: Kafka's legal topic names (``org.apache.kafka.common.internals.Topic.validate``)
 _TOPIC = re.compile(r"[a-zA-Z0-9._-]{1,249}")
-#: Java regex escapes that Python's ``re`` reads alike (ASCII mode); any other letter escape differs
-_SAME_ESCAPES = set("dDwWsSbBtnrfaAux") | set("0123456789")
-_REPEAT = re.compile(r"\{\d+(?:,\d*)?\}")
 
 MATCH_SNAPSHOT = "EA601"
 MATCH_NOT_TOPIC = "EA602"
@@ -124,6 +124,7 @@ def sniff(text: str) -> bool:
     """A Jikkou principal authorization or role (alone, among other documents, or in a list)."""
     if "KafkaPrincipal" not in text or "jikkou.io/" not in text:
         return False
+    text = text.removeprefix("\ufeff")  # a byte-order mark is YAML's own (Jackson's reader skips it)
     return bool(_API.search(text)) and bool(_KIND.search(text))
 
 
@@ -159,6 +160,12 @@ class _Reading:
         located = line.isdigit()
         record(self.acl_set, _CODE[code], path if located else where, int(line) if located else 1, 0, message)
 
+    def alias_warning(self, path: str):
+        """``warn(line, message)`` for the aliases of ``path`` (read as text, as Jackson reads them)."""
+        return lambda line, message: self.tally.add(
+            "YAML aliases (Jikkou's YAML parser, Jackson's, reads each as the anchor's name, not its value)",
+            f"{path}:{line}", message)
+
     def add(self, binding: AclBinding, origin: str) -> None:
         if binding not in self.seen:  # Jikkou creates each KafkaAclBinding once (equals without the delete flag)
             self.seen.add(binding)
@@ -181,7 +188,8 @@ def read_many(files: Iterable[tuple[str, str]], source: str, options: Mapping[st
         reading.path = path
         text = text.removeprefix("\ufeff")
         _refuse_template(text, path)
-        for doc in y.documents(text, path):
+        # Jackson's YAMLMapper reads the resources: an alias is the anchor's name, as text
+        for doc in y.documents(text, path, JACKSON, reading.alias_warning(path)):
             _document(reading, doc)
     for resource in reading.authorizations.values():
         _expand(reading, resource)
@@ -328,8 +336,8 @@ def _match(reading: _Reading, path: str, rule, label: str, principal: str, parts
         raise y.error(pattern_node, path, f"{label}: patternType MATCH is a regex Jikkou matches against the "
                       "cluster's topics when it plans; give them with --option topics=FILE (one name a line, "
                       "kafka-topics.sh --list)")
-    regex = java_regex(regex_text, pattern_node, path)
-    matched = [t for t in reading.topics if regex.fullmatch(t)]
+    regex = compile_match(regex_text, pattern_node, path)  # RE2, or a bounded backtracking match
+    matched = [t for t in reading.topics if regex.matches(t)]
     origin = f"{path}:{y.line(rule)} ({label}, MATCH {regex_text!r})"
     for topic in matched:
         for op in operations:
@@ -340,62 +348,6 @@ def _match(reading: _Reading, path: str, rule, label: str, principal: str, parts
                  f"{label}: MATCH {regex_text!r} matches {len(matched)} of the {len(reading.topics)} topics of "
                  f"{reading.topics_file} ({shown or 'none'}): {len(matched) * len(operations)} LITERAL binding(s); "
                  "topics created after Jikkou's apply get nothing until it runs again")
-
-
-def java_regex(text: str, node, path: str) -> re.Pattern:
-    """``Pattern.compile(text)`` as Python's ``re`` in ASCII mode (Java's ``\\d``, ``\\w``, ``\\s`` and
-    case folding are ASCII by default), refusing what the two engines read differently."""
-    why = _java_only(text)
-    if why is None:
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("error")  # "possible nested set": Java reads [a[b]] as a union
-                return re.compile(text, re.ASCII)
-        except (re.error, FutureWarning, DeprecationWarning) as exc:
-            why = f"not a regex authz reads ({exc})"
-    raise y.error(node, path, f"MATCH pattern {text!r}: {why}; Jikkou compiles it with java.util.regex")
-
-
-def _java_only(text: str) -> str | None:
-    """Why ``text`` means something else (or nothing) to Python's ``re`` than to ``java.util.regex``."""
-    in_class = False
-    i = 0
-    while i < len(text):
-        c = text[i]
-        if c == "\\" and i + 1 < len(text):
-            nxt = text[i + 1]
-            if nxt.isalnum() and nxt not in _SAME_ESCAPES:
-                return f"the escape \\{nxt} is Java's own"
-            if nxt == "x" and text[i + 2:i + 3] == "{" or nxt == "0":
-                return f"the escape \\{nxt} differs between Java and Python"
-            i += 2
-            continue
-        if in_class and (c == "[" or text.startswith("&&", i)):
-            return "Java's nested or intersected character classes"
-        if c == "[" and not in_class:
-            in_class = True
-            i += 2 if text[i + 1:i + 2] == "^" else 1
-            i += 1 if text[i:i + 1] == "]" else 0  # a leading ']' is literal in both
-            continue
-        if c == "]" and in_class:
-            in_class = False
-        elif not in_class:
-            why = _outside_class(text, i)
-            if why:
-                return why
-        i += 1
-    return None
-
-
-def _outside_class(text: str, i: int) -> str | None:
-    """What at ``text[i]`` (outside a character class) one engine reads and the other refuses or reads otherwise."""
-    if text.startswith("(?<", i) and text[i + 3:i + 4] not in ("=", "!"):
-        return "Java's named groups (?<name>...)"
-    if text.startswith(("(?P", "(?#"), i):
-        return "Python's own group syntax (Java refuses it)"
-    if text[i] == "{" and not _REPEAT.match(text, i):
-        return "a '{' that is no repetition {n}, {n,} or {n,m} (Java refuses it, Python reads it literally)"
-    return None
 
 
 def _rule(reading: _Reading, path: str, node) -> tuple:

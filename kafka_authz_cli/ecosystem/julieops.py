@@ -27,8 +27,9 @@ from kafka_authz_cli.ecosystem import julieops_model as m
 from kafka_authz_cli.ecosystem import yamlnodes as y
 from kafka_authz_cli.ecosystem.julieops_config import OPTIONS, config
 from kafka_authz_cli.ecosystem.reading import record
+from kafka_authz_cli.ecosystem.yaml_aliases import JACKSON
 from kafka_authz_cli.errors import InputError
-from kafka_authz_cli.formats import WarningTally
+from kafka_authz_cli.formats import WarningTally, brief
 
 FOLLOWS = "JulieOps 4.4.1 (its default ACL provider, AclsBindingsBuilder)"
 __all__ = ["FOLLOWS", "OPTIONS", "FINDINGS", "sniff", "read", "read_many"]
@@ -90,6 +91,8 @@ FINDINGS = (
                 '        appId: "cc"\n'),
 )
 CODES = {f.code: f for f in FINDINGS}
+#: the warning kind of aliases (Jackson reads each as the anchor's name)
+ALIASES = "YAML aliases (JulieOps' YAML parser, Jackson's, reads each as the anchor's name, not its value)"
 
 _YAML_CONTEXT = re.compile(r"^[\"']?context[\"']?[ \t]*:", re.M)
 _YAML_OTHER = re.compile(r"^[\"']?(?:projects|platform)[\"']?[ \t]*:", re.M)
@@ -98,8 +101,9 @@ _JSON_OTHER = re.compile(r'"(?:projects|platform)"\s*:')
 
 
 def sniff(text: str) -> bool:
-    """A mapping with ``context`` and ``projects`` (or ``platform``), in YAML or JSON."""
-    head = text[:65536].lstrip("\ufeff")
+    """A mapping with ``context`` and ``projects`` (or ``platform``), in YAML or JSON, wherever in the file
+    (a topology whose ``projects`` come after a long context or comments is one too)."""
+    head = text.lstrip("\ufeff")
     if head.lstrip().startswith("{"):
         return bool(_JSON_CONTEXT.search(head) and _JSON_OTHER.search(head))
     return bool(_YAML_CONTEXT.search(head) and _YAML_OTHER.search(head))
@@ -155,16 +159,17 @@ def _merge(reading: Reading, merged: dict, topology: m.Topology) -> None:
     main = merged.get(topology.context)
     if main is None:
         if merged and len(merged) == 1 and not reading.cfg.multiple_contexts:
-            raise InputError(f"context {topology.context!r}: topologies from different contexts are not allowed "
+            raise InputError(f"context {brief(topology.context)}: topologies from different contexts are not allowed "
                              "in one directory (JulieOps' TopologyObjectBuilder; "
                              "julie.multiple.context.per.dir.enabled=true allows them)", topology.path, topology.line)
         merged[topology.context] = topology
         return
-    names = {p.name.lower() for p in main.projects}
+    names = main.project_names  # kept as projects are added: a directory of 50,000 files is not quadratic
     for project in topology.projects:
         if project.name.lower() in names:
-            raise InputError(f"project {project.name!r} is already in context {main.context!r} (first file "
+            raise InputError(f"project {brief(project.name)} is already in context {brief(main.context)} (first file "
                              f"{main.path}): JulieOps does not merge projects", project.path, project.line)
+    for project in topology.projects:
         main.add_project(project)
     for key in topology.order:
         if key not in main.order:
@@ -174,20 +179,20 @@ def _merge(reading: Reading, merged: dict, topology: m.Topology) -> None:
             main.others[key] = topology.full_context().get(key)
             reading.warn("files adding top-level keys to a context read before (project prefixes hold 'null')",
                          topology.path, topology.line,
-                         f"{key!r} is not a top-level key of {main.path}, the first file of context "
-                         f"{main.context!r}: JulieOps appends it to that context's prefix order, so the project "
+                         f"{brief(key)} is not a top-level key of {main.path}, the first file of context "
+                         f"{brief(main.context)}: JulieOps appends it to that context's prefix order, so the project "
                          "prefixes used by streams and ksql apps without applicationId and by optimized ACLs "
                          "hold 'null' in its place")
     if topology.platform or topology.special_topics:
         reading.warn("files whose platform or special_topics JulieOps ignores", topology.path,
                      topology.platform_line or topology.line,
-                     f"context {topology.context!r} was first read from {main.path}: JulieOps keeps only that "
+                     f"context {brief(topology.context)} was first read from {main.path}: JulieOps keeps only that "
                      "file's platform and special_topics; these create no ACL")
 
 
 def parse(reading: Reading, text: str, path: str) -> m.Topology:
     """One file as ``TopologyCustomDeserializer`` reads it."""
-    docs = list(y.documents(text, path))
+    docs = list(y.documents(text, path, JACKSON, lambda line, message: reading.warn(ALIASES, path, line, message)))
     if not docs:
         raise InputError("an empty file is no topology (JulieOps needs context)", path)
     if len(docs) > 1:  # ObjectMapper.readValue reads one value; trailing documents are not looked at
@@ -207,7 +212,7 @@ def parse(reading: Reading, text: str, path: str) -> m.Topology:
             topology.others[key] = m.as_text(value)
             if value.id != "scalar":
                 reading.warn("top-level keys that are not text (a prefix component, read as empty)", path,
-                             y.line(value), f"{key!r} is a prefix component of every topic name; JulieOps reads "
+                             y.line(value), f"{brief(key)} is a prefix component of every topic name; JulieOps reads "
                              f"{y.kind_of(value)} as an empty one")
     if "platform" in top and not y.is_null(top["platform"]):
         topology.platform_line = y.line(top["platform"])
@@ -221,7 +226,7 @@ def parse(reading: Reading, text: str, path: str) -> m.Topology:
     if special is not None and not y.is_null(special):
         for node_t in y.sequence(special, path, "special_topics"):
             topic = _topic(reading, node_t, path, "special topic", "name")
-            topic.what = f"special topic {topic.name}"
+            topic.what = f"special topic {m.shown(topic.name)}"
             topology.special_topics.append(topic)
     return topology
 
@@ -239,7 +244,7 @@ def _last_wins(reading: Reading, node, path: str) -> None:
             for i, (key, _) in enumerate(current.value):
                 if key.id == "scalar" and last[key.value] != i:
                     reading.warn("keys given twice (JulieOps reads the last one)", path, y.line(key),
-                                 f"{key.value!r} is given again further down: JulieOps reads only the last one")
+                                 f"{brief(key.value)} is given again further down: JulieOps reads only the last one")
             current.value = [(k, v) for i, (k, v) in enumerate(current.value)
                              if k.id != "scalar" or last[k.value] == i]
             stack.extend(v for _, v in current.value)
@@ -271,7 +276,7 @@ def _project(reading: Reading, topology: m.Topology, node, path: str) -> m.Proje
         raise y.error(node, path, "a project has no name (JulieOps fails reading it)")
     name = m.as_text(entries["name"])
     project = m.Project(name, path, y.line(node))
-    owner = f"project {name}"
+    owner = f"project {m.shown(name)}"  # in every origin of the project: never a whole 10 MB name
     for key, value in entries.items():
         if key in ("name", "topics"):
             continue
@@ -331,7 +336,7 @@ def _topic(reading: Reading, node, path: str, owner: str, pattern: str) -> m.Top
     if "name" not in entries:
         raise y.error(node, path, "name is a required field in the topology (a topic without name)")
     name = m.as_text(entries["name"])
-    where = f"topic {name} of {owner}" if owner != "special topic" else f"special topic {name}"
+    where = f"topic {m.shown(name)} of {owner}" if owner != "special topic" else f"special topic {m.shown(name)}"
     data_type = m.as_text(entries["dataType"]) if "dataType" in entries else None
     consumers = m.users(entries.get("consumers"), path, "consumers", "consumers", where)
     producers = m.users(entries.get("producers"), path, "producers", "producers", where)
@@ -344,6 +349,8 @@ def _topic(reading: Reading, node, path: str, owner: str, pattern: str) -> m.Top
     return topic
 
 
+#: Kafka's longest topic name (org.apache.kafka.common.internals.Topic.MAX_NAME_LENGTH)
+TOPIC_MAX = 249
 _TOPIC_NAME = re.compile(r"^[\x00-\x7F._-]+$")
 
 
@@ -364,8 +371,11 @@ def _prefixed(reading: Reading, project: m.Project, topic: m.Topic) -> m.Topic:
     topic.project_prefix = _render(reading, topic, lambda: project.name_prefix(reading.cfg))
     topic.context = project.prefix_context
     name = _full_name(reading, topic)
+    if len(name) > TOPIC_MAX:  # JulieOps creates its topics before their ACLs, and Kafka refuses such a name
+        raise InputError(f"topic name {brief(name)} is longer than Kafka's {TOPIC_MAX} characters (Topic.validate): "
+                         "JulieOps fails creating the topic, before any ACL", topic.path, topic.line)
     if not _TOPIC_NAME.match(name):  # TopologyCustomDeserializer.validateEncodingForTopicName
-        raise InputError(f"topic name {name!r} is illegal: it contains a character other than ASCII "
+        raise InputError(f"topic name {brief(name)} is illegal: it contains a character other than ASCII "
                          "alphanumerics, '.', '_' and '-' (JulieOps refuses the topology)", topic.path, topic.line)
     return topic
 

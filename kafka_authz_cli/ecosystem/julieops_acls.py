@@ -16,8 +16,9 @@ from kafka_authz_cli.acl import AclBinding, AclOperation, AclPermissionType, Pat
 from kafka_authz_cli.ecosystem import julieops_model as m
 from kafka_authz_cli.ecosystem import yamlnodes as y
 from kafka_authz_cli.ecosystem.julieops_config import CCLOUD_ACLS, render
+from kafka_authz_cli.ecosystem.yaml_aliases import JACKSON
 from kafka_authz_cli.errors import InputError
-from kafka_authz_cli.formats import read_text
+from kafka_authz_cli.formats import brief, read_text
 
 T, G, C, X = ResourceType.TOPIC, ResourceType.GROUP, ResourceType.CLUSTER, ResourceType.TRANSACTIONAL_ID
 LIT, PRE = PatternType.LITERAL, PatternType.PREFIXED
@@ -89,11 +90,11 @@ def _project(out: _Out, project: m.Project, roles: dict) -> None:
         raise InputError(f"project {project.name}: {exc}", project.path, project.line) from None
     if cfg.optimized:
         for user in project.users.get("consumers", []):
-            out.once("EA407", user, f"{user.what}: optimized ACLs are PREFIXED on the project prefix {prefix!r} "
+            out.once("EA407", user, f"{user.what}: optimized ACLs are PREFIXED on the project prefix {brief(prefix)} "
                      f"(every topic starting with it) for {user.principal}")
             _consumer(out, user, prefix, PRE)
         for user in project.users.get("producers", []):
-            out.once("EA407", user, f"{user.what}: optimized ACLs are PREFIXED on the project prefix {prefix!r} "
+            out.once("EA407", user, f"{user.what}: optimized ACLs are PREFIXED on the project prefix {brief(prefix)} "
                      f"(every topic starting with it) for {user.principal}")
             _producer(out, user, prefix, PRE)
         _basic(out, project.topics, None)
@@ -170,11 +171,11 @@ def _app_prefix(out: _Out, user: m.User, prefix: str, kind: str) -> str:
     app_id = user.get("applicationId")
     if app_id is None:
         out.once("EA402", user, f"{user.what}: no applicationId, so {user.principal} gets ALL on every topic of "
-                 f"the project (PREFIXED {prefix!r}) and its groups")
+                 f"the project (PREFIXED {brief(prefix)}) and its groups")
         app_id = prefix
     else:
         out.once("EA408", user, f"{user.what}: {user.principal} gets ALL on every topic starting with "
-                 f"{app_id!r} (PREFIXED, no separator)")
+                 f"{brief(app_id)} (PREFIXED, no separator)")
     if not app_id:
         raise InputError(f"{user.what}: the {kind} application prefix is empty (JulieOps: define the "
                          "applicationId or a non-empty project prefix)", user.path, user.line)
@@ -314,7 +315,7 @@ def _roles(reading, topology: m.Topology) -> dict:
 
 def _read_roles(path: str) -> dict:
     text = read_text(Path(path))
-    docs = list(y.documents(text, path))
+    docs = list(y.documents(text, path, JACKSON))  # JulieRoles: Jackson's YAML too (an alias is text)
     if len(docs) != 1:
         raise InputError("a roles file holds one YAML document with 'roles'", path)
     top = y.mapping(docs[0], path, "a roles file")

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from kafka_authz_cli.ecosystem import yamlnodes as y
 from kafka_authz_cli.ecosystem.julieops_config import Config, render
+from kafka_authz_cli.formats import brief
 
 _META = {"principal": "str", "metadata": "map"}
 #: the fields Jackson binds for each user class (``model/users/*``, ``User``), and their kinds
@@ -122,6 +123,8 @@ class Topology:
     platform: dict = field(default_factory=dict)  # schema_registry/control_center/ksql_server -> [User]
     special_topics: list = field(default_factory=list)
     platform_line: int | None = None
+    #: the lower-cased names of its projects (JulieOps merges no two of one name)
+    project_names: set = field(default_factory=set)
 
     def full_context(self) -> dict:
         """``TopologyImpl.asFullContext``: a fresh map of the other keys plus ``context``."""
@@ -136,6 +139,13 @@ class Topology:
         project.prefix_context["project"] = project.name
         project.order = self.order
         self.projects.append(project)
+        self.project_names.add(project.name.lower())
+
+
+def shown(name: str) -> str:
+    """A name for origins and messages: whole when short, else its start and its length (a 10 MB project name
+    is in no origin 1,000 times)."""
+    return name if len(name) <= 80 else f"{name[:60]}... ({len(name):,} characters)"
 
 
 def as_text(node) -> str:
@@ -168,7 +178,7 @@ def user(node, path: str, kind: str, what: str) -> User | None:
     if principal is None:
         raise y.error(node, path, f"{what} has no principal (JulieOps fails building its ACLs)")
     if ":" not in principal:
-        raise y.error(entries["principal"], path, f"{what}: principal {principal!r} has no type (User:{principal}): "
+        raise y.error(entries["principal"], path, f"{what}: principal {brief(principal)} has no type (User:{principal[:60]}): "
                       "the broker refuses every ACL JulieOps creates for it")
     return User(principal, fields, path, y.line(node), what)
 

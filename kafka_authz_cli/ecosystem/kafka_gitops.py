@@ -24,7 +24,6 @@ master 8f3afc9, whose only ACL change, custom ACLs' ``host`` defaulting to ``*``
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from dataclasses import dataclass, field
@@ -45,8 +44,9 @@ from kafka_authz_cli.ecosystem.kafka_gitops_expand import (
     texts,
 )
 from kafka_authz_cli.ecosystem.reading import record
+from kafka_authz_cli.ecosystem.yaml_aliases import JACKSON
 from kafka_authz_cli.errors import InputError
-from kafka_authz_cli.formats import WarningTally, read_text
+from kafka_authz_cli.formats import WarningTally, loads, read_text
 
 FOLLOWS = "kafka-gitops 0.2.15 (StateManager, ServiceDetails; custom ACL defaults as on master 8f3afc9)"
 TOP_KEYS = ("settings", "topics", "services", "users", "customServiceAcls", "customUserAcls")
@@ -167,6 +167,12 @@ class _Reading:
         self.tally = WarningTally()
         self.seen: set[AclBinding] = set()
 
+    def alias_warning(self, path: str):
+        """``warn(line, message)`` for the aliases of ``path`` (read as text, as Jackson reads them)."""
+        return lambda line, message: self.tally.add(
+            "YAML aliases (kafka-gitops' YAML parser, Jackson's, reads each as the anchor's name, not its value)",
+            f"{path}:{line}", message)
+
     def warn(self, code: str, path: str, node, message: str) -> None:
         finding = _CODE[code]
         self.tally.add(f"{code} {finding.name}", f"{path}:{y.line(node)}", f"{code} {message}")
@@ -183,7 +189,7 @@ def read_many(files: Iterable[tuple[str, str]], source: str, options: Mapping[st
     through that one only."""
     reading = _Reading(source, options or {})
     given = {os.path.abspath(p): (t, p) for t, p in files}
-    parsed = {k: _parse(t, p) for k, (t, p) in given.items()}
+    parsed = {k: _parse(t, p, reading) for k, (t, p) in given.items()}
     included = {os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(f.path)), name))
                 for f in parsed.values() for name, _ in _settings_files(f).values()}
     states = [state for key, state in parsed.items() if key not in included or len(parsed) == 1]
@@ -212,13 +218,19 @@ def _boolean(node, path: str, what: str) -> bool:
 
 def _integer(node, path: str, what: str) -> int:
     if node.id == "scalar" and re.fullmatch(r"[-+]?\d+", node.value):
-        return int(node.value)
+        digits = node.value.lstrip("+-").lstrip("0")
+        value = int(node.value) if len(digits) <= 10 else None  # never int() of thousands of digits
+        if value is None or not -2**31 <= value < 2**31:  # Jackson binds an Integer
+            raise y.error(node, path, f"Numeric value ({node.value[:20]}{'...' if len(node.value) > 20 else ''}) out of "
+                          f"range of int (-2147483648 - 2147483647): [{what}]")
+        return value
     raise y.error(node, path, f"Value '{node.value if node.id == 'scalar' else '...'}' is not a valid format for: "
                   f"[{what}] (an integer)")
 
 
-def _parse(raw: str, path: str) -> _File:
-    docs = list(y.documents(raw.removeprefix("\ufeff"), path))
+def _parse(raw: str, path: str, reading: "_Reading") -> _File:
+    # ParserService reads with Jackson's YAMLFactory: an alias is the anchor's name, as text
+    docs = list(y.documents(raw.removeprefix("\ufeff"), path, JACKSON, reading.alias_warning(path)))
     if len(docs) > 1:  # Jackson's readValue reads the first document only
         raise y.error(docs[1], path, "a kafka-gitops state file holds one YAML document")
     state = _File(path)
@@ -353,7 +365,7 @@ def _included(reading: _Reading, state: _File, kind: str, name: str, node, parse
             raise y.error(node, state.path, f"{kind.capitalize()} file '{name}' could not be found (relative to "
                           "the state file)")
         shown = os.path.join(os.path.dirname(state.path), name)
-        parsed[path] = _parse(read_text(shown), shown)
+        parsed[path] = _parse(read_text(shown), shown, reading)
     included = parsed[path]
     for key, value in included.top.items():
         if key != kind and not y.is_null(value):
@@ -467,14 +479,15 @@ def _accounts(reading: _Reading, state: _File) -> dict[str, str]:
                       "Confluent Cloud service-account ids (ccloud service-account list); give them with --option "
                       "ccloud-service-accounts=NAME=ID,... or =FILE (that command's -o json output)")
     if "=" not in value and os.path.isfile(value):
-        try:
-            listed = json.loads(read_text(value))
-        except ValueError as exc:
-            raise InputError(f"not the JSON of `ccloud service-account list -o json`: {exc}", value) from None
-        if not isinstance(listed, list) or not all(isinstance(a, dict) and "id" in a and "name" in a for a in listed):
-            raise InputError("expected the JSON of `ccloud service-account list -o json` (a list of id and name)",
-                             value)
-        return {str(a["name"]): str(a["id"]) for a in listed}
+        # the strict JSON reader: duplicate keys and excessive nesting are located errors
+        listed = loads(read_text(value), value, expected="the JSON of `ccloud service-account list -o json`")
+        # ids are numbers in the ccloud CLI kafka-gitops calls (ServiceAccount's Integer id), strings in later CLIs
+        if not isinstance(listed, list) or not all(
+                isinstance(a, dict) and isinstance(a.get("id"), (str, int)) and not isinstance(a.get("id"), bool)
+                and isinstance(a.get("name"), str) for a in listed):
+            raise InputError("expected the JSON of `ccloud service-account list -o json` (a list of objects with an "
+                             "id and a string name)", value)
+        return {a["name"]: str(a["id"]) for a in listed}
     out = {}
     for pair in value.split(","):
         name, sep, ident = pair.partition("=")

@@ -23,6 +23,7 @@ from kafka_authz_cli.acl import AclBinding, AclOperation, AclPermissionType, Acl
 from kafka_authz_cli.codes import FindingCode
 from kafka_authz_cli.ecosystem import yamlnodes as y
 from kafka_authz_cli.ecosystem.reading import SourceReading
+from kafka_authz_cli.ecosystem.yaml_aliases import SNAKEYAML
 
 FOLLOWS = "Kafka Security Manager 1.1.0 (YamlAclParser, KSM 0.10 and later)"
 #: ``kafka.security.auth.Operation.values`` (Kafka 2.8), matched with ``equalsIgnoreCase``
@@ -101,7 +102,8 @@ def read_many(files: Iterable[tuple[str, str]], source: str, options: Mapping[st
     reading = _Reading(source)
     for text, path in files:
         reading.path = path
-        for i, doc in enumerate(y.documents(text.removeprefix("\ufeff"), path)):
+        # circe-yaml composes with SnakeYAML: at most 50 aliases of collections (LoaderOptions' default)
+        for i, doc in enumerate(y.documents(text.removeprefix("\ufeff"), path, SNAKEYAML)):
             if i:  # circe-yaml's parser composes one document (SnakeYAML: "expected a single document")
                 raise y.error(doc, path, "a KSM YAML file holds one document; KSM refuses a second one")
             _document(reading, doc)

@@ -112,7 +112,11 @@ def format_of_text(text: str) -> EcosystemFormat | None:
 
 def read_directory(directory: str | Path, fmt: str | None = None, options: Mapping[str, str] | None = None) -> AclSet:
     """Every file under ``directory`` (recursively, hidden directories skipped, in name order) that is
-    in ``fmt`` (or in the ecosystem format of the first such file), read as one ACL set."""
+    in ``fmt`` (or in the ecosystem format of the first such file), read as one ACL set.
+
+    A file is left out only for a reason that would stop it given alone: content detection is a heuristic,
+    so a file it does not recognise is still read when the format reads bindings from it (a KafkaUser whose
+    lines end in CRLF, a topology whose ``projects`` come late)."""
     root = Path(directory)
     if fmt is not None and fmt not in FORMATS:
         raise InputError(f"--acls-format {fmt}: a directory is read only in {', '.join(FORMATS)}", str(root))
@@ -120,30 +124,50 @@ def read_directory(directory: str | Path, fmt: str | None = None, options: Mappi
     files = iter(_texts(root, suffixes))
     skipped = 0
     found = FORMATS.get(fmt) if fmt else None
+    checked = found.check_options(options) if found else None
     first = None
     for text, path in files:
         candidate = found or format_of_text(text)
-        if candidate is not None and candidate.sniff(text):
+        if candidate is not None and (candidate.sniff(text) or _reads(candidate, text, path, checked)):
             found, first = candidate, (text, path)
             break
         skipped += 1
     if found is None or first is None:
         raise InputError(f"no file here is in a format authz reads from a directory ({', '.join(FORMATS)})",
                          str(root))
+    checked = found.check_options(options)
     counted = [skipped]
 
     def matching() -> Iterator[tuple[str, str]]:
         yield first
         for text, path in files:
-            if found.sniff(text):
+            if found.sniff(text) or _reads(found, text, path, checked):
                 yield text, path
             else:
                 counted[0] += 1
 
-    acl_set = found.read_many(matching(), str(root), found.check_options(options))
+    acl_set = found.read_many(matching(), str(root), checked)
     if counted[0]:
         acl_set.warnings.append(f"{root}: {counted[0]} file(s) are not {found.title} and were skipped")
     return acl_set
+
+
+#: a word every file a format reads bindings from holds (the kind, or a required key): a file without it is
+#: not worth reading to find out
+_NEEDED = {"strimzi": "KafkaUser", "jikkou": "KafkaPrincipal", "julieops": "context", "ksm-yaml": "users",
+           "kafka-gitops": "", "terraform": ""}
+
+
+def _reads(fmt: EcosystemFormat, text: str, path: str, options: Mapping[str, str] | None) -> bool:
+    """Whether ``fmt`` reads bindings (or coded findings) from ``text`` alone, which content detection did not
+    recognise: such a file given alone with --acls-format is read, so it is read in a directory too."""
+    if _NEEDED.get(fmt.name, "") not in text:
+        return False
+    try:
+        acl_set = fmt.read(text, path, options or {})
+    except (InputError, OptionError):
+        return False  # given alone, this would stop it too
+    return bool(acl_set.bindings or acl_set.findings)
 
 
 def _texts(root: Path, suffixes: tuple[str, ...]) -> Iterator[tuple[str, str]]:

@@ -23,6 +23,7 @@ from kafka_authz_cli.acl import AclBinding, AclOperation, AclPermissionType, Acl
 from kafka_authz_cli.codes import FindingCode
 from kafka_authz_cli.ecosystem import yamlnodes as y
 from kafka_authz_cli.ecosystem.reading import SourceReading
+from kafka_authz_cli.ecosystem.yaml_aliases import KUBERNETES
 from kafka_authz_cli.errors import InputError
 
 FOLLOWS = "Strimzi 1.2.0 (kafka.strimzi.io/v1; v1beta2 and older as 0.51.0)"
@@ -49,7 +50,7 @@ K8S_NAME = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0
 #: ``KafkaUserModel.validateTlsUsername``: the CN of a certificate holds at most 64 characters
 TLS_NAME_MAX = 64
 _API = re.compile(r"^[ \t]*(?:- )?apiVersion:[ \t]*[\"']?(?:kafka\.strimzi\.io|eventstreams\.ibm\.com)/", re.M)
-_KIND = re.compile(r"^[ \t]*(?:- )?[\"']?kind[\"']?[ \t]*:[ \t]*[\"']?KafkaUser[\"']?[ \t]*,?[ \t]*$", re.M)
+_KIND = re.compile(r"^[ \t]*(?:- )?[\"']?kind[\"']?[ \t]*:[ \t]*[\"']?KafkaUser[\"']?[ \t]*,?[ \t]*\r?$", re.M)
 _JSON_KIND = re.compile(r'"kind"\s*:\s*"KafkaUser"')
 
 # -- coded findings: what the User Operator applies differently from how the file reads ----------------
@@ -82,9 +83,11 @@ FINDINGS = (PREFIX_STAR, LITERAL_GLOB, CLUSTER_NAME_IGNORED, V1_OPERATION_DROPPE
 
 
 def sniff(text: str) -> bool:
-    """A Strimzi ``KafkaUser`` (alone, among other documents, or in a ``kind: List``)."""
+    """A Strimzi ``KafkaUser`` (alone, among other documents, or in a ``kind: List``); CRLF line ends and a
+    byte-order mark are YAML's own (kubectl reads them), so they count for nothing here."""
     if "KafkaUser" not in text:
         return False
+    text = text.removeprefix("\ufeff")
     return bool(_API.search(text) or '"apiVersion"' in text) and bool(_KIND.search(text) or _JSON_KIND.search(text))
 
 
@@ -114,7 +117,9 @@ def read_many(files: Iterable[tuple[str, str]], source: str, options: Mapping[st
     reading = _Reading(source, (options or {}).get("cluster"))
     for text, path in files:
         reading.path = path
-        for doc in y.documents(text.removeprefix("\ufeff"), path):
+        # as kubectl decodes each document: its aliases bounded as go-yaml's decoder bounds them, an empty
+        # document skipped (StreamVisitor)
+        for doc in y.documents(text.removeprefix("\ufeff"), path, KUBERNETES, skip_empty=True):
             _document(reading, doc)
     return _finish(reading)
 
@@ -141,14 +146,24 @@ def _finish(reading: _Reading) -> AclSet:
 
 
 def _document(reading: _Reading, node) -> None:
+    """One resource; the items of a ``kind: List`` (and of lists in it) in order, without recursion (kubectl's
+    FlattenListVisitor flattens lists of lists)."""
+    pending = [node]
+    while pending:
+        node = pending.pop()
+        top = y.mapping(node, reading.path, "a Kubernetes resource")
+        kind = y.optional_string(top, "kind", reading.path, "resource") or ""
+        if kind == "List" or kind.endswith("List") and "items" in top:
+            items = y.sequence(top["items"], reading.path, f"{kind}.items") if "items" in top else []
+            pending.extend(reversed(items))
+            continue
+        _listed(reading, node, top, kind)
+
+
+def _listed(reading: _Reading, node, top: dict, kind: str) -> None:
+    """One resource of the file (a KafkaUser, a Kafka, anything else counted)."""
     path = reading.path
-    top = y.mapping(node, path, "a Kubernetes resource")
-    kind = y.optional_string(top, "kind", path, "resource") or ""
     api = y.optional_string(top, "apiVersion", path, "resource") or ""
-    if kind == "List" or kind.endswith("List") and "items" in top:
-        for item in y.sequence(top["items"], path, f"{kind}.items") if "items" in top else ():
-            _document(reading, item)
-        return
     group, _, version = api.partition("/")
     if kind != "KafkaUser" or group not in GROUPS:
         if kind == "Kafka" and group in GROUPS:

@@ -12,7 +12,8 @@ Followed: Mongey/terraform-provider-kafka 0.13.1+ (``678b3c7``) and confluentinc
 - ``confluent_kafka_acl`` (``internal/provider/resource_kafka_acl.go``): Kafka's enum spellings, exact
   case (``validation.StringInSlice(..., false)``); ``pattern_type`` is required; ``kafka_cluster``,
   ``rest_endpoint`` and ``credentials`` say where, not what, and are not evaluated.
-- In ``.tf`` files only what the files state is evaluated (``terraform_hcl``); ``count`` 0 creates none;
+- In ``.tf`` files only what the files state is evaluated (``terraform_hcl``: each reference target once,
+  within stated bounds), ``count``/``for_each`` up to :data:`MAX_INSTANCES`; ``count`` 0 creates none;
   ``for_each``, references to other resources and ``module`` blocks are not evaluated: the resource is
   an error naming the attribute, or with ``--option unevaluated=skip`` left out with EA504.
 """
@@ -29,9 +30,10 @@ from typing import Any, Callable, Iterable, Mapping
 from kafka_authz_cli.acl import AclBinding, AclOperation, AclPermissionType, AclSet, PatternType, ResourceType
 from kafka_authz_cli.codes import FindingCode
 from kafka_authz_cli.ecosystem import terraform_hcl as hcl
+from kafka_authz_cli.ecosystem import terraform_state as state
 from kafka_authz_cli.ecosystem.reading import record
 from kafka_authz_cli.errors import InputError, OptionError
-from kafka_authz_cli.formats import WarningTally
+from kafka_authz_cli.formats import WarningTally, json_type
 
 FOLLOWS = ("Mongey/terraform-provider-kafka 0.13.1 (kafka_acl) and confluentinc/terraform-provider-confluent 2.83 "
            "(confluent_kafka_acl)")
@@ -164,6 +166,8 @@ class _Reading:
         self.seen: set[AclBinding] = set()
         self.plain: list[str] = []
         self.clusters: set[str] = set()
+        #: instances made by count and for_each so far (bounded: _expansion)
+        self.instances = 0
 
     def warn(self, code: str, where: str, message: str) -> None:
         self.tally.add(f"{code} {_CODES[code].summary[:-1].lower()}", where, f"{code} {message}")
@@ -238,8 +242,11 @@ class _Bad(Exception):
         self.reason = reason
 
 
-def binding_of(provider: Provider, value: Callable[[str], Any]) -> AclBinding:
-    """The binding of one resource; ``value(attribute)`` is its value (None: not set). Raises _Bad."""
+def binding_of(provider: Provider, value: Callable[[str], Any], strict: bool = False) -> AclBinding:
+    """The binding of one resource; ``value(attribute)`` is its value (None: not set). Raises _Bad.
+
+    A number or bool becomes its text, as Terraform converts it for a string argument; ``strict`` (the
+    provider's own JSON) takes strings only."""
     a = provider.attributes
     got = {}
     for key, attribute in a.items():
@@ -248,12 +255,14 @@ def binding_of(provider: Provider, value: Callable[[str], Any]) -> AclBinding:
             v = provider.default_pattern
         if v is None:
             raise _Bad(attribute, f"{provider.resource} needs {attribute} (required by the provider's schema)")
+        if strict and not isinstance(v, str):
+            raise _Bad(attribute, f"{attribute} must be a string (the provider writes one), got {json_type(v)}")
         if isinstance(v, bool):
             v = "true" if v else "false"
         elif isinstance(v, (int, float)):
             v = str(v)
         elif not isinstance(v, str):
-            raise _Bad(attribute, f"{attribute} must be a string, got {type(v).__name__}")
+            raise _Bad(attribute, f"{attribute} must be a string, got {_kind(v)}")
         got[key] = v
     return AclBinding(
         _enum(provider, a["resource_type"], got["resource_type"], provider.types), got["resource_name"],
@@ -299,9 +308,10 @@ def _read_hcl(reading: _Reading, files: list[tuple[str, str]]) -> None:
                 where = f"{path}:{block.line}"
                 src = block.attributes.get("source")
                 try:
-                    named = f" (source {hcl.evaluate(src, scope, text)})" if src is not None else ""
-                except hcl.Unevaluable:
-                    named = ""
+                    value = hcl.evaluate(src, scope, text) if src is not None else None
+                except (hcl.Unevaluable, hcl.Refused):
+                    value = None
+                named = f" (source {value[:200]})" if isinstance(value, str) else ""
                 reading.warn("EA505", where, f"module {block.labels[0]}{named}: the ACLs it creates are not read")
             elif block.type == "resource" and len(block.labels) == 2 and block.labels[0] in PROVIDERS:
                 _resource(reading, PROVIDERS[block.labels[0]], block, scope, text, path)
@@ -353,6 +363,12 @@ def _resource(reading: _Reading, provider: Provider, block: hcl.Block, scope: hc
         node = block.attributes.get(e.attribute)
         line, col = hcl.where(node) if node is not None else (block.line, block.col)
         raise InputError(f"{address}: {e.reason}", path, line, col) from None
+    except RecursionError:  # a last resort: MAX_DEPTH keeps evaluation far from Python's limit
+        raise InputError(f"{address}: an expression nested too deeply for authz to evaluate", path, block.line,
+                         block.col) from None
+    except hcl.Refused as e:  # past authz's bounds: an error whatever --option unevaluated says
+        line, col = hcl.where(e.node) if e.node is not None else (0, 0)
+        raise InputError(f"{address}: {e.reason}", e.path or path, line or block.line, col or None) from None
     finally:
         scope.each, scope.count_index = None, None
     for binding, origin in made:
@@ -373,11 +389,14 @@ def _instances(reading: _Reading, block: hcl.Block, scope: hcl.Scope, text: str,
         if not pairs:
             reading.tally.add("resources with no instance (count 0, empty for_each)", where,
                               f"{address}: for_each is empty, Terraform creates no ACL for it")
+        _expansion(reading, "for_each", len(pairs))
         return [(f"[{json.dumps(str(k))}]", (str(k), v), None) for k, v in pairs]
     if "count" in block.attributes:
         count = hcl.evaluate(block.attributes["count"], scope, text)
         if not isinstance(count, int) or isinstance(count, bool) or count < 0:
-            raise _Bad("count", f"count must be a whole number, got {count!r}")
+            shown = repr(count) if isinstance(count, (int, float, bool)) or count is None else _kind(count)
+            raise _Bad("count", f"count must be a whole number, got {shown}")
+        _expansion(reading, "count", count)
         if count == 0:
             reading.tally.add("resources with no instance (count 0, empty for_each)", where,
                               f"{address}: count is 0, Terraform creates no ACL for it")
@@ -385,93 +404,62 @@ def _instances(reading: _Reading, block: hcl.Block, scope: hcl.Scope, text: str,
     return [("", None, None)]
 
 
+#: instances one resource's count or for_each may make, and all resources' together: authz's bound (Terraform
+#: has none), far above any ACL module, so that `count = 100000000` is one error instead of 10^8 bindings
+MAX_INSTANCES = 10_000
+MAX_INSTANCES_IN_ALL = 100_000
+
+
+def _expansion(reading: _Reading, attribute: str, size: int) -> None:
+    reading.instances += size
+    if size > MAX_INSTANCES or reading.instances > MAX_INSTANCES_IN_ALL:
+        raise _Bad(attribute, f"{attribute} = {size:,}: authz expands at most {MAX_INSTANCES:,} instances of a resource "
+                   f"and {MAX_INSTANCES_IN_ALL:,} in all (read `terraform show -json` output for larger ones)")
+
+
+def _kind(value: Any) -> str:
+    """A value's kind in words, never its text (shared lists and maps can stand for exponentially many)."""
+    return {str: "a string", list: "a list", tuple: "a set", dict: "a map"}.get(type(value), type(value).__name__)
+
+
 def _contains(tree, node) -> bool:
-    if tree is node:
-        return True
-    return any(_contains(c, node) for c in getattr(tree, "children", ()))
+    """Whether ``node`` is in ``tree`` (a loop: an expression may nest thousands of levels)."""
+    pending = [tree]
+    while pending:
+        current = pending.pop()
+        if current is node:
+            return True
+        pending.extend(getattr(current, "children", ()))
+    return False
 
 
 # ----------------------------------------------------------------------------------------------
 # terraform show -json, terraform.tfstate
 
-_ADDRESS = re.compile(r'"address"\s*:\s*"((?:[^"\\]|\\.)*)"')
-_ATTRIBUTES = re.compile(r'"attributes"\s*:')
-
-
-class _Lines:
-    """Line numbers of positions met in increasing order (one pass over the text)."""
-
-    def __init__(self, text: str) -> None:
-        self.text, self.pos, self.line = text, 0, 1
-
-    def at(self, pos: int) -> int:
-        if pos >= self.pos:
-            self.line += self.text.count("\n", self.pos, pos)
-            self.pos = pos
-        return self.line
-
-
 def _read_json(reading: _Reading, text: str, path: str) -> None:
-    try:
-        doc = json.loads(text.removeprefix("\ufeff"))
-    except ValueError as e:
-        line = getattr(e, "lineno", None)
-        raise InputError(f"not valid JSON: {getattr(e, 'msg', e)}", path, line, getattr(e, "colno", None)) from None
-    if not isinstance(doc, dict):
-        raise InputError("expected Terraform's JSON (terraform show -json, or a v4 terraform.tfstate)", path, 1)
-    lines = _Lines(text)
-    if isinstance(doc.get("values"), dict) or "format_version" in doc:
-        addresses: dict[str, int] = {}
-        for m in _ADDRESS.finditer(text):
-            addresses.setdefault(m.group(1), lines.at(m.start()))
-        # `terraform show -json` of a state has values; of a saved plan, planned_values (unknowns left out)
-        root = (doc.get("values") or doc.get("planned_values") or {}).get("root_module") or {}
-        for resource in _module_resources(root):
-            line = addresses.get(resource.get("address", ""), 1)
-            _state_resource(reading, resource.get("type"), resource.get("mode"), resource.get("values"),
-                            resource.get("address", "?"), f"{path}:{line}")
-        return
-    if doc.get("version") != 4 or not isinstance(doc.get("resources"), list):
-        raise InputError(f"a terraform.tfstate of version {doc.get('version')!r}: authz reads version 4 (Terraform "
-                         "0.12 and later) and `terraform show -json` output", path, 1)
-    marks = iter(_ATTRIBUTES.finditer(text))
-    for resource in doc["resources"]:
-        prefix = f"{resource['module']}." if resource.get("module") else ""
-        for instance in resource.get("instances") or ():
-            mark = next(marks, None)
-            line = lines.at(mark.start()) if mark else 1
-            key = instance.get("index_key")
-            index = "" if key is None else f"[{json.dumps(key)}]"
-            address = f"{prefix}{resource.get('type')}.{resource.get('name')}{index}"
-            _state_resource(reading, resource.get("type"), resource.get("mode"), instance.get("attributes"), address,
-                            f"{path}:{line}")
-
-
-def _module_resources(module: dict) -> Iterable[dict]:
-    yield from module.get("resources") or ()
-    for child in module.get("child_modules") or ():
-        yield from _module_resources(child)
-
-
-def _state_resource(reading: _Reading, rtype, mode, values, address: str, where: str) -> None:
-    provider = PROVIDERS.get(rtype)
-    if provider is None or mode not in (None, "managed"):
-        return
-    if not isinstance(values, dict):
-        raise InputError(f"{address}: no attribute values (is this a plan, not state?)", *_split(where))
-    try:
-        binding = binding_of(provider, values.get)
-    except _Bad as e:
-        known = "" if e.attribute in values else " (in a plan: known only after apply; read the state)"
-        raise InputError(f"{address}: {e.reason}{known}", *_split(where)) from None
-    cluster = values.get("kafka_cluster")
-    label = address
-    if isinstance(cluster, list) and cluster and isinstance(cluster[0], dict) and cluster[0].get("id"):
-        reading.clusters.add(str(cluster[0]["id"]))
-        label += f", cluster {cluster[0]['id']}"
-    reading.add(binding, f"{where} ({label})", provider)
-
-
-def _split(where: str) -> tuple[str, int]:
-    path, _, line = where.rpartition(":")
-    return path, int(line)
+    """Every kafka_acl / confluent_kafka_acl of Terraform's JSON, read strictly (``terraform_state``): the
+    values are the provider's, so each must be a string (a number where the provider writes a string is a
+    forged or broken file, not Terraform's type conversion)."""
+    for resource in state.resources(text, path):
+        provider = PROVIDERS.get(resource.type) if isinstance(resource.type, str) else None
+        if provider is None or resource.mode not in (None, "managed"):
+            continue
+        values = resource.values
+        if values is None:
+            raise InputError(f"{resource.address}: no attribute values (is this a plan, not state?)", path,
+                             resource.line)
+        try:
+            binding = binding_of(provider, values.get, strict=True)
+        except _Bad as e:
+            if e.attribute in values:
+                raise state.error(text, path, resource.values_path + [e.attribute],
+                                  f"{resource.address}: {e.reason}") from None
+            raise InputError(f"{resource.address}: {e.reason} (in a plan: known only after apply; read the state)",
+                             path, resource.line) from None
+        label = resource.address
+        cluster = values.get("kafka_cluster")
+        if isinstance(cluster, list) and cluster and isinstance(cluster[0], dict) and isinstance(cluster[0].get("id"),
+                                                                                                 str):
+            reading.clusters.add(cluster[0]["id"])
+            label += f", cluster {cluster[0]['id']}"
+        reading.add(binding, f"{path}:{resource.line} ({label})", provider)

@@ -37,9 +37,29 @@ class Unevaluable(Exception):
 
     def __init__(self, node, what: str, why: str):
         self.node = node
-        self.what = what
+        self.what = what if len(what) <= 80 else what[:77] + "..."  # a message line, never the whole expression
         self.why = why
         super().__init__(f"{what}: {why}")
+
+
+class Refused(Exception):
+    """An expression past authz's bounds (nested too deep, a string too long, an integer of thousands of
+    digits, an invalid escape): one located error, whatever ``--option unevaluated`` says. ``path`` is the file
+    of ``node`` when it is not the resource's (a local value of another file)."""
+
+    def __init__(self, node, reason: str, path: str | None = None):
+        self.node = node
+        self.reason = reason
+        self.path = path
+        super().__init__(reason)
+
+
+#: expressions nested deeper than this are refused (Python would run out of stack long before HCL does)
+MAX_DEPTH = 200
+#: the longest string an expression may evaluate to (templates over templates double at each level)
+MAX_STRING = 1 << 20
+#: integer literals longer than this are refused (Python's own limit on converting digits)
+MAX_DIGITS = 4300
 
 
 class Literal:
@@ -67,6 +87,7 @@ _FAST_ATTRIBUTE = re.compile(
     r'[A-Za-z_][A-Za-z0-9_-]*(?:\.[A-Za-z_][A-Za-z0-9_-]*)+)'
     r'[ \t]*(?:(?:#|//)[^\n]*)?')
 _FAST_ESCAPE = re.compile(r'\\(?:u([0-9a-fA-F]{4})|(.))')
+_SURROGATE = re.compile(r'\\u[dD][89a-fA-F]')
 
 
 def _fast_escape(m: re.Match) -> str:
@@ -94,9 +115,13 @@ def fast_parse(text: str, path: str) -> list[Block] | None:
             if first == '"':
                 value: Any = value_text[1:-1]
                 if "\\" in value:
+                    if _SURROGATE.search(value):
+                        return None
                     value = _FAST_ESCAPE.sub(_fast_escape, value)
                 node = Literal(value, number, col, value_text)
             elif first.isdigit():
+                if len(value_text) > MAX_DIGITS:
+                    return None  # the grammar's reading refuses it, located
                 node = Literal(int(value_text), number, col, value_text)
             elif value_text in ("true", "false"):
                 node = Literal(value_text == "true", number, col, value_text)
@@ -138,7 +163,9 @@ def grammar_parse(text: str, path: str) -> list[Block]:
     except UnexpectedInput as e:
         line, col = getattr(e, "line", None), getattr(e, "column", None)
         token = getattr(e, "token", None)
-        near = f" at {str(token)!r}" if token is not None and str(token).strip() else ""
+        shown = str(token) if token is not None else ""
+        near = f" at {shown[:60]!r}" + (f" ({len(shown):,} characters)" if len(shown) > 60 else "") \
+            if shown.strip() else ""
         raise InputError(f"not valid HCL (Terraform's configuration syntax){near}", path,
                          line if isinstance(line, int) and line > 0 else None,
                          col if isinstance(col, int) and col > 0 else None) from None
@@ -193,15 +220,19 @@ _ESCAPES = {"n": "\n", "r": "\r", "t": "\t", '"': '"', "\\": "\\"}
 _ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|U([0-9a-fA-F]{8})|(.))", re.S)
 
 
-def unescape(chars: str) -> str:
-    """A quoted string's characters as Terraform reads them (``\\n``, ``\\"``, ``\\uNNNN`` ...)."""
+def unescape(chars: str, node=None) -> str:
+    """A quoted string's characters as Terraform reads them (``\\n``, ``\\"``, ``\\uNNNN`` ...); an escape of
+    no Unicode character (a surrogate, past U+10FFFF) is refused, as HCL refuses it."""
     if "\\" not in chars:
         return chars
 
     def one(m: re.Match) -> str:
         code = m.group(1) or m.group(2)
         if code:
-            return chr(int(code, 16))
+            point = int(code, 16)
+            if point > 0x10FFFF or 0xD800 <= point <= 0xDFFF:
+                raise Refused(node, f"the escape {m.group(0)} is no Unicode character (Terraform refuses it)")
+            return chr(point)
         return _ESCAPES.get(m.group(3), "\\" + m.group(3))
     return _ESCAPE.sub(one, chars)
 
@@ -219,6 +250,10 @@ class Scope:
         #: variables whose defaults were used (each reading warns once)
         self.defaults_used: dict[str, str] = {}
         self._evaluating: set[str] = set()
+        #: each reference target's value (or the error it gave), evaluated once
+        self._values: dict[str, Any] = {}
+        self._paths: list[str] = []
+        self.depth = 0
         #: the instance being read: ``each`` as (key, value) under for_each, ``count.index`` under count
         self.each: tuple[str, Any] | None = None
         self.count_index: int | None = None
@@ -232,6 +267,11 @@ class Scope:
             for name, node in block.attributes.items():
                 self.locals[name] = (node, block.path)
 
+    @property
+    def path(self) -> str | None:
+        """The file of the value being evaluated, when it is another resource's, a variable or a local."""
+        return self._paths[-1] if self._paths else None
+
     def attribute(self, chain: list[str], node, text: str) -> Any:
         """``TYPE.NAME.ATTR``: the value the file configures (a required argument such as kafka_topic's
         ``name`` is in the state as configured); computed attributes (``id``) are not known here."""
@@ -242,14 +282,7 @@ class Scope:
             raise Unevaluable(node, source(node, text), why)
         if "count" in block.attributes or "for_each" in block.attributes:
             raise Unevaluable(node, source(node, text), f"{chain[0]}.{chain[1]} has count or for_each")
-        key = ".".join(chain)
-        if key in self._evaluating:
-            raise Unevaluable(node, source(node, text), "refers to itself")
-        self._evaluating.add(key)
-        try:
-            return evaluate(block.attributes[chain[2]], self, self.text_of.get(block.path, ""))
-        finally:
-            self._evaluating.discard(key)
+        return self._once(".".join(chain), block.attributes[chain[2]], block.path, node, text)
 
     def lookup(self, kind: str, name: str, node, text: str) -> Any:
         table = self.variables if kind == "var" else self.locals
@@ -257,17 +290,42 @@ class Scope:
             why = ("the variable has no default here (set by -var, a .tfvars file or TF_VAR_)" if kind == "var"
                    else "no such local value in these files")
             raise Unevaluable(node, source(node, text), why)
-        key = f"{kind}.{name}"
-        if key in self._evaluating:
-            raise Unevaluable(node, source(node, text), "refers to itself")
         expr, path = table[name]
-        self._evaluating.add(key)
-        try:
-            value = evaluate(expr, self, self.text_of.get(path, ""))
-        finally:
-            self._evaluating.discard(key)
+        value = self._once(f"{kind}.{name}", expr, path, node, text)
         if kind == "var":
             self.defaults_used.setdefault(name, f"{path}:{where(expr)[0]}")
+        return value
+
+    def _once(self, key: str, expr, path: str, node, text: str) -> Any:
+        """The value of a reference target, evaluated once however often it is referred to (as Terraform
+        evaluates each local value once), where no instance's ``each`` or ``count`` reaches (Terraform
+        allows them only in the resource's own arguments). An error is kept and raised again."""
+        if key in self._values:
+            value = self._values[key]
+            if isinstance(value, (Unevaluable, Refused)):
+                raise value
+            return value
+        if key in self._evaluating:
+            raise Unevaluable(node, source(node, text), "refers to itself")
+        if self.depth >= MAX_DEPTH:  # a chain of references is as deep as the values it goes through
+            raise Refused(node, f"references nested more than {MAX_DEPTH} levels deep (a value referring to one "
+                          "referring to another ...): authz evaluates that deep", self.path)
+        self._evaluating.add(key)
+        self._paths.append(path)
+        self.depth += 1
+        each, index = self.each, self.count_index
+        self.each, self.count_index = None, None
+        try:
+            value = evaluate(expr, self, self.text_of.get(path, ""))
+        except (Unevaluable, Refused) as exc:
+            self._values[key] = exc
+            raise
+        finally:
+            self.depth -= 1
+            self.each, self.count_index = each, index
+            self._paths.pop()
+            self._evaluating.discard(key)
+        self._values[key] = value
         return value
 
 
@@ -275,13 +333,20 @@ _NOT_EVALUATED = object()
 
 
 def evaluate(node, scope: Scope, text: str) -> Any:
-    """The value of an expression node, or :class:`Unevaluable`."""
+    """The value of an expression node, or :class:`Unevaluable` (:class:`Refused` past authz's bounds)."""
     if isinstance(node, Chain):
         return _reference(node.value, node, scope, text)
     if isinstance(node, Literal):
         return node.value
     form = _FORMS.get(getattr(node, "data", None))
-    value = _NOT_EVALUATED if form is None else form(node, scope, text)
+    if scope.depth >= MAX_DEPTH:
+        raise Refused(node, f"an expression nested more than {MAX_DEPTH} levels deep (parentheses, brackets, "
+                      "conditionals, references): authz evaluates that deep", scope.path)
+    scope.depth += 1
+    try:
+        value = _NOT_EVALUATED if form is None else form(node, scope, text)
+    finally:
+        scope.depth -= 1
     if value is _NOT_EVALUATED:
         raise Unevaluable(node, source(node, text), "an expression authz does not evaluate (only literals, var.NAME "
                           "defaults, local values, configured arguments of other resources and conditionals on them)")
@@ -363,19 +428,24 @@ def _reference(chain: list[str], node, scope: Scope, text: str) -> Any:
 
 
 def _chain(node) -> list[str] | None:
-    """``a.b.c`` as ``["a", "b", "c"]`` (None: not a plain chain of names)."""
-    if _is(node, "expr_term") and len(node.children) == 1 and _is(node.children[0], "identifier"):
-        return [str(node.children[0].children[0])]
-    if _is(node, "expr_term") and len(node.children) == 1:
-        return _chain(node.children[0])
-    if _is(node, "get_attr_expr_term") and len(node.children) == 2 and _is(node.children[1], "get_attr"):
-        base = _chain(node.children[0])
-        return None if base is None else base + [_name(node.children[1].children[-1])]
-    return None
+    """``a.b.c`` as ``["a", "b", "c"]`` (None: not a plain chain of names); a loop, however long the chain."""
+    names: list[str] = []
+    while True:
+        if _is(node, "expr_term") and len(node.children) == 1 and _is(node.children[0], "identifier"):
+            names.append(str(node.children[0].children[0]))
+            return names[::-1]
+        if _is(node, "expr_term") and len(node.children) == 1:
+            node = node.children[0]
+        elif _is(node, "get_attr_expr_term") and len(node.children) == 2 and _is(node.children[1], "get_attr"):
+            names.append(_name(node.children[1].children[-1]))
+            node = node.children[0]
+        else:
+            return None
 
 
 def _template(node, scope: Scope, text: str) -> str:
     out = []
+    length = 0
     for part in node.children:
         if not _is(part, "string_part"):
             continue
@@ -390,7 +460,11 @@ def _template(node, scope: Scope, text: str) -> str:
         elif piece.type == "ESCAPED_DIRECTIVE":
             out.append(str(piece)[1:])
         else:
-            out.append(unescape(str(piece)))
+            out.append(unescape(str(piece), node))
+        length += len(out[-1])
+        if length > MAX_STRING:
+            raise Refused(node, f"this string is longer than {MAX_STRING:,} characters (templates of templates "
+                          "double at each level): authz evaluates strings up to that", scope.path)
     return "".join(out)
 
 
@@ -415,11 +489,19 @@ def _heredoc(node, trim: bool, text: str) -> str:
     return value.replace("$${", "${").replace("%%{", "%{")
 
 
+def _integer(node, scope: Scope) -> int:
+    digits = str(node.children[0])
+    if len(digits) > MAX_DIGITS:
+        raise Refused(node, f"an integer of {len(digits):,} digits: authz reads integers of up to {MAX_DIGITS:,}",
+                      scope.path)
+    return int(digits)
+
+
 #: one reading per expression form of the grammar (the others are not evaluated)
 _FORMS = {
     "expr_term": _term,
     "string": _template,
-    "int_lit": lambda node, scope, text: int(str(node.children[0])),
+    "int_lit": lambda node, scope, text: _integer(node, scope),
     "float_lit": lambda node, scope, text: float(str(node.children[0])),
     "literal_value": lambda node, scope, text: {"true": True, "false": False, "null": None}[str(node.children[0])],
     "heredoc_template": lambda node, scope, text: _heredoc(node, False, text),

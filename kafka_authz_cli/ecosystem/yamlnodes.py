@@ -7,8 +7,9 @@ server's schema check) and raise :class:`InputError` at the node's ``file:line:c
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Callable, Iterator
 
+from kafka_authz_cli.ecosystem.yaml_aliases import BOUNDED, JACKSON, Composer
 from kafka_authz_cli.errors import InputError
 
 STR = "tag:yaml.org,2002:str"
@@ -39,14 +40,22 @@ def _loader():
     return _LOADER
 
 
-def documents(text: str, path: str) -> Iterator:
-    """The root node of each document of a (multi-document) YAML text; located syntax errors."""
+def documents(text: str, path: str, aliases: str = BOUNDED, warn: Callable[[int, str], None] | None = None,
+              skip_empty: bool = False) -> Iterator:
+    """The root node of each document of a (multi-document) YAML text; located syntax errors.
+
+    ``aliases`` is how the tool reading the file treats YAML aliases (:mod:`.yaml_aliases`: ``JACKSON``,
+    ``SNAKEYAML``, ``KUBERNETES``; ``BOUNDED`` by default); ``warn(line, message)`` hears of aliases read as
+    text. ``skip_empty`` leaves out empty (and ``null``) documents, as kubectl does (its ``StreamVisitor``
+    skips a document that decodes to nothing). A byte-order mark and CRLF line ends are read as YAML
+    defines them (the parsers of every tool here do the same)."""
     import yaml
 
     try:
-        for node in yaml.compose_all(text, Loader=_loader()):
-            if node is not None:
-                yield node
+        for node in _composed(text, path, aliases, warn):
+            if node is None or skip_empty and node.tag == NULL:
+                continue
+            yield node
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         reason = f"not valid YAML: {exc.problem or exc.context}"
@@ -55,11 +64,40 @@ def documents(text: str, path: str) -> Iterator:
         raise InputError(f"not valid YAML: {exc}", path) from None
 
 
+def _composed(text: str, path: str, aliases: str, warn) -> Iterator:
+    """PyYAML's own (C) composer where the text holds no anchor, so no alias can expand; else the events
+    composed an alias at a time (:class:`.yaml_aliases.Composer`). Jackson reads an alias of an anchor that
+    does not exist as text too: that goes the second way when the first fails on it."""
+    import yaml
+
+    if "&" not in text:
+        if aliases != JACKSON:
+            yield from yaml.compose_all(text, Loader=_loader())
+            return
+        try:  # all first: on an alias, the documents are composed again the other way
+            docs = list(yaml.compose_all(text, Loader=_loader()))
+        except yaml.composer.ComposerError as exc:
+            if "undefined alias" not in str(exc.problem):
+                raise
+        else:
+            yield from docs
+            return
+    loader = _loader()(text)
+    try:
+        yield from Composer(loader, path, aliases, warn).documents()
+    finally:
+        loader.dispose()
+
+
 def line(node) -> int:
     return node.start_mark.line + 1
 
 
 def error(node, path: str, reason: str) -> InputError:
+    anchor = getattr(node, "alias_of", None)
+    if anchor is not None:
+        anchor = anchor if len(anchor) <= 60 else anchor[:60] + "..."  # the reader met an alias where it needs the anchored value: say why it is not that
+        reason += f" (this is the alias *{anchor}, which the tool's YAML parser, Jackson's, reads as the text {anchor!r})"
     return InputError(reason, path, node.start_mark.line + 1, node.start_mark.column + 1)
 
 

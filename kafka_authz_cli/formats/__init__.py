@@ -2,7 +2,7 @@
 
 The bottom layer every reader builds on (no domain types): each domain package reads its own file
 formats through it. ``reading`` decodes files and stdin (UTF-8 only, a byte-order mark noted, a
-directory or a FIFO refused), parses JSON strictly (duplicate keys, ``NaN``, lone surrogates and
+directory, a FIFO, a device or a socket refused), parses JSON strictly (duplicate keys, ``NaN``, lone surrogates and
 excessive nesting refused, every error located) and CSV with a header, and locates a JSON path in
 the text it came from. ``sniff`` says what a text looks like (``what_is``), for the error a reader
 gives when a file is not what it expected (``wrong_kind``).
@@ -15,6 +15,6 @@ from kafka_authz_cli import lazy_face
 
 __getattr__, __all__ = lazy_face(__name__, {**{name: "reading" for name in (
     "STDIN", "STDIN_LABEL", "LineIndex", "array_element_offsets", "brief", "csv_rows", "csv_table", "decode_utf8",
-    "json_lines", "json_type", "line_col", "loads", "locate", "read_bytes", "next_stdin_line", "read_text",
-    "source_label", "text_lines",
+    "json_lines", "json_type", "line_col", "loads", "locate", "read_bytes", "next_stdin_line", "open_regular", "read_text",
+    "source_label", "special_file", "text_lines",
 )}, **{name: "sniff" for name in ("Kind", "JSON_KINDS", "what_is", "wrong_kind", "other_kind")}, "WarningTally": "tally", "paused_gc": "bulk"})

@@ -21,10 +21,14 @@ What they refuse, and why:
 from __future__ import annotations
 
 import csv
+import errno
 import io
 import json
+import os
 import re
+import stat
 import sys
+from collections import Counter
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
@@ -53,7 +57,7 @@ def read_bytes(path: str | Path, label: str | None = None) -> bytes:
             raise InputError(f"cannot read: {exc.strerror or exc}", label or STDIN_LABEL) from None
     name = label or str(path)
     try:
-        with open(path, "rb") as fh:
+        with open_regular(path, name) as fh:
             return fh.read()
     except FileNotFoundError:
         raise InputError("no such file", name) from None
@@ -63,6 +67,50 @@ def read_bytes(path: str | Path, label: str | None = None) -> bytes:
         raise InputError("permission denied", name) from None
     except OSError as exc:
         raise InputError(f"cannot read: {exc.strerror or exc}", name) from None
+
+
+_SPECIAL = ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+            (stat.S_ISSOCK, "a socket"))
+
+
+def special_file(mode: int) -> str | None:
+    """What a file of ``mode`` is when it is neither a regular file nor a directory (None: it is one of those)."""
+    return next((what for test, what in _SPECIAL if test(mode)), None if stat.S_ISREG(mode) or stat.S_ISDIR(mode)
+                else "not a regular file")
+
+
+def not_regular(what: str, label: str) -> InputError:
+    """``label: not a regular file (a FIFO)``: an input authz refuses to open (reading a FIFO blocks until
+    someone writes, a device such as /dev/zero never ends); standard input (``-``) is how to pipe one in."""
+    return InputError(f"not a regular file ({what}): authz reads inputs from regular files (pipe other sources to "
+                      "standard input, '-')", label)
+
+
+def open_regular(path: str | Path, label: str):
+    """``open(path, "rb")`` for a regular file only: a FIFO, device or socket is refused before a byte is read.
+
+    The file is opened without blocking (opening a FIFO blocks until a writer comes) and checked on the
+    descriptor itself (no race with a rename); a socket cannot be opened at all, so its path is checked."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        if exc.errno == errno.ENXIO:  # a socket (or a FIFO opened for writing): say what it is
+            try:
+                what = special_file(os.stat(path).st_mode)
+            except OSError:
+                what = None
+            if what is not None:
+                raise not_regular(what, label) from None
+        raise
+    try:
+        what = special_file(os.fstat(fd).st_mode)
+        if what is not None:
+            raise not_regular(what, label)
+        os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
 
 
 def decode_utf8(data: bytes, label: str) -> str:
@@ -100,7 +148,7 @@ def text_lines(path: str | Path, label: str | None = None) -> Iterator[str]:
         yield from _decoded_lines(stream, name)
         return
     try:
-        fh = open(path, "rb")
+        fh = open_regular(path, name)
     except OSError:
         read_bytes(path, name)  # raises the located error read_text gives
         raise  # pragma: no cover - read_bytes raised
@@ -501,6 +549,12 @@ def csv_rows(text: str | Iterable[str], label: str) -> Iterator[tuple[int, list[
         csv.field_size_limit(old)
 
 
+def _few(names: list[str], shown: int = 5) -> str:
+    """Column names for an error line: the first few, each cut, and how many more."""
+    out = ", ".join(n if len(n) <= 60 else n[:60] + "..." for n in names[:shown])
+    return out + (f" and {len(names) - shown:,} more" if len(names) > shown else "")
+
+
 def csv_table(text: str | Iterable[str], label: str, required: Iterable[str], optional: Iterable[str] = (),
               normalise=lambda name: name.strip().lower(), comments: bool = False,
               extra_columns: bool = False) -> Iterator[tuple[int, dict[str, str]]]:
@@ -523,12 +577,14 @@ def csv_table(text: str | Iterable[str], label: str, required: Iterable[str], op
                 raise InputError(f"CSV header lacks column(s) {', '.join(missing)} (expected "
                                  f"{','.join(required)}" + (f" and optionally {','.join(optional)})" if optional
                                                             else ")"), label, lineno, 1)
-            dupes = sorted({c for c in header if header.count(c) > 1})
+            # linear in the header's width (a header of 150,000 columns is one pass, and named by a few)
+            counts = Counter(header)
+            dupes = sorted(c for c, n in counts.items() if n > 1)
             if dupes:
-                raise InputError(f"CSV header names column(s) {', '.join(dupes)} more than once", label, lineno, 1)
+                raise InputError(f"CSV header names column(s) {_few(dupes)} more than once", label, lineno, 1)
             unknown = [c for c in header if c not in known]
             if unknown and not extra_columns:
-                raise InputError(f"CSV header has unknown column(s) {', '.join(unknown)} (expected "
+                raise InputError(f"CSV header has unknown column(s) {_few(unknown)} (expected "
                                  f"{','.join(required)}" + (f" and optionally {','.join(optional)})" if optional
                                                             else ")"), label, lineno, 1)
             continue

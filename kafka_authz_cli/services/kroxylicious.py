@@ -26,7 +26,7 @@ from typing import Iterable, Mapping
 
 from kafka_authz_cli.acl import AclSet
 from kafka_authz_cli.errors import InputError
-from kafka_authz_cli.formats import read_text
+from kafka_authz_cli.formats import read_text, special_file
 
 #: ``--acls-format`` name
 FORMAT = "kroxylicious"
@@ -157,9 +157,21 @@ def _local_file(ref, config_path: str) -> Path:
     for candidate in candidates:
         if candidate.is_file():
             return candidate
+        what = _special(candidate)
+        if what is not None:  # there, but no file to read rules from: say what it is, not that it is missing
+            raise InputError(f"filter {ref.filter_name}: aclFile {ref.value!r} is {candidate}, which is not a regular "
+                             f"file ({what}): authz reads rules only from regular files", config_path, ref.line, ref.col)
     where = "" if target.is_absolute() else f" (looked in {os.getcwd()} and next to the configuration)"
     raise InputError(f"filter {ref.filter_name}: aclFile {ref.value!r} does not exist{where}: the proxy would fail "
                      "to start (AclAuthorizerService: NoSuchFileException)", config_path, ref.line, ref.col)
+
+
+def _special(path: Path) -> str | None:
+    """What ``path`` is when it exists and is neither a regular file nor a directory (a FIFO, a device ...)."""
+    try:
+        return special_file(path.stat().st_mode)
+    except OSError:
+        return None
 
 
 def _from_maps(yamls: list[_Yaml], key_option: str | None, source: str) -> AclSet:

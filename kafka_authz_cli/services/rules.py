@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Mapping, Optional
 
 from kafka_authz_cli.codes import SEVERITIES
 from kafka_authz_cli.errors import InputError, OptionError
-from kafka_authz_cli.formats import read_text
+from kafka_authz_cli.formats import open_regular, read_text, special_file
 from kafka_authz_cli.rules import (
     CODES,
     MOUNTED,
@@ -129,7 +129,7 @@ def _read(path: Path, explicit: bool) -> tuple[str | None, str]:
 
     A walk skips a file with a NUL near its start unread; a file given by name is decoded whole, as
     the proxy reads it (NULs are valid UTF-8, and the proxy refuses them at a position)."""
-    with open(path, "rb") as fh:
+    with open_regular(path, str(path)) as fh:  # a FIFO or a device is refused, never read (it may never end)
         data = fh.read(SNIFF_CHARS)
         if b"\x00" in data and not explicit:
             return None, "looks like a binary file"  # and the rest of it is never read
@@ -146,6 +146,11 @@ def _classify(path: Path, explicit: bool, inputs: _Inputs) -> None:
         text, why_not = _read(path, explicit)
     except OSError as exc:
         raise InputError(f"cannot read: {exc.strerror or exc}", str(path)) from None
+    except InputError as exc:  # not a regular file: an error given by name, skipped (and said) in a walk
+        if explicit:
+            raise
+        inputs.skipped.append(Skipped(str(path), exc.reason.split(":", 1)[0]))
+        return
     if text is None and explicit:
         # No text at all is bad input (exit 2, as every command treats it), not a lint finding: there is
         # no statement for the proxy to report a position in.
@@ -358,7 +363,9 @@ def _local_acl_file(ref, path: Path, at) -> Path | None:
     if target.is_absolute():
         if target.is_file():
             return target
-        at(RULES_NOT_HERE.code, f"aclFile {ref.value} does not exist on this machine: not linted")
+        what = special_file(target.stat().st_mode) if target.exists() else None
+        at(RULES_NOT_HERE.code, f"aclFile {ref.value} " + (f"is not a regular file ({what})" if what else
+                                                           "does not exist on this machine") + ": not linted")
         return None
     here, beside = Path.cwd() / target, path.parent / target
     chosen = here if here.is_file() else beside if beside.is_file() else None

@@ -62,13 +62,34 @@ def parse_acl_source(text: str, path: str = "<input>", fmt: str | None = None,
         return kroxylicious.read([(text, path)], path, options)
     ecosystem = ecosystem_format(fmt) if fmt else format_of_text(text)
     if ecosystem is not None:
+        options = ecosystem.check_options(options)
         if fmt is not None and not ecosystem.sniff(text):
-            raise wrong_kind(text, path, f"{ecosystem.title} (as --acls-format says)", ACL_SET_READS)
-        return ecosystem.read(text, path, ecosystem.check_options(options))
+            return _read_as_told(ecosystem, text, path, options)
+        return ecosystem.read(text, path, options)
     _no_options(options)
     if (fmt or detect_format(text)) == "rules":
         return compile_rules_text(text, path)
     return parse_acls(text, path, fmt)
+
+
+#: the kinds the content sniffer names for each ecosystem format (by default, the format's name)
+_OWN_KINDS = {"strimzi": {"strimzi-kafkauser"}, "terraform": {"terraform", "terraform-state"}}
+
+
+def _read_as_told(ecosystem, text: str, path: str, options: Mapping[str, str]) -> AclSet:
+    """A file ``--acls-format`` names although content detection does not see the format in it: read as the
+    format reads it (detection is a heuristic, it never refuses what the format reads). Refused, saying what
+    the file looks like, only when the format cannot read it or finds nothing of its own in it."""
+    try:
+        acl_set = ecosystem.read(text, path, options)
+    except InputError as exc:
+        kind = what_is(text)
+        if kind is None or kind.key in _OWN_KINDS.get(ecosystem.name, {ecosystem.name}) | {"yaml", "json"}:
+            raise  # the format's own located error says more than "this looks like YAML"
+        raise wrong_kind(text, path, f"{ecosystem.title} (as --acls-format says)", ACL_SET_READS) from exc
+    if not acl_set.bindings and not acl_set.findings:
+        raise wrong_kind(text, path, f"{ecosystem.title} (as --acls-format says)", ACL_SET_READS)
+    return acl_set
 
 
 def _no_options(options: Mapping[str, str] | None, known: Mapping[str, str] | None = None) -> None:

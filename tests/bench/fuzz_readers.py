@@ -116,12 +116,38 @@ def seed_corpus(target: str) -> Path:
         "types": [json.dumps(TYPES).encode()],
     }
     seeds += extra.get(target, [])
+    seeds += _ecosystem_seeds(target)
     if target.endswith("-fields"):  # a field (first byte) and its new value (the rest)
         values = [b'null', b'1', b'"READ"', b'""', b'[]', b'{}', b'"User:alice"', b'"*"', b'4096', b'true']
         seeds += [bytes([0x30 + k]) + v for k in range(12) for v in values]
     for i, seed in enumerate(seeds):
         (corpus / f"seed-{i}").write_bytes(seed)
     return corpus
+
+
+#: the ecosystem targets: the directory of tests/formats/ holding the real files of each, and their endings
+_ECOSYSTEM_CORPUS = {"strimzi": ("strimzi", (".yaml", ".yml", ".json")), "ksm-yaml": ("ksm", (".yml", ".yaml")),
+                     "julieops": ("julieops", (".yaml", ".yml", ".json")), "jikkou": ("jikkou", (".yaml",)),
+                     "kafka-gitops": ("kafka-gitops", (".yaml", ".yml")),
+                     "terraform": ("terraform", (".tf", ".tfstate", ".json")),
+                     "terraform-skip": ("terraform", (".tf",))}
+
+
+def _ecosystem_seeds(target: str) -> list[bytes]:
+    """The real files of the format (tests/formats/), its valid base and its small hostile variants."""
+    from hostile_ecosystem import VALID, jikkou_match, julieops_laughs, strimzi_alias_list, terraform_doubling
+
+    if target == "jikkou-match":
+        return [b"orders-.*", b"(a+)+$", rb"(a+)+\1x", rb"[a-z]{3,5}\.v\d", b"(?i)ORDERS|payments", b"((a))"]
+    if target not in _ECOSYSTEM_CORPUS:
+        return []
+    directory, endings = _ECOSYSTEM_CORPUS[target]
+    files = [p.read_bytes() for p in sorted((ROOT / "tests" / "formats" / directory).rglob("*"))
+             if p.suffix in endings and not p.name.endswith(".bindings.json") and p.stat().st_size < 4096]
+    fmt = "terraform" if target.startswith("terraform") else target
+    hostile = {"strimzi": [strimzi_alias_list(20, 20)], "julieops": [julieops_laughs()],
+               "jikkou": [jikkou_match("(a+)+$")], "terraform": [terraform_doubling(6), terraform_doubling(6, True)]}
+    return files + [VALID[fmt].encode()] + [h.encode() for h in hostile.get(fmt, [])]
 
 
 def atheris_usable() -> bool:

@@ -11,6 +11,10 @@ import json
 
 from kafka_authz_cli._java.properties import parse_properties
 from kafka_authz_cli.acl.requests import parse_requests
+
+# imported here, not where used: the fuzz harness instruments what this module imports (atheris)
+from kafka_authz_cli.ecosystem import FORMATS, registry  # noqa: F401  (registry: every format's modules)
+from kafka_authz_cli.ecosystem.jikkou_match import compile_match
 from kafka_authz_cli.errors import InputError
 from kafka_authz_cli.formats.reading import csv_table, json_lines, loads
 from kafka_authz_cli.rules.types_file import parse_types
@@ -96,6 +100,29 @@ def _types_doc(key, value):
     return parse_types(json.dumps(doc), LABEL)
 
 
+def _ecosystem(name: str, **options):
+    """The reader of one ecosystem format (one file, read as ``--acls-format NAME`` reads it)."""
+
+    def reader(text: str):
+        return FORMATS[name].read(text, LABEL, options)
+
+    return reader
+
+
+#: the topics the MATCH reader matches patterns against (legal topic names, the worst for backtracking)
+MATCH_TOPICS = ["orders", "orders-eu.v1", "a" * 40 + "b", "_internal", "x" * 249]
+
+
+def _jikkou_match(text: str):
+    """A MATCH pattern (the whole text) compiled and matched as Jikkou's planner does, bounded."""
+    class Node:  # where the pattern is, for the located error
+        class start_mark:
+            line, column = 0, 0
+
+    pattern = compile_match(text, Node, LABEL)
+    return [t for t in MATCH_TOPICS if pattern.matches(t)]
+
+
 #: name -> (reader, exceptions it may raise besides returning)
 READERS = {
     "json": (lambda t: loads(t, LABEL), (InputError,)),
@@ -124,7 +151,20 @@ READERS = {
                                                    "iterations", "x"]), (InputError,)),
     "types-fields": (_fields(_types_doc, ["short", "class", "operations", "implies", "kafka_type", "x"]),
                      (InputError,)),
+    # the ecosystem formats, each read as --acls-format names it
+    "strimzi": (_ecosystem("strimzi"), (InputError,)),
+    "ksm-yaml": (_ecosystem("ksm-yaml"), (InputError,)),
+    "julieops": (_ecosystem("julieops"), (InputError,)),
+    "jikkou": (_ecosystem("jikkou"), (InputError,)),
+    "kafka-gitops": (_ecosystem("kafka-gitops"), (InputError,)),
+    "terraform": (_ecosystem("terraform"), (InputError,)),
+    "terraform-skip": (_ecosystem("terraform", unevaluated="skip"), (InputError,)),
+    "jikkou-match": (_jikkou_match, (InputError,)),
 }
+
+#: Readers of the ecosystem formats (kafka_authz_cli/ecosystem/).
+ECOSYSTEM_READERS = ("strimzi", "ksm-yaml", "julieops", "jikkou", "kafka-gitops", "terraform", "terraform-skip",
+                     "jikkou-match")
 
 #: Readers whose code lives in kafka_authz_cli/rules/ (the rules language).
 RULES_READERS = ("rules-lint",)

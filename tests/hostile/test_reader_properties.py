@@ -89,3 +89,28 @@ def test_the_damage_is_reported_not_swallowed():
     reader, _ = READERS["types"]
     with pytest.raises(InputError, match=r"^fuzz:1:\d+: principal_types\[0\]\.short must be a string, got a list"):
         reader(json.dumps(dict(TYPES, principal_types=[{"short": [], "class": "a.B"}])))
+
+
+# The ecosystem formats: a valid file of each, edited at random (a slice replaced by YAML's and HCL's own
+# tokens, aliases and anchors among them), reaches their readers' field checks and alias handling.
+_ECOSYSTEM_VALID = {
+    "strimzi": "strimzi", "ksm-yaml": "ksm-yaml", "julieops": "julieops", "jikkou": "jikkou",
+    "kafka-gitops": "kafka-gitops", "terraform": "terraform", "terraform-skip": "terraform",
+}
+_TOKENS = st.sampled_from(["*a", "&a ", "&a [x, y]", "*b", "{", "}", "[", "]", "- ", ": ", "\n", "\r\n", "\ufeff",
+                           "---\n", "null", "~", "9" * 30, "'", '"', "${", "local.a", "var.n", "count = 3\n",
+                           "(", ")", "?", "\t", "#", "<<: *a\n", "!!str ", "!!binary "])
+
+
+@pytest.mark.parametrize("name", sorted(_ECOSYSTEM_VALID))
+@FAST
+@given(data=st.data())
+def test_damaged_ecosystem_documents(name, data):
+    from hostile_ecosystem import VALID
+
+    text = VALID[_ECOSYSTEM_VALID[name]]
+    for _ in range(data.draw(st.integers(1, 4))):
+        start = data.draw(st.integers(0, len(text)))
+        end = data.draw(st.integers(start, min(len(text), start + 12)))
+        text = text[:start] + data.draw(_TOKENS | st.text(max_size=6)) + text[end:]
+    _feed(name, text)
