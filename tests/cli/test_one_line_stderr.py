@@ -43,6 +43,16 @@ def test_a_long_warning_is_one_line_in_a_pipe(tmp_path):
     assert len(no_allowed) > 300 and no_allowed.endswith("or pass --current ACLS.")
 
 
+def test_the_gate_failing_closed_is_one_line(tmp_path):
+    empty = tmp_path / "kafka-authorizer.log"
+    empty.write_bytes(b"")
+    proc = authz("whatif", "--logs", str(empty), "--proposed", PROPOSED, "--fail-on", "newly-denied")
+    assert proc.returncode == 3
+    assert [ln for ln in proc.stderr.splitlines() if not ln.startswith("warning: ")] == [
+        "authz: --fail-on newly-denied fails closed: not verified: no logged decision was read, so no request "
+        "could show as newly denied (--allow-unverified accepts that)"]
+
+
 @pytest.mark.parametrize("args, line", [
     (["whatif", "--follow", "a.log", "--proposed", PROPOSED, "--max-seconds", "0"],
      "authz: error: Invalid value for --max-seconds: must be positive, got 0 (see authz whatif --help)"),
