@@ -331,6 +331,8 @@ def whatif_index(
     else:
         if indexed.run_id is None:
             console.print(f"nothing new to index ({len(indexed.skipped)} file(s) already indexed)")
+            for w in stats.warnings:  # the files found that are no log
+                warn(w)
             return
         console.print(f"indexed {stats.lines} lines in {stats.files_read()} as run {indexed.run_id}: "
                       f"{stats.decision_lines} decision, {stats.non_decision_lines} other, {stats.quarantined_lines} "

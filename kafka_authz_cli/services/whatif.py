@@ -190,7 +190,9 @@ def index(logs: list[str], out: Path, *, spark: Optional[SparkOptions] = None, s
             return _index_run(ix, files, names, prints, spark, progress, not_logs)
         with _appended(ix, files, prints) as (new_files, new_prints, skipped):
             if not new_files:
-                return Indexed(None, ReadStats(), len(ix.runs), ix.stats(), skipped)
+                nothing = ReadStats()
+                note_skipped(nothing, not_logs)
+                return Indexed(None, nothing, len(ix.runs), ix.stats(), skipped)
             done = _index_run(ix, new_files, {**names, **{f: p["path"] for f, p in zip(new_files, new_prints)}},
                               new_prints, spark, progress, not_logs)
             done.skipped = skipped

@@ -119,6 +119,10 @@ def test_an_index_keeps_what_was_skipped_and_its_answers_say_it(logs_with_strays
     assert res.exit_code == 0, res.output
     lines = json.loads(res.stdout)["lines"]
     assert len(lines["skipped_files"]) == 2 and lines["warnings"][0].startswith("skipped 2 file(s)")
+    # the nightly --append with nothing new says them again (they are still there, still no log)
+    res = runner.invoke(app, ["whatif", "index", "--append", "--logs", str(logs_with_strays), "-o", str(ix)])
+    assert res.exit_code == 0, res.output
+    assert "nothing new to index" in res.stdout and len(skip_warnings(res.stderr)) == 1
 
 
 @pytest.mark.parametrize("command", [["access", "unused", CURRENT], ["generate"]])
