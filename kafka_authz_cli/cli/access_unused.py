@@ -137,7 +137,7 @@ def result_dict(result: UnusedResult) -> dict:
         "logs": {"lines": stats.lines, "decision_lines": stats.decision_lines, "decisions": r.decisions,
                  "distinct_requests": r.distinct_requests, "quarantined_lines": stats.quarantined_lines,
                  "quarantine_examples": [{"source": q.source, "reason": q.reason} for q in result.quarantine[:10]],
-                 "by_format": dict(sorted(stats.by_format.items())),
+                 "by_format": dict(sorted(stats.by_format.items())), "skipped_files": stats.skipped_files,
                  "sources": [{"source": s.source, "events": s.events, "allowed": s.allowed, "denied": s.denied}
                              for s in ev.sources]},
         "visibility": {"allowed": {"shown": vis.allowed, "why": vis.allowed_why, "first_logged": ev.first_allowed,
@@ -173,7 +173,8 @@ def _print(result: UnusedResult) -> None:
     window = f"{r.first_seen or '-'} .. {r.last_seen or '-'}"
     asked = f" (asked: {result.since or 'start'} .. {result.until or 'end'}, hours)" if result.since or result.until \
         else ""
-    console.print(escape(f"{stats.lines} lines in {stats.files} source(s): {r.decisions} decisions in the window, "
+    skipped = f" ({len(stats.skipped_files):,} more skipped: no log)" if stats.skipped_files else ""
+    console.print(escape(f"{stats.lines} lines in {stats.files} source(s){skipped}: {r.decisions} decisions in the window, "
                          f"{r.distinct_requests} distinct requests, {stats.quarantined_lines} line(s) unreadable "
                          f"(kept aside); window covered: {window}{asked}"))
     vis, ev = r.visibility, r.evidence

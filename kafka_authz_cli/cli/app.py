@@ -8,7 +8,7 @@ import sys
 import typer
 
 from kafka_authz_cli import __version__
-from kafka_authz_cli.cli.lazy import LazyCommand, LazyTyperGroup
+from kafka_authz_cli.cli.lazy import LazyCommand, LazyTyperGroup, one_line
 from kafka_authz_cli.errors import AuthzError
 
 # Every command, in `authz --help` order: its name, the module that registers it on `app` and its
@@ -48,20 +48,6 @@ COMMANDS = {c.name: c for c in (
     LazyCommand("policy", "kafka_authz_cli.cli.policy",
                 "KIP-201: check topic management requests against a declarative policy, with the ACLs."),
 )}
-
-
-#: An error line longer than this is cut in the middle (a parser quoting a 10 MB token must not
-#: print 10 MB): the location at its start and the reason at its end stay.
-MAX_ERROR_CHARS = 1000
-
-
-def one_line(message: str) -> str:
-    """An error message as one line of reasonable length."""
-    message = message.replace("\r\n", " ").replace("\n", " ").replace("\r", " ")
-    if len(message) <= MAX_ERROR_CHARS:
-        return message
-    keep = MAX_ERROR_CHARS // 2
-    return f"{message[:keep]}... [{len(message) - 2 * keep:,} characters cut] ...{message[-keep:]}"
 
 
 class _AuthzGroup(LazyTyperGroup):

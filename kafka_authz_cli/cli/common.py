@@ -43,7 +43,7 @@ class _LazyConsole:
 
 
 console = _LazyConsole(highlight=False, soft_wrap=False)
-err_console = _LazyConsole(stderr=True, highlight=False)
+err_console = _LazyConsole(stderr=True, highlight=False, wrap_on_terminal_only=True)
 
 EXIT_CODES_HELP = "Exit codes: 0 ok; 1 {one}; 2 usage or input error."
 
@@ -136,9 +136,12 @@ class TableFormat(str, Enum):
 
 
 def warn(message: str) -> None:
+    """One `warning:` line on standard error (wrapped only on a terminal). A line break in the message
+    (a name from the input can hold one) is a space: it must not start what reads as another line."""
     from rich.markup import escape
 
     # The message carries names from the input: never let them read as rich markup.
+    message = message.replace("\r\n", " ").replace("\n", " ").replace("\r", " ")
     err_console.print(f"[yellow]warning:[/yellow] {escape(message)}", markup=True, highlight=False)
 
 

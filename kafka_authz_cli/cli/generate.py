@@ -203,7 +203,7 @@ def _print(result: GenerateResult, to_console) -> None:
     from rich.table import Table
 
     g, proof, stats = result.generated, result.proof, result.stats
-    to_console.print(f"read {stats.lines:,} line(s) in {stats.files} file(s): {stats.decision_lines:,} decision, "
+    to_console.print(f"read {stats.lines:,} line(s) in {stats.files_read()}: {stats.decision_lines:,} decision, "
                      f"{stats.non_decision_lines:,} other, {stats.quarantined_lines:,} quarantined", highlight=False)
     to_console.print(f"generated {len(g.bindings)} ACL(s) for {len(g.principals)} principal(s) from "
                      f"{g.allowed_requests} allowed and {g.denied_requests} denied distinct request(s) "

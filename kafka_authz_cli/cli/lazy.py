@@ -9,6 +9,10 @@ Help is click's plain layout (no rich panels): it never truncates a flag or a va
 spaces only (a name such as `--allow-everyone-if-no-acl-found` or `ssl.principal.mapping.rules` is
 never broken mid-token), has no escape codes when piped, and shows metavars such as `PATH`, `TEXT`,
 `INTEGER` or `[json|csv]` instead of Python type names.
+
+A usage error is one line, as every other error (`authz: error: Invalid value for --x: ... (see authz
+cmd --help)`), not click's usage line, hint, blank line and `Error:` line: a CI log or a `2>file` gets
+one line per error that a grep finds whole.
 """
 
 from __future__ import annotations
@@ -292,14 +296,58 @@ def _as_bad_parameter(ctx, exc: OptionError) -> typer.BadParameter:
     return typer.BadParameter(exc.reason, ctx=ctx, param_hint=exc.param_hint)
 
 
-class AuthzCommand(TyperCommand):
-    context_class = AuthzContext
+#: An error line longer than this is cut in the middle (a parser quoting a 10 MB token must not
+#: print 10 MB): the location at its start and the reason at its end stay.
+MAX_ERROR_CHARS = 1000
+
+
+def one_line(message: str) -> str:
+    """An error message as one line of reasonable length."""
+    message = message.replace("\r\n", " ").replace("\n", " ").replace("\r", " ")
+    if len(message) <= MAX_ERROR_CHARS:
+        return message
+    keep = MAX_ERROR_CHARS // 2
+    return f"{message[:keep]}... [{len(message) - 2 * keep:,} characters cut] ...{message[-keep:]}"
+
+
+def usage_error_line(exc: typer.TyperException) -> str:
+    """A click error as authz says errors: one line, with where the command's help is."""
+    ctx = getattr(exc, "ctx", None)
+    hint = ""
+    if ctx is not None and ctx.command.get_help_option(ctx) is not None:
+        hint = f" (see {ctx.command_path} {max(ctx.command.get_help_option_names(ctx), key=len)})"
+    return f"authz: error: {one_line(exc.format_message())}{hint}"
+
+
+def _said_in_one_line(exc: typer.TyperException) -> typer.TyperException:
+    """``exc`` (one of the click errors Typer vendors, all TyperExceptions) shown by Typer's main, which
+    calls its ``show``, as :func:`usage_error_line`. A request for help raised as an error
+    (``no_args_is_help``: click's NoArgsIsHelpError, not public in Typer) is shown as click shows it."""
+    if hasattr(exc, "show") and type(exc).__name__ != "NoArgsIsHelpError":
+        exc.show = lambda file=None: typer.echo(usage_error_line(exc), file=file, err=file is None)
+    return exc
+
+
+class _OneLineErrors:
+    """A command whose click errors, its own or its subcommands', are shown in one line."""
+
+    def make_context(self, *args, **kwargs):
+        try:
+            return super().make_context(*args, **kwargs)
+        except typer.TyperException as exc:
+            raise _said_in_one_line(exc)
 
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
         except OptionError as exc:  # a service found options that cannot work: said as click says it
-            raise _as_bad_parameter(ctx, exc) from None
+            raise _said_in_one_line(_as_bad_parameter(ctx, exc)) from None
+        except typer.TyperException as exc:
+            raise _said_in_one_line(exc)
+
+
+class AuthzCommand(_OneLineErrors, TyperCommand):
+    context_class = AuthzContext
 
     def collect_usage_pieces(self, ctx) -> list[str]:
         polish(self)
@@ -313,14 +361,11 @@ class AuthzCommand(TyperCommand):
         format_params(self, ctx, formatter)
 
 
-class AuthzGroup(TyperGroup):
-    context_class = AuthzContext
+class AuthzGroup(_OneLineErrors, TyperGroup):
+    """(An OptionError from the group's own callback, `authz whatif` runs in it, is said as click says a
+    bad parameter, as for a command.)"""
 
-    def invoke(self, ctx):
-        try:
-            return super().invoke(ctx)
-        except OptionError as exc:  # from the group's own callback (`authz whatif` runs in it)
-            raise _as_bad_parameter(ctx, exc) from None
+    context_class = AuthzContext
 
     def collect_usage_pieces(self, ctx) -> list[str]:
         polish(self)

@@ -227,13 +227,20 @@ class Records:
 
 class AuthzConsole(Console):
     """rich's Console whose `print` lays tables out with `fit_table`, and which leaves `:name:` in
-    data alone (rich would print a topic called `a:smile:` as `a😄`)."""
+    data alone (rich would print a topic called `a:smile:` as `a😄`).
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    With ``wrap_on_terminal_only`` (standard error's console: warnings, notes, errors), text wraps at
+    the console's width only on a terminal; into a pipe or a file each message stays one line, as long
+    as it is (a CI log or a ``2>file`` gets one line per warning that a grep finds whole)."""
+
+    def __init__(self, *args: Any, wrap_on_terminal_only: bool = False, **kwargs: Any) -> None:
         kwargs.setdefault("emoji", False)
         super().__init__(*args, **kwargs)
+        self._wrap_on_terminal_only = wrap_on_terminal_only
 
     def print(self, *objects: Any, **kwargs: Any) -> None:  # noqa: A003 (rich's name)
+        if self._wrap_on_terminal_only and "soft_wrap" not in kwargs and not self.is_terminal:
+            kwargs["soft_wrap"] = True
         if any(isinstance(o, Table) for o in objects):
             width = kwargs.get("width") or self.width
             objects = tuple(fit_table(self, o, width) if isinstance(o, Table) else o for o in objects)

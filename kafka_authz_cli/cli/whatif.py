@@ -23,7 +23,7 @@ from kafka_authz_cli.cli.common import (
     warn,
     write_output,
 )
-from kafka_authz_cli.cli.whatif_follow import FOLLOW_HELP, refuse_shadow_options, shadow
+from kafka_authz_cli.cli.whatif_follow import FOLLOW_HELP, fail_closed, refuse_shadow_options, shadow
 from kafka_authz_cli.errors import InputError, OptionError
 from kafka_authz_cli.services import whatif as whatif_service
 from kafka_authz_cli.services import whatif_session as session_service
@@ -58,7 +58,11 @@ whatif_app = typer.Typer(
 app.add_typer(whatif_app, name="whatif")
 
 EXIT_HELP = ("Exit codes: 0 done; 1 --fail-on newly-denied and some client-visible access would be newly denied; "
-             "2 usage or input error, or a Spark failure (said in one line, with what to change).")
+             "2 usage or input error, or a Spark failure (said in one line, with what to change); 3 --fail-on "
+             "newly-denied and the input could not show a request newly denied (no logged decision read, or, without "
+             "--current, none logged ALLOWED): the gate fails closed, unless --allow-unverified.")
+INDEX_EXIT_HELP = ("Exit codes: 0 done; 2 usage or input error, or a Spark failure (said in one line, with what to "
+                   "change).")
 
 
 WHATIF_HELP = """Replay Kafka authorizer audit logs (kafka-authorizer.log: every Kafka version's
@@ -70,7 +74,11 @@ deciding rule before and after. Without --current the logged decision is the bas
 the current ACL set is, and authz also says how many logged decisions it reproduces. Decisions
 logged at TRACE (filtering, authorized-operations) are reported apart from client-visible ones.
 Every line is counted: decision, other line, or quarantined (written to --out). A file that is no log at all (an ACL
-file, a configuration, a binary file: judged by its first MiB) is refused saying what it looks like.
+file, a configuration, a binary file, Markdown, or any text with no decision and mostly lines that are no log record:
+judged by its first MiB) is refused saying what it looks like; found in a directory or by a glob, it is skipped, with
+one warning naming it and a count in the line accounting. An answer from input that could not show a request newly
+denied (no logged decision read, or, without --current, none logged ALLOWED) says it is not verified, and --fail-on
+fails closed on it (exit 3) unless --allow-unverified.
 
 --logs-topic TOPIC --bootstrap-server HOST:PORT reads Confluent audit-log events from a topic (from the beginning,
 no consumer group, nothing committed; log in with --command-config), bounded: --until-end stops at the end offsets
@@ -132,7 +140,10 @@ def whatif(
                                                            "quarantine."),
     report_html: Optional[Path] = typer.Option(None, "--report", help="A self-contained HTML report."),
     fail_on: Optional[WhatIfGate] = typer.Option(None, "--fail-on", help="Exit 1 when the change newly denies "
-                                                                         "client-visible traffic."),
+                                                 "client-visible traffic; exit 3 when the input could not show it."),
+    allow_unverified: bool = typer.Option(False, "--allow-unverified", help="With --fail-on: pass (exit 0) when the "
+                                          "input could not show a request newly denied (no logged decision read, "
+                                          "or, without --current, none logged ALLOWED) instead of failing closed."),
     fmt: WhatIfFormat = typer.Option(WhatIfFormat.table, "--format", "-f", help="table or json (jsonl: --follow)."),
     command_config: Optional[Path] = typer.Option(None, "--command-config", help="Client properties for "
                                                   "--current cluster:HOST:PORT and --logs-topic/--follow-topic."),
@@ -154,8 +165,7 @@ def whatif(
 ) -> None:
     if ctx.invoked_subcommand is not None:
         return
-    if proposed is None:
-        raise InputError("--proposed is required (the ACL set to try)")
+    _check_required(proposed, fail_on, allow_unverified)
     if follow is not None or follow_topic is not None:
         return shadow(ctx.params, jsonl=fmt is WhatIfFormat.jsonl, fail=fail_on is WhatIfGate.newly_denied)
     refuse_shadow_options(ctx.params, fmt is WhatIfFormat.jsonl)
@@ -171,11 +181,25 @@ def whatif(
         stdin=_stdin() if logs else None,
         topic=TopicSource(logs_topic, bootstrap_server, command_config, max_events, until_end) if logs_topic else None,
         spark=SparkOptions(master, driver_memory, executor_memory, partition_bytes) if spark else None, full=full)
-    if result.note:
-        err_console.print(f"note: {result.note}", markup=False, highlight=False, soft_wrap=True)
     _render(result, fmt, out, report_html, f"authz whatif: {proposed}")
-    if fail_on is WhatIfGate.newly_denied and any(not c.filtered_only for c in result.report.newly_denied):
+    if fail_on is WhatIfGate.newly_denied:
+        _gate(result, allow_unverified)
+
+
+def _check_required(proposed: Optional[Path], fail_on: Optional[WhatIfGate], allow_unverified: bool) -> None:
+    if proposed is None:
+        raise InputError("--proposed is required (the ACL set to try)")
+    if allow_unverified and fail_on is None:
+        raise OptionError("goes with --fail-on (it lets the gate pass an answer the input could not verify)",
+                          "--allow-unverified")
+
+
+def _gate(result: Replayed, allow_unverified: bool) -> None:
+    """--fail-on newly-denied: exit 1 when client-visible traffic is newly denied, 3 (fail closed) when the
+    input could not have shown any, unless --allow-unverified."""
+    if any(not c.filtered_only for c in result.report.newly_denied):
         raise typer.Exit(1)
+    fail_closed(result.report.unverified, allow_unverified)
 
 
 def _check_outputs(out: Optional[Path], report_html: Optional[Path]) -> None:
@@ -245,6 +269,8 @@ def _check_sources(logs, index, logs_topic, bootstrap_server, bounded: bool, hou
 
 def _render(result: Replayed, fmt: WhatIfFormat, out: Optional[Path], report_html: Optional[Path], title: str) -> None:
     report, stats = result.report, result.stats
+    if result.note:
+        err_console.print(f"note: {result.note}", markup=False, highlight=False, soft_wrap=True)
     if out is not None:
         write_out_dir(out, report, stats, result.quarantine)
     if report_html is not None:
@@ -264,7 +290,7 @@ a file that grew since is indexed from where it was left, so the cost follows th
 --drop-before DATE removes the days before DATE (retention). Each run keeps its line accounting, formats and quarantine. Nothing is
 visible until the run is complete (a failed run leaves the index as it was).
 
-""" + EXIT_HELP.replace("1 --fail-on newly-denied and some client-visible access would be newly denied; ", ""))
+""" + INDEX_EXIT_HELP)
 def whatif_index(
     logs: list[str] = typer.Option([], "--logs", help="Log files (log4j authorizer logs or Confluent audit-log events; "
                                    "--spark: log4j only), directories or globs (repeatable); - reads stdin."),
@@ -305,8 +331,10 @@ def whatif_index(
     else:
         if indexed.run_id is None:
             console.print(f"nothing new to index ({len(indexed.skipped)} file(s) already indexed)")
+            for w in stats.warnings:  # the files found that are no log
+                warn(w)
             return
-        console.print(f"indexed {stats.lines} lines in {stats.files} file(s) as run {indexed.run_id}: "
+        console.print(f"indexed {stats.lines} lines in {stats.files_read()} as run {indexed.run_id}: "
                       f"{stats.decision_lines} decision, {stats.non_decision_lines} other, {stats.quarantined_lines} "
                       "quarantined; formats: " + (", ".join(f"{k} {v}" for k, v in sorted(stats.by_format.items()))
                                                   or "none"))
@@ -374,7 +402,7 @@ def _print(result: Replayed, out: Optional[Path]) -> None:
     from rich.table import Table
 
     report, stats, quarantine = result.report, result.stats, result.quarantine
-    console.print(f"{stats.lines} lines in {stats.files} file(s): {stats.decision_lines} decision, "
+    console.print(f"{stats.lines} lines in {escape(stats.files_read())}: {stats.decision_lines} decision, "
                   f"{stats.non_decision_lines} other, {stats.quarantined_lines} quarantined"
                   + (f" (see {out}/quarantine.jsonl)" if out and quarantine else ""))
     console.print(f"{stats.decisions} decisions, {report.distinct_requests} distinct requests; formats: "
@@ -396,6 +424,8 @@ def _print(result: Replayed, out: Optional[Path]) -> None:
             console.print(f"  ... and {len(report.causes) - 20} more cause(s) (--format json, or --out DIR)")
     for title, changes, style in (("newly denied", report.newly_denied, "red"),
                                   ("newly allowed", report.newly_allowed, "green")):
+        if title == "newly allowed" and report.unverified:
+            console.print(f"[yellow]not verified:[/] {escape(report.unverified)}", soft_wrap=True)
         visible = [c for c in changes if not c.filtered_only]
         filtered = [c for c in changes if c.filtered_only]
         console.print(f"[bold {style}]{title}[/]: {len(visible)} client-visible request kind(s)"

@@ -24,7 +24,8 @@ logged request whose decision the proposal would change is printed as it is logg
 --every for every decision), with a status line on a terminal; --format jsonl prints one JSON object per change and a
 summary object at the end. --follow-topic TOPIC does the same for Confluent audit-log events on a topic (from its end,
 or --from-start; no consumer group, nothing committed). Ctrl-C or SIGTERM stops with the summary (exit 0, or 1 with
---fail-on newly-denied when some client-visible decision was newly denied); --max-seconds S and --max-changes N stop
+--fail-on newly-denied when some client-visible decision was newly denied, 3 when no decision followed could have
+been: none at all or, without --current, none ALLOWED; --allow-unverified passes that); --max-seconds S and --max-changes N stop
 by themselves. Quarantined lines are counted and appended to --quarantine FILE. --follow DIR --spark runs it on Spark
 Structured Streaming (--master as for a replay): DIR is where the brokers' rolled logs land, and each file new in it
 is judged whole as it appears, with the same output (files already there only with --from-start)."""
@@ -96,6 +97,21 @@ def shadow(params: dict, *, jsonl: bool, fail: bool) -> None:
         _print_summary(done, quarantine)
     if fail and done.summary.visible_newly_denied:
         raise typer.Exit(1)
+    if fail:
+        fail_closed(done.summary.unverified, params["allow_unverified"])
+
+
+#: --fail-on newly-denied when the input could not show a request newly denied: the gate fails closed.
+EXIT_UNVERIFIED = 3
+
+
+def fail_closed(unverified: str | None, allow_unverified: bool) -> None:
+    """The gate on an answer the input could not verify: exit 3 with one line saying why, unless allowed."""
+    if unverified is None or allow_unverified:
+        return
+    typer.echo(f"authz: --fail-on newly-denied fails closed: not verified: {unverified} (--allow-unverified "
+               "accepts that)", err=True)
+    raise typer.Exit(EXIT_UNVERIFIED)
 
 
 @contextmanager
@@ -177,6 +193,8 @@ def _print_summary(f: Followed, quarantine) -> None:
                   + (f" (see {quarantine})" if quarantine and f.stats.quarantined_lines else "")
                   + (f"; {f.rotations} rotation(s)" if f.rotations else "")
                   + (f", {f.truncations} truncation(s)" if f.truncations else ""), markup=False, soft_wrap=True)
+    if f.summary.unverified:
+        console.print(f"not verified: {f.summary.unverified}", markup=False, soft_wrap=True)
     for q in f.quarantine[:5]:
         warn(f"quarantined {q.source}: {q.reason}")
     for w in f.stats.warnings:

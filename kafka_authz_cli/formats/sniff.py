@@ -81,6 +81,7 @@ XML = _k("xml", "XML")
 TERRAFORM = _k("terraform", "a Terraform file")
 TERRAFORM_STATE = _k("terraform-state", "Terraform JSON (terraform show -json output or a terraform.tfstate)")
 BINARY = _k("binary", "a binary file")
+MARKDOWN = _k("markdown", "Markdown text")
 
 _BROKER_KEYS = {"broker.id", "node.id", "process.roles", "log.dirs", "log.dir", "zookeeper.connect",
                 "controller.quorum.voters", "controller.quorum.bootstrap.servers", "controller.listener.names",
@@ -259,6 +260,23 @@ def _written_by_authz(lines: list[str]) -> Kind | None:
     return RULES if _RULES.match(code) else None
 
 
+_MD_HEADING = re.compile(r"^#{1,6}[ \t]+\S", re.M)
+_MD_FENCE = re.compile(r"^[ \t]{0,3}(?:```|~~~)", re.M)
+_MD_LINK = re.compile(r"!?\[[^\]\n]+\]\([^)\s]+(?:[ \t]+\"[^\"\n]*\")?\)")
+_MD_TABLE_RULE = re.compile(r"^[ \t]*\|?[ \t]*:?-{3,}:?[ \t]*\|", re.M)
+
+
+def _markdown_kind(head: str) -> Kind | None:
+    """CommonMark's block structure: an ATX heading with a fenced code block, an inline link or a table
+    rule (GFM), or a code fence with a link. A heading alone is not enough: `# comment` lines open
+    properties files and shell scripts, which is also why this is tried last."""
+    heading = _MD_HEADING.search(head) is not None
+    fence = len(_MD_FENCE.findall(head)) >= 2
+    link = _MD_LINK.search(head) is not None
+    table = _MD_TABLE_RULE.search(head) is not None
+    return MARKDOWN if (heading and (fence or link or table)) or (fence and link) else None
+
+
 def what_is(text: str) -> Kind | None:
     """The kind ``text`` looks like, or None. Never raises."""
     head = text[:HEAD].lstrip("\ufeff")
@@ -295,7 +313,7 @@ def what_is(text: str) -> Kind | None:
         return JAAS
     if re.search(r'^\s*(?:resource|provider|variable|module)\s+"[\w-]+"', head, re.M):
         return TERRAFORM
-    return _csv_kind(lines) or _yaml_kind(head, lines) or _properties_kind(lines)
+    return _csv_kind(lines) or _yaml_kind(head, lines) or _properties_kind(lines) or _markdown_kind(head)
 
 
 #: Kinds that are JSON: a JSON reader's own located error says more about them than their kind does.

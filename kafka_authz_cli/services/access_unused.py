@@ -18,7 +18,7 @@ from kafka_authz_cli.errors import InputError, OptionError
 from kafka_authz_cli.review import Evidence, SourceTally, UnusedReport, in_window, review_unused
 from kafka_authz_cli.services.settings import broker_settings
 from kafka_authz_cli.services.sources import acl_set_from
-from kafka_authz_cli.services.whatif import ProgressHooks, spooled_logs
+from kafka_authz_cli.services.whatif import ProgressHooks, note_skipped, spooled_logs
 from kafka_authz_cli.whatif import (
     Quarantined,
     ReadStats,
@@ -100,7 +100,8 @@ def _from_logs(logs: list[str], stdin: Optional[BinaryIO], since: Optional[str],
                evidence: Evidence, progress: Optional[ProgressHooks]):
     progress = progress or ProgressHooks()
     stats, quarantine = ReadStats(), []
-    with spooled_logs(logs, stdin) as (files, names):
+    with spooled_logs(logs, stdin) as (files, names, not_logs):
+        note_skipped(stats, not_logs)
         with progress.reading(sum(os.path.getsize(f) for f in files)) as advance:
 
             def decisions():

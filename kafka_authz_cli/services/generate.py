@@ -29,7 +29,7 @@ from kafka_authz_cli.review import (
 from kafka_authz_cli.services.convert import WriteOptions, write_acls
 from kafka_authz_cli.services.settings import broker_settings
 from kafka_authz_cli.services.sources import acl_set_from
-from kafka_authz_cli.services.whatif import ProgressHooks, read_logs_local, spooled_logs
+from kafka_authz_cli.services.whatif import ProgressHooks, note_skipped, read_logs_local, spooled_logs
 from kafka_authz_cli.whatif import (
     ReadStats,
     WhatIfReport,
@@ -166,11 +166,12 @@ def _traffic(window: Window, stdin, progress: ProgressHooks):
             table = read_hourly_local(indexes, None, None)
             untimed = pc.sum(table.filter(pc.is_null(table["hour_text"]))["count"]).as_py() or 0
         return aggregates_from_table(read_hourly_local(indexes, window.since, window.until)), stats, untimed
-    with spooled_logs(window.logs or [], stdin) as (files, names):
+    with spooled_logs(window.logs or [], stdin) as (files, names, not_logs):
         with progress.reading(sum(os.path.getsize(f) for f in files)) as advance:
             stats, _quarantine, decisions = read_logs_local(files, names, advance)
             counter = [0]
             aggs = aggregate(_in_window(decisions, window.since, window.until, counter))
+    note_skipped(stats, not_logs)
     nothing = no_decision_lines(stats)
     if nothing is not None:  # the generated set would be empty
         raise InputError(f"{nothing} (nothing to generate from)")

@@ -36,12 +36,15 @@ from kafka_authz_cli.whatif import (
     fingerprint,
     new_run_id,
     no_decision_lines,
+    no_log_found,
     open_checked,
     open_index,
     quarantined,
     read_records,
     read_stream,
     replay_aggregates,
+    skipped_warning,
+    sort_out,
     staging_dir,
     write_hourly_local,
 )
@@ -140,13 +143,14 @@ def replay(proposed: Path, current: Optional[Path | str] = None, *, logs: Option
         stats, quarantine, report, note = _replay_indexes(indexes, since, until, proposed_acls, current_set, config,
                                                           spark, progress, full)
     else:
-        with spooled_logs(logs or [], stdin) as (files, names):
+        with spooled_logs(logs or [], stdin) as (files, names, not_logs):
             if spark is not None:
                 refuse_events_on_spark(files, names)
                 stats, quarantine, report = replay_spark(files, names, proposed_acls, current_set, config, spark,
                                                          progress)
             else:
                 stats, quarantine, report = replay_local(files, names, proposed_acls, current_set, config, progress)
+        note_skipped(stats, not_logs)
         _warn_no_decisions(stats)
     if not stats.balanced:  # pragma: no cover - the reader accounts for every line
         raise AuthzError(f"internal error: {stats.lines} lines read but only "
@@ -176,19 +180,21 @@ def index(logs: list[str], out: Path, *, spark: Optional[SparkOptions] = None, s
     left, see whatif/appending.py); nothing is visible until the run is complete."""
     progress = progress or ProgressHooks()
     ix = open_index(out, create=True)
-    with spooled_logs(logs, stdin) as (files, names):
+    with spooled_logs(logs, stdin) as (files, names, not_logs):
         from kafka_authz_cli.whatif.appending import plain_prints
 
         prints = [dict(fingerprint(f), path=names.get(f, f)) for f in files]
         prints = [dict(p, **plain_prints(f, p)) for f, p in zip(files, prints)]
         if not append:
             check_not_indexed(ix, prints)
-            return _index_run(ix, files, names, prints, spark, progress)
+            return _index_run(ix, files, names, prints, spark, progress, not_logs)
         with _appended(ix, files, prints) as (new_files, new_prints, skipped):
             if not new_files:
-                return Indexed(None, ReadStats(), len(ix.runs), ix.stats(), skipped)
+                nothing = ReadStats()
+                note_skipped(nothing, not_logs)
+                return Indexed(None, nothing, len(ix.runs), ix.stats(), skipped)
             done = _index_run(ix, new_files, {**names, **{f: p["path"] for f, p in zip(new_files, new_prints)}},
-                              new_prints, spark, progress)
+                              new_prints, spark, progress, not_logs)
             done.skipped = skipped
             return done
 
@@ -234,7 +240,7 @@ def drop_before(out: Path, before: str) -> list[str]:
 
 
 def _index_run(ix, files: list[str], names: dict[str, str], prints: list[dict], spark: Optional[SparkOptions],
-               progress: ProgressHooks) -> Indexed:
+               progress: ProgressHooks, not_logs: list[dict[str, str]]) -> Indexed:
     run_id = new_run_id()
     staged = staging_dir(ix, run_id)
     try:
@@ -243,6 +249,7 @@ def _index_run(ix, files: list[str], names: dict[str, str], prints: list[dict], 
             stats, quarantine = index_run_spark(files, names, staged, spark, progress)
         else:
             stats, quarantine = index_run_local(files, names, staged, progress)
+        note_skipped(stats, not_logs)  # kept in the run's accounting: answers from the index say it too
         commit_run(ix, run_id, staged, prints, stats, quarantine)
     except BaseException:
         shutil.rmtree(staged, ignore_errors=True)
@@ -256,16 +263,18 @@ def _index_run(ix, files: list[str], names: dict[str, str], prints: list[dict], 
 
 
 class spooled_logs:
-    """The files `logs` name, each once, and the names authz reports them by. `-` among them: `stdin`
-    is copied to a private temp file (memory flat; Spark and fingerprints need a file), named <stdin>
-    in what authz reports, and removed on exit."""
+    """The files `logs` name, each once, the names authz reports them by, and the files found in a
+    directory or by a glob that were skipped being no log ({"file", "reason"} each; a file named
+    itself that is no log is refused when it is read). `-` among them: `stdin` is copied to a private
+    temp file (memory flat; Spark and fingerprints need a file), named <stdin> in what authz reports,
+    and removed on exit."""
 
     def __init__(self, logs: list[str], stdin: Optional[BinaryIO]):
         self.logs = logs
         self.stdin = stdin
         self.tmp = None
 
-    def __enter__(self) -> tuple[list[str], dict[str, str]]:
+    def __enter__(self) -> tuple[list[str], dict[str, str], list[dict[str, str]]]:
         names: dict[str, str] = {}
         files: list[str] = []
         for entry in self.logs:
@@ -290,12 +299,36 @@ class spooled_logs:
             if real not in seen:
                 seen.add(real)
                 unique.append(f)
-        return unique, names
+        return self._sorted_out(unique, names)
+
+    def _sorted_out(self, files: list[str], names: dict[str, str]):
+        """Files found in a directory or by a glob (and not also named) that are no log are left out."""
+        named = {os.path.realpath(e) for e in self.logs if e != "-" and os.path.isfile(e) and not _is_glob(e)}
+        found = [f for f in files if f not in names and os.path.realpath(f) not in named]
+        if not found:
+            return files, names, []
+        kept, skipped = sort_out(found, names)
+        if not kept and len(found) == len(files):  # nothing left to read: as a single file that is no log
+            raise no_log_found(skipped, ", ".join(e for e in self.logs if e != "-"))
+        dropped = set(found) - set(kept)
+        return [f for f in files if f not in dropped], names, skipped
 
     def __exit__(self, *exc):
         if self.tmp is not None:
             shutil.rmtree(self.tmp, ignore_errors=True)
         return False
+
+
+def _is_glob(entry: str) -> bool:
+    return any(c in entry for c in "*?[")
+
+
+def note_skipped(stats: ReadStats, skipped: list[dict[str, str]]) -> None:
+    """The files skipped as no log, in the line accounting and in one warning."""
+    stats.skipped_files = list(skipped)
+    warning = skipped_warning(skipped)
+    if warning is not None:
+        stats.warnings.insert(0, warning)
 
 
 def _warn_no_decisions(stats: ReadStats) -> None:

@@ -112,6 +112,8 @@ class ReadStats:
     files: int = 0
     by_format: dict[str, int] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
+    #: files found in a directory or by a glob and not read, being no log: {"file", "reason"} each
+    skipped_files: list[dict[str, str]] = field(default_factory=list)
 
     def add(self, other: "ReadStats") -> None:
         for f in ("lines", "decision_lines", "decisions", "non_decision_lines", "quarantined_lines", "files"):
@@ -119,17 +121,24 @@ class ReadStats:
         for k, v in other.by_format.items():
             self.by_format[k] = self.by_format.get(k, 0) + v
         self.warnings += other.warnings
+        self.skipped_files += other.skipped_files
 
     def as_dict(self) -> dict:
         return {"lines": self.lines, "decision_lines": self.decision_lines, "decisions": self.decisions,
                 "non_decision_lines": self.non_decision_lines, "quarantined_lines": self.quarantined_lines,
                 "files": self.files, "by_format": dict(sorted(self.by_format.items())),
-                "warnings": list(self.warnings)}
+                "warnings": list(self.warnings), "skipped_files": [dict(s) for s in self.skipped_files]}
 
     @classmethod
     def from_dict(cls, d: dict) -> "ReadStats":
         return cls(d["lines"], d["decision_lines"], d["decisions"], d["non_decision_lines"], d["quarantined_lines"],
-                   d["files"], dict(d["by_format"]), list(d.get("warnings", [])))
+                   d["files"], dict(d["by_format"]), list(d.get("warnings", [])),
+                   [dict(s) for s in d.get("skipped_files", [])])
+
+    def files_read(self) -> str:
+        """"N file(s)", with the files skipped as no log when there were some (the line accounting's words)."""
+        skipped = f" ({len(self.skipped_files):,} more skipped: no log)" if self.skipped_files else ""
+        return f"{self.files} file(s){skipped}"
 
     @property
     def balanced(self) -> bool:

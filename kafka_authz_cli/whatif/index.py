@@ -203,6 +203,8 @@ def _manifest_problem(manifest: dict) -> str | None:
             if not all(isinstance(v, int) for v in (stats.lines, stats.decision_lines, stats.decisions,
                                                     stats.non_decision_lines, stats.quarantined_lines, stats.files)):
                 raise TypeError("counts are not integers")
+            if not all(isinstance(s.get("file"), str) and isinstance(s.get("reason"), str) for s in stats.skipped_files):
+                raise TypeError("skipped_files are not (file, reason) pairs")
         except (KeyError, TypeError, ValueError) as exc:
             return f"run {run['id']}: 'stats' is not line accounting ({type(exc).__name__}: {exc})"
     return None

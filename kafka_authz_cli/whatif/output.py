@@ -20,9 +20,11 @@ def report_dict(report: WhatIfReport, stats: ReadStats) -> dict:
     return {
         "lines": {"total": stats.lines, "decision_lines": stats.decision_lines, "decisions": stats.decisions,
                   "non_decision_lines": stats.non_decision_lines, "quarantined_lines": stats.quarantined_lines,
-                  "files": stats.files, "formats": stats.by_format, "warnings": stats.warnings},
+                  "files": stats.files, "formats": stats.by_format, "warnings": stats.warnings,
+                  "skipped_files": stats.skipped_files},
         "distinct_requests": report.distinct_requests,
         "baseline": report.baseline,
+        "unverified": report.unverified,
         "logged_allowed": report.logged_allowed_lines,
         "logged_denied": report.logged_denied_lines,
         "causes": [c.as_dict() for c in report.causes],
@@ -149,6 +151,8 @@ def _causes(causes: list, limit: int = 50) -> str:
 
 def render_html(report: WhatIfReport, stats: ReadStats, title: str) -> str:
     warnings = "".join(f'<p class="warn">⚠ {html.escape(w)}</p>' for w in report.warnings)
+    if report.unverified:
+        warnings += f'<p class="warn">⚠ not verified: {html.escape(report.unverified)}</p>'
     reproduce = ""
     if report.reproduced is not None:
         reproduce = (f"<p>The current ACL set reproduces {report.reproduced} of {report.comparable} logged "
@@ -162,7 +166,7 @@ td,th{{border:1px solid #ddd;padding:3px 6px;text-align:left;vertical-align:top}
 <span class="num" style="color:#27ae60">{len(report.newly_allowed)}</span> newly allowed ·
 {report.distinct_requests} distinct requests from {stats.decisions} logged decisions
 ({stats.lines} lines: {stats.decision_lines} decision, {stats.non_decision_lines} other,
-{stats.quarantined_lines} quarantined; {stats.files} files). Baseline: {report.baseline} decisions.</p>{reproduce}
+{stats.quarantined_lines} quarantined; {html.escape(stats.files_read())}). Baseline: {report.baseline} decisions.</p>{reproduce}
 <h2>By cause</h2>{_causes(report.causes)}
 <h2>Affected requests per hour</h2>{_svg_chart(report.timeline)}
 <h2>Newly denied</h2>{_rows(report.newly_denied)}

@@ -150,6 +150,25 @@ class WhatIfReport:
     #: the changes grouped by the binding (or settings) change that causes them, biggest first
     causes: list = field(default_factory=list)
 
+    @property
+    def unverified(self) -> str | None:
+        """Why this answer could not have shown traffic newly denied, whatever the proposal; None if it could."""
+        return unverified_reason(self.decisions, self.baseline, self.logged_allowed_lines)
+
+
+def unverified_reason(decisions: int, baseline: str, logged_allowed: int) -> str | None:
+    """Why a replay of ``decisions`` logged decisions (``logged_allowed`` of them ALLOWED) against the
+    ``baseline`` ("logged" or "current") could not show a request newly denied, or None when it could:
+    no decision at all (an empty log, a window with no traffic), or, the logged decisions being the
+    baseline, none ALLOWED (a request is newly denied only when its baseline allows it, see
+    :func:`classify`; Kafka logs allowed decisions at DEBUG, so a broker at INFO logs none)."""
+    if decisions == 0:
+        return "no logged decision was read, so no request could show as newly denied"
+    if baseline == "logged" and logged_allowed == 0:
+        return ("no ALLOWED decision was logged and the logged decisions are the baseline (no --current), so no "
+                "request could show as newly denied")
+    return None
+
 
 def classify(agg: Aggregate, after: Verdict, before: Verdict | None) -> tuple[str | None, str, str | None]:
     """(newly_denied | newly_allowed | None, the baseline decision, the baseline rule) of one request."""

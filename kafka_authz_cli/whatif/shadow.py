@@ -27,7 +27,15 @@ from kafka_authz_cli.whatif.auditlog import (
 )
 from kafka_authz_cli.whatif.causes import cause_of
 from kafka_authz_cli.whatif.cloudevents import EventReader, looks_like_events
-from kafka_authz_cli.whatif.replay import Aggregate, RequestKey, Verdict, classify, decide, key_of
+from kafka_authz_cli.whatif.replay import (
+    Aggregate,
+    RequestKey,
+    Verdict,
+    classify,
+    decide,
+    key_of,
+    unverified_reason,
+)
 
 #: Distinct requests whose verdicts are kept; past it the cache starts again (a broker's distinct
 #: requests are far fewer, but a long run must not grow without bound).
@@ -131,9 +139,15 @@ class ShadowSummary:
     newly_allowed_requests: int = 0
     visible_newly_denied: int = 0  # client-visible (not TRACE) decisions newly denied: what --fail-on counts
     baseline: str = "logged"
+    logged_allowed: int = 0  # decisions logged ALLOWED: without a current set, the only ones that can be newly denied
+
+    @property
+    def unverified(self) -> str | None:
+        """Why what was followed could not have shown a decision newly denied (as a replay says it), or None."""
+        return unverified_reason(self.decisions, self.baseline, self.logged_allowed)
 
     def as_dict(self) -> dict:
-        return asdict(self)
+        return dict(asdict(self), unverified=self.unverified)
 
 
 @dataclass
@@ -165,6 +179,7 @@ class Shadow:
     def feed(self, d: AuditDecision) -> ShadowChange | None:
         s = self.summary
         s.decisions += 1
+        s.logged_allowed += d.decision == "ALLOWED"
         key = key_of(d)
         if key not in self._seen and len(self._seen) < self.cache_size * 10:
             self._seen.add(key)

@@ -35,3 +35,20 @@ def test_typer_leaves_the_metavar_to_authz_and_describes_each_type():
 def test_the_command_building_functions_authz_uses_exist():
     assert callable(get_command_from_info) and callable(get_group_from_info) and callable(get_command_name)
     assert typer.Context.formatter_class is not None  # cli/lazy.py's HelpFormatter extends it
+
+
+def test_typer_shows_its_click_errors_through_their_show_method():
+    # cli/lazy.py makes usage errors one line by giving the error a `show` of its own: Typer's click errors
+    # must stay TyperExceptions with a `show`, and its main (rich_markup_mode None) must call it.
+    from typer.main import get_command
+    from typer.testing import CliRunner
+
+    assert issubclass(typer.BadParameter, typer.TyperException) and callable(getattr(typer.BadParameter, "show"))
+    assert app.rich_markup_mode is None
+    try:
+        get_command(app).main(["--no-such-option"], standalone_mode=False)
+    except typer.TyperException as exc:
+        assert callable(exc.show), f"typer {typer.__version__}: its click errors lost show()"
+    else:
+        raise AssertionError("an unknown option was not an error")
+    assert CliRunner().invoke(app, ["--no-such-option"]).stderr.startswith("authz: error: No such option")

@@ -32,6 +32,7 @@ WRONG = [
     ("tests/formats/terraform/mongey-examples-main.tf", "Terraform"),
     ("tests/realworld/kafka-cli/server-3.8.0.properties", "server.properties"),
     ("tests/realworld/rules/configs/example-proxy-config.yaml", "Kroxylicious proxy configuration"),
+    ("README.md", "Markdown text"),
 ]
 
 #: every command that reads audit logs, as (arguments before the log file)
@@ -157,13 +158,37 @@ def test_decision_after_lines_that_look_like_yaml_is_read(tmp_path):
     assert whatif_lines(log)["decision_lines"] == 1
 
 
-def test_text_that_looks_like_nothing_known_is_read_as_before(tmp_path):
+@pytest.mark.parametrize("command", list(COMMANDS))
+def test_text_that_looks_like_nothing_known_and_is_no_record_is_refused(command, tmp_path):
+    """No decision, and most lines are no log record: no log, whatever it looks like (here: nothing known)."""
     prose = tmp_path / "notes.txt"
-    prose.write_text("the broker was restarted twice\nthen the clients reconnected\n")
-    res = runner.invoke(app, ["whatif", "--proposed", PROPOSED, "--logs", str(prose)])
+    prose.write_text("the broker was restarted twice\n\nthen the clients reconnected\n")
+    assert what_is(prose.read_text()) is None
+    res = run(command, prose, tmp_path)
+    assert res.exit_code == 2, res.output
+    assert res.stderr == (f"authz: error: {prose}: no line is a decision and 2 of 2 non-blank line(s) are no log "
+                          f"record, expected {EXPECTED}\n")
+
+
+def test_mostly_other_records_are_a_log(tmp_path):
+    """Lines the reader takes as other loggers' records (a broker's server.log) are a log: read, not refused."""
+    log = tmp_path / "server.log"
+    log.write_text("the first line is no record\n" + "".join(
+        f"2026-11-20 10:00:0{i},000 INFO [Controller id=1] elected (kafka.controller.KafkaController)\n"
+        for i in range(3)))
+    lines = whatif_lines(log)
+    assert lines["decision_lines"] == 0 and lines["quarantined_lines"] == 1 and lines["non_decision_lines"] == 3
+
+
+@pytest.mark.parametrize("text", ["[2026-11-20 10:00:00,001] DEBUG Principal = User:app is Allo",  # a log4j line
+                                  "2026-11-2", "the start of a line still being written"])
+def test_a_record_still_being_written_is_no_refusal(text, tmp_path):
+    """A file whose only line has no line end yet (an active log just rotated, caught mid-write) is read."""
+    log = tmp_path / "kafka-authorizer.log"
+    log.write_text(text)
+    res = runner.invoke(app, ["whatif", "--proposed", PROPOSED, "--logs", str(log)])
     assert res.exit_code == 0, res.output
-    assert "2 quarantined" in res.output
-    assert "no decision line in 1 file(s): is this an authorizer log?" in res.stderr
+    assert "no decision line in 1 file(s)" in res.stderr
 
 
 @pytest.mark.parametrize("command", ["whatif", "whatif index"])

@@ -43,7 +43,8 @@ def test_a_file_is_refused_only_when_the_reader_finds_no_decision_in_it(files, h
         base, stats, refused = both(head + data[:keep])  # cut short: now and then no decision is left
         if refused is not None:
             assert stats.decision_lines == 0, (refused, stats)
-            assert "this looks like " in refused.reason
+            # what it looks like, or (looking like nothing known) that most of its lines are no record
+            assert "this looks like " in refused.reason or "no line is a decision and " in refused.reason, refused
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
