@@ -157,6 +157,10 @@ class RequestClasses:
         all_hosts = frozenset().union(*frozen.values()) if frozen else frozenset()
         return _BucketView(bucket.entries, parts, frozen, all_hosts, frozenset(named))
 
+    def part(self, part_id: int) -> tuple:
+        """The entries (host, order, operations, deny, index) an id of a view stands for."""
+        return self._parts[part_id]
+
     def _intern(self, rows: tuple) -> int:
         found = self._part_ids.get(rows)
         if found is None:
@@ -300,3 +304,19 @@ def named_hosts(acls: Iterable[AclBinding], pkey: tuple[str, str] | None) -> lis
         if (key == pkey or key == WILDCARD_PRINCIPAL_KEY) and acl.host != WILDCARD_HOST and valid_host(acl.host):
             out.add(acl.host)
     return sorted(out)
+
+
+def every_principal(acls: Iterable[AclBinding], super_users: Iterable[str] = ()) -> list[str]:
+    """Every principal the ACLs (or ``super.users``) name, and "anyone else": with :func:`every_host`,
+    the coarse classes of several sets at once, for checks that try their whole product (small sets)."""
+    out = {a.principal: None for a in acls if ":" in a.principal and a.principal != "User:*"}
+    out.update(dict.fromkeys(sorted(super_users)))
+    out[FRESH_PRINCIPAL] = None
+    return list(out)
+
+
+def every_host(acls: Iterable[AclBinding]) -> list[str]:
+    """Every client-matchable host the ACLs name, and "any other host" (see :func:`every_principal`)."""
+    out = {a.host: None for a in acls if a.host != WILDCARD_HOST and valid_host(a.host)}
+    out[FRESH_HOST] = None
+    return list(out)

@@ -13,6 +13,7 @@ from typing import Callable, Iterable
 
 from kafka_authz_cli.acl import CLUSTER_NAME, AclBinding, NameClass, NameSpace, ResourceType, describe_names
 from kafka_authz_cli.review.access import AccessReview, ResourceAccess
+from kafka_authz_cli.review.access_principal import principal_classes
 
 #: A probe appended to a prefix for "names starting with it that no longer ACL name covers".
 _PROBE = "\ue001"
@@ -58,14 +59,9 @@ def _label(rtype: ResourceType, name: str, nc: NameClass, space: NameSpace) -> s
 
 def principal_access(review: AccessReview, principal: str,
                      types: Iterable[ResourceType] | None = None) -> list[ResourceAccess]:
-    """Everything ``principal`` may do, per class of names of every resource type."""
-    out = []
-    for rtype in types or ResourceType.concrete():
-        for name, label in name_classes(review, rtype):
-            found = review.for_principal(rtype, name, principal, label)
-            if found.grants:
-                out.append(found)
-    return out
+    """Everything ``principal`` may do, per class of names of every resource type (only the classes
+    its own and ``User:*``'s ALLOW ACLs reach are visited: :mod:`.access_principal`)."""
+    return principal_classes(review, principal, _label, types)
 
 
 def access_document(results: list[ResourceAccess], query: dict,

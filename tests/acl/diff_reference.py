@@ -10,29 +10,16 @@ from __future__ import annotations
 
 from itertools import product
 
-from kafka_authz_cli.acl.classes import FRESH_HOST, FRESH_PRINCIPAL, valid_host
+from kafka_authz_cli.acl.classes import every_host, every_principal
 from kafka_authz_cli.acl.compare import Change, binding_diff, merge
 from kafka_authz_cli.acl.decision import Request
 from kafka_authz_cli.acl.engine import StandardAuthorizer
-from kafka_authz_cli.acl.model import CLUSTER_NAME, SUPPORTED_OPERATIONS, WILDCARD_HOST, ResourceType
+from kafka_authz_cli.acl.model import CLUSTER_NAME, SUPPORTED_OPERATIONS, ResourceType
 from kafka_authz_cli.acl.names import NameSpace
 
 
 def _label(decision) -> str:
     return decision.decision or decision.outcome.value
-
-
-def _principals(acls, super_users) -> list[str]:
-    out = {a.principal: None for a in acls if ":" in a.principal and a.principal != "User:*"}
-    out.update(dict.fromkeys(sorted(super_users)))
-    out[FRESH_PRINCIPAL] = None
-    return list(out)
-
-
-def _hosts(acls) -> list[str]:
-    out = {a.host: None for a in acls if a.host != WILDCARD_HOST and valid_host(a.host)}
-    out[FRESH_HOST] = None
-    return list(out)
 
 
 def reference_diff(old_acls, new_acls, old_settings, new_settings):
@@ -49,8 +36,8 @@ def reference_diff(old_acls, new_acls, old_settings, new_settings):
         for name, name_class in reps:
             cand_o, cand_n = old.candidate_acls(rtype, name), new.candidate_acls(rtype, name)
             cands = typed if cand_o is None or cand_n is None else list(cand_o | cand_n)
-            hosts = _hosts(cands)
-            for principal, host, op in product(_principals(cands, super_all), hosts, SUPPORTED_OPERATIONS[rtype]):
+            hosts = every_host(cands)
+            for principal, host, op in product(every_principal(cands, super_all), hosts, SUPPORTED_OPERATIONS[rtype]):
                 request = Request(principal, host, op, rtype, name)
                 a, b = old.authorize(request), new.authorize(request)
                 if _label(a) != _label(b):

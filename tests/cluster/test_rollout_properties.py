@@ -10,7 +10,9 @@ from itertools import product
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kafka_authz_cli.acl.compare import NameSpace, _hosts, _principals
+from kafka_authz_cli.acl.classes import every_host as _hosts
+from kafka_authz_cli.acl.classes import every_principal as _principals
+from kafka_authz_cli.acl.compare import NameSpace
 from kafka_authz_cli.acl.engine import Request, StandardAuthorizer
 from kafka_authz_cli.acl.model import CLUSTER_NAME, SUPPORTED_OPERATIONS, AclBinding, ResourceType
 from kafka_authz_cli.cluster.rollout import Scope, batches, intermediate_states, make_plan, phases

@@ -7,7 +7,9 @@ from itertools import product
 
 import pytest
 
-from kafka_authz_cli.acl.compare import NameSpace, _hosts, _principals
+from kafka_authz_cli.acl.classes import every_host as _hosts
+from kafka_authz_cli.acl.classes import every_principal as _principals
+from kafka_authz_cli.acl.compare import NameSpace
 from kafka_authz_cli.acl.engine import Request, StandardAuthorizer
 from kafka_authz_cli.acl.model import CLUSTER_NAME, SUPPORTED_OPERATIONS, AclBinding, ResourceType
 from kafka_authz_cli.cluster.rollout import Plan, batches, intermediate_states

@@ -1,0 +1,69 @@
+"""`authz access --principal` visits only what the principal's and User:*'s ALLOWs reach, and answers
+exactly as asking every class of names does (the same classes, labels, entries, named ACLs and
+exceptions), on sets rich in what the shortcut could get wrong: host-specific ALLOWs and DENYs,
+`User:*`, ACLs on `*`, super users, the no-ACL default, hosts no client has, names below `*` and
+ACL principals without `:` (left to the engine)."""
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from kafka_authz_cli.acl import StandardAuthorizer
+from kafka_authz_cli.acl.model import AclBinding, AclOperation, AclPermissionType, PatternType, ResourceType
+from kafka_authz_cli.review.access import AccessReview
+from kafka_authz_cli.review.access_scope import name_classes, principal_access
+
+TYPES = [ResourceType.TOPIC, ResourceType.GROUP, ResourceType.CLUSTER]
+NAMES = ["a", "ab", "b", "*", "*a", "a-", "!x"]
+PRINCIPALS = ["User:alice", "User:bob", "User:*", "User:*", "Group:eng", "User:admin"]
+HOSTS = ["*", "*", "10.0.0.1", "10.0.0.2", "::1", "host.example"]
+OPS = [AclOperation.READ, AclOperation.DESCRIBE, AclOperation.ALL, AclOperation.WRITE, AclOperation.ALTER_CONFIGS,
+       AclOperation.DESCRIBE_CONFIGS, AclOperation.IDEMPOTENT_WRITE]
+
+
+def _binding(rtype, name, pattern, principal, host, op, perm):
+    if rtype is ResourceType.CLUSTER:
+        name, pattern = "kafka-cluster", PatternType.LITERAL
+    return AclBinding(rtype, name, pattern, principal, host, op, perm)
+
+
+def bindings(names, principals):
+    return st.builds(_binding, st.sampled_from(TYPES), st.sampled_from(names),
+                     st.sampled_from([PatternType.LITERAL, PatternType.PREFIXED]), st.sampled_from(principals),
+                     st.sampled_from(HOSTS), st.sampled_from(OPS),
+                     st.sampled_from([AclPermissionType.ALLOW, AclPermissionType.DENY]))
+
+
+settings_ = st.fixed_dictionaries({"super_users": st.sampled_from(["", "User:admin", "User:alice"]),
+                                   "allow_everyone_if_no_acl_found": st.booleans()})
+
+
+def _every_class(review, principal):
+    """The answer by asking every class of every type (what `--principal` did before)."""
+    out = []
+    for rtype in ResourceType.concrete():
+        for name, label in name_classes(review, rtype):
+            found = review.for_principal(rtype, name, principal, label)
+            if found.grants:
+                out.append(found)
+    return out
+
+
+def _shape(results):
+    return [(r.resource_type, r.name, r.label, r.errors,
+             [(g.principal, g.host, g.operation, g.reason, g.acl, g.excepts) for g in r.grants]) for r in results]
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(acls=st.lists(bindings(NAMES[:6], PRINCIPALS), max_size=12), config=settings_)
+def test_the_same_answer_as_asking_every_class(acls, config):
+    review = AccessReview(StandardAuthorizer(acls, **config))
+    for principal in ("User:alice", "User:bob", "User:admin", "User:carol", "Group:eng"):
+        assert _shape(principal_access(review, principal)) == _shape(_every_class(review, principal)), principal
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(acls=st.lists(bindings(NAMES, PRINCIPALS + ["nocolon"]), max_size=10), config=settings_)
+def test_the_same_answer_where_the_engine_decides(acls, config):
+    review = AccessReview(StandardAuthorizer(acls, **config))
+    for principal in ("User:alice", "User:carol"):
+        assert _shape(principal_access(review, principal)) == _shape(_every_class(review, principal)), principal
