@@ -177,6 +177,33 @@ class EngineClassChanges(ClassChanges):
         return decided.rule or decided.error
 
 
+def _effect(rows: tuple) -> tuple:
+    """What ``rows`` decide on their own, per host and operation: denied, allowed, or neither. In a
+    canonical form (equal iff they decide every request alike): the operations denied and allowed
+    from any host, and for each host where it differs, what is denied and allowed from it."""
+    deny_any: set = set()
+    allow_any: set = set()
+    deny_at: dict[str, set] = {}
+    allow_at: dict[str, set] = {}
+    for host, _order, ops, is_deny, _index in rows:
+        if host == WILDCARD_HOST:
+            (deny_any if is_deny else allow_any).update(ops)
+        else:
+            (deny_at if is_deny else allow_at).setdefault(host, set()).update(ops)
+    allowed_any = frozenset(allow_any - deny_any)
+    hosts = []
+    for host in deny_at.keys() | allow_at.keys():
+        denied = deny_any | deny_at.get(host, set())
+        allowed = frozenset((allow_any | allow_at.get(host, set())) - denied)
+        extra_denied = frozenset(denied - deny_any)
+        if extra_denied or allowed != allowed_any:
+            hosts.append((host, extra_denied, allowed))
+    return frozenset(deny_any), allowed_any, frozenset(hosts)
+
+
+_NO_EFFECT = _effect(())
+
+
 def _principal_order(pkey) -> tuple:
     return (pkey is None, pkey or ("", ""))
 
@@ -255,6 +282,7 @@ class DecisionDiff:
         self._typed: dict[tuple[int, ResourceType], list[AclBinding]] = {}
         self._sliced: tuple[PrincipalSlices, PrincipalSlices] | None = None
         self._who: dict = {}  # principal key -> (its text, super user on the old side, on the new)
+        self._effects: dict[tuple, tuple] = {}  # (own part, User:*'s part) -> what they deny and allow
 
     def resource_type(self, rtype: ResourceType) -> None:
         delta = self.changed.get(rtype, [])
@@ -296,6 +324,11 @@ class DecisionDiff:
         reach = self._reach(delta_plan)
         default_flips = (not has_o and old.allow_everyone_if_no_acl_found) \
             or (not has_n and new.allow_everyone_if_no_acl_found)
+        if WILDCARD_PRINCIPAL_KEY in reach and not default_flips:
+            views = _PlanViews(self.classes, plan_o, plan_n) if slices is None else \
+                _SliceViews(self.classes, slices, rtype, name, has_o, has_n)
+            if self._wild_neutral(views):
+                reach = {k: v for k, v in reach.items() if k != WILDCARD_PRINCIPAL_KEY}
         if default_flips or WILDCARD_PRINCIPAL_KEY in reach:
             if slices is not None:
                 plan_o, plan_n = old.candidate_buckets(rtype, name), new.candidate_buckets(rtype, name)
@@ -372,8 +405,46 @@ class DecisionDiff:
             reached = Reach(MATCHED_OPS[(acl.operation, acl.permission)],
                             None if acl.host == WILDCARD_HOST else frozenset((acl.host,)))
             reach[key] = reached if key not in reach else reach[key] | reached
+        first = bucket.acls[0]
+        for key in [k for k in reach if self._neutral(first.resource_type, first.pattern_type, first.resource_name, k)]:
+            del reach[key]
         self._reaches[id(bucket)] = (bucket, reach)
         return reach
+
+    def _wild_neutral(self, views) -> bool:
+        """Whether ``User:*``'s candidates on a name deny and allow the same on both sides, taken
+        together (one of its ACLs removed that another of its covers on a broader pattern): then no
+        principal's outcome changes through them (see :meth:`_neutral`)."""
+        (view_o, _), (view_n, _) = views.of(WILDCARD_PRINCIPAL_KEY)
+        return view_o == view_n or self._chain_effect(view_o) == self._chain_effect(view_n)
+
+    def _chain_effect(self, view: tuple) -> tuple:
+        found = self._effects.get(view)
+        if found is None:
+            part = self.classes.part
+            found = self._effects[view] = _effect(tuple(row for pair in view[1] for p in pair for row in part(p)))
+        return found
+
+    def _neutral(self, rtype: ResourceType, pattern_type, name: str, key) -> bool:
+        """Whether one principal's ACLs on one resource pattern decide every request alike on both
+        sides, with ``User:*``'s beside them (``User:*``'s alone for ``User:*``). A decision's outcome
+        (not the ACL it names) rests only on what the candidates deny and allow, bucket by bucket,
+        whatever their order: a change that leaves what one pattern's ACLs deny and allow a principal
+        the same (an ACL removed that another of the pattern covers or a DENY cancels, as compaction
+        removes them) changes no outcome on any name, and the principal is not visited for it."""
+        effects = []
+        for side in (self.old, self.new):
+            bucket = side.pattern_bucket(rtype, pattern_type, name)
+            if bucket is None:
+                effects.append(_NO_EFFECT)
+                continue
+            table = self.classes.bucket_view(bucket).parts
+            parts = (table.get(key, 0), 0 if key == WILDCARD_PRINCIPAL_KEY else table.get(WILDCARD_PRINCIPAL_KEY, 0))
+            effect = self._effects.get(parts)
+            if effect is None:
+                effect = self._effects[parts] = _effect(self.classes.part(parts[0]) + self.classes.part(parts[1]))
+            effects.append(effect)
+        return effects[0] == effects[1]
 
     def _compare(self, rtype, view_o, view_n, super_o, super_n, reached: Reach) -> tuple:
         """(request classes examined, the principal's hosts, the (host, op, old, new) that differ,

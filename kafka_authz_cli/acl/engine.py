@@ -222,6 +222,13 @@ class StandardAuthorizer:
             return set()
         return index.literal.keys() | index.prefixed.keys()
 
+    def pattern_bucket(self, resource_type: ResourceType, pattern_type: PatternType, resource_name: str):
+        """The indexed bucket (:class:`.index.Bucket`) of one resource pattern's ACLs, or None."""
+        index = self._types.get(resource_type)
+        if index is None:
+            return None
+        return index.bucket(index.literal if pattern_type is PatternType.LITERAL else index.prefixed, resource_name)
+
     def candidate_acls(self, resource_type: ResourceType, resource_name: str) -> frozenset[AclBinding] | None:
         """The ACLs Kafka would look at for this resource (None where only its walk can tell)."""
         index = self._types.get(resource_type)
