@@ -34,6 +34,8 @@ class NameSpace:
     def __init__(self, names: set[str]):
         self.names = names
         self.sorted = sorted(names)
+        first = next((n for n in self.sorted if n), None)  # the smallest non-empty name
+        self._below_star = first is not None and first[0] < "*"
 
     def longest_prefix(self, name: str) -> str | None:
         best = None
@@ -47,7 +49,11 @@ class NameSpace:
         p = self.longest_prefix(name)
         if p is None:
             return NameClass(None, False, self._shared_start(name))
-        return NameClass(p, name == p)
+        if name == p:
+            return NameClass(p, True)
+        # Below '*', the start a name shares with an ACL name tells Kafka's re-scan apart under an
+        # ACL name's prefix too (`(a` and `(x` under LITERAL `(`, beside an ACL name `(aa`).
+        return NameClass(p, False, self._shared_start(name) if self._below_star else None)
 
     def _shared_start(self, name: str) -> str | None:
         if not name or name[0] >= "*":
@@ -93,7 +99,7 @@ class NameSpace:
             longer = next((p + s for s in _SUFFIXES if self.longest_prefix(p + s) == p and p + s not in self.names),
                           None)
             if longer is not None:
-                reps.append((longer, NameClass(p, False)))
+                reps.append((longer, self.classify(longer) if self._below_star else NameClass(p, False)))
         if only is not None:
             return reps
         fresh = next((n for n in _FRESH_NAMES if self.longest_prefix(n) is None), None)
@@ -106,7 +112,7 @@ class NameSpace:
                 for k in range(1, len(p) + 1):
                     probe = p[:k] + "\ue000"
                     nc = self.classify(probe)
-                    if nc.prefix is None and nc not in seen:
+                    if not nc.exact and nc.shared_start is not None and nc not in seen:
                         seen.add(nc)
                         reps.append((probe, nc))
         return reps
