@@ -134,6 +134,9 @@ def identity(options: AppOptions, cfg: ClientConfig) -> Identity:
         return Identity(options.principal, "--principal")
     from kafka_authz_cli.connect import identity as client_identity
 
+    if options.client_config is None and not any(k.startswith(("security.", "sasl.", "ssl.")) for k in cfg.values):
+        raise OptionError("who does the application connect as? Give --principal, or its --client-config "
+                          "(security.protocol and sasl.jaas.config or ssl.keystore.location)", "--principal")
     ident = client_identity(cfg.values)
     if ident.error is not None:
         raise InputError(ident.error, _origin(cfg, "sasl.jaas.config"))
@@ -177,7 +180,7 @@ def _certificate_dn(cfg: ClientConfig) -> str:
         raise OptionError(f"ssl.keystore.location {location} is a {keystore_type} keystore, which authz does not "
                           "open: give --principal (or point a PEM certificate at it)", "--principal")
     subjects = read_cert_subjects(location)
-    return subjects[0].name
+    return subjects[0].text
 
 
 def _cluster(options: AppOptions, acl_set: AclSet, settings: BrokerSettings, version: KafkaVersion,

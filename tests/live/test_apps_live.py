@@ -129,6 +129,8 @@ CASES = [
          lambda: {"app": fresh("eos")}),
     Case("admin-create-topics", "admin-create-topics", lambda n: _topics(n["t"]), lambda n: {"topics": [n["t"]]},
          lambda: {"t": fresh("new")}),
+    Case("admin-delete-topics", "admin-delete-topics", lambda n: _topics(n["t"]), lambda n: {"topics": [n["t"]]},
+         lambda: {"t": fresh("doomed")}, lambda n: {"topics": [n["t"]]}),
     Case("admin-describe-configs", "admin-describe-configs", lambda n: _topics(ADMIN_T), lambda n: {"topics": [ADMIN_T]}),
     Case("admin-alter-configs", "admin-alter-configs", lambda n: _topics(ADMIN_T), lambda n: {"topics": [ADMIN_T]}),
     Case("admin-describe-topics", "admin-describe-topics", lambda n: _topics(ADMIN_T), lambda n: {"topics": [ADMIN_T]}),
@@ -269,6 +271,11 @@ def _variant_sets():
            ("TopicAuthorizationException", "send"))
     yield ("producer, WRITE on another topic stands in for IDEMPOTENT_WRITE", producer, {},
            [_acl("TOPIC", OUT, "DESCRIBE"), _acl("TOPIC", "elsewhere", "WRITE")], (), {},
+           ("TopicAuthorizationException", "send"))
+    yield ("producer, a PREFIXED WRITE elsewhere stands in for IDEMPOTENT_WRITE; another user's DENY of '*' does not count",
+           producer, {},
+           [_acl("TOPIC", OUT, "DESCRIBE"), _acl("TOPIC", "hard", "WRITE", pattern="PREFIXED"),
+            _acl("TOPIC", "*", "WRITE", permission="DENY", principal="User:nobody")], (), {},
            ("TopicAuthorizationException", "send"))
     yield ("producer, a PREFIXED DENY covers the only WRITE: no producer id", producer, {},
            [_acl("TOPIC", OUT, "DESCRIBE"), _acl("TOPIC", "elsewhere", "WRITE"),
