@@ -298,7 +298,7 @@ def test_subtle_sets_fail_or_work_as_predicted(variant, harness, kadmin, authz, 
 def test_a_topic_that_does_not_exist_times_out_in_send_as_predicted(kafka, harness, kadmin, authz, tmp_path):
     """auto.create.topics.enable=false (the live broker's server.properties): the producer waits for metadata
     until max.block.ms, then TimeoutException; the ACLs are all there."""
-    case, topic = _by_label("producer (idempotent)"), fresh("absent")
+    topic = fresh("absent")
     bindings = [_acl("TOPIC", topic, "WRITE")]
     path = tmp_path / "acls.json"
     path.write_text(dump_acls(bindings, "json"))
