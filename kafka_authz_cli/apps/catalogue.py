@@ -42,6 +42,8 @@ class Step:
     phase: str = ""
     #: topics this call creates itself: that they do not exist yet is no error before they are created
     tolerate_absent: tuple[str, ...] = ()
+    #: error codes the client takes as success here (Connect's TopicAdmin: a topic that already exists)
+    ignore_errors: tuple[str, ...] = ()
 
 
 @dataclass

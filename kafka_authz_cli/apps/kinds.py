@@ -11,6 +11,7 @@ from kafka_authz_cli.apps.catalogue import (
     build_producer,
     build_share_consumer,
 )
+from kafka_authz_cli.apps.catalogue_connect import build_connect_sink, build_connect_source, build_connect_worker
 from kafka_authz_cli.apps.catalogue_streams import build_streams
 from kafka_authz_cli.apps.versions import COVERED
 
@@ -18,6 +19,7 @@ PRODUCER_KEYS = ("transactional.id", "enable.idempotence", "acks", "retries",
                  "max.in.flight.requests.per.connection", "transaction.two.phase.commit.enable")
 CONSUMER_KEYS = ("group.id", "group.protocol", "isolation.level", "allow.auto.create.topics")
 LIVE = "live (tests/live/test_apps_live.py, Kafka 4.1.1)"
+FROM_CODE = "from the code (connect-runtime 4.1's classes, cited in apps/catalogue_connect.py); not run live"
 
 KINDS = {k.name: k for k in (
     Kind("producer", "a producer writing --topic: plain, idempotent (the default since 3.0) or transactional",
@@ -32,6 +34,15 @@ KINDS = {k.name: k for k in (
     Kind("streams", "a Kafka Streams application from --input to --output (--stateful: with a repartition and a "
          "changelog topic)", ("application.id", "processing.guarantee", "producer.*", "consumer.*"), COVERED, LIVE,
          build_streams),
+    Kind("connect-worker", "a Kafka Connect distributed worker: its three internal topics (read at start, then written) "
+         "and its Connect group", ("group.id", "offset.storage.topic", "status.storage.topic", "config.storage.topic",
+                                   "exactly.once.source.support"), COVERED, FROM_CODE, build_connect_worker),
+    Kind("connect-sink", "a sink connector's tasks reading --topic in group connect-<name> (and its dead letter queue)",
+         ("name", "topics", "errors.deadletterqueue.topic.name", "consumer.override.*"), COVERED, FROM_CODE,
+         build_connect_sink),
+    Kind("connect-source", "a source connector's tasks writing --topic (topic.creation.*, exactly-once source)",
+         ("name", "topic.creation.default.partitions", "exactly.once.source.support", "group.id",
+          "producer.override.*"), COVERED, FROM_CODE, build_connect_source),
     Kind("admin-create-topics", "Admin.createTopics of --topic", (), COVERED, LIVE,
          ADMIN_BUILDERS["admin-create-topics"]),
     Kind("admin-delete-topics", "Admin.deleteTopics of --topic", (), COVERED, LIVE,

@@ -73,7 +73,7 @@ def _name_pattern(workflow: Workflow, rtype: ResourceType, name: str, prefixed: 
 
 
 def _grant(workflow: Workflow, verdict: Verdict, caller: Caller, acl_host: str, prefixed: bool) -> AclBinding | None:
-    check = verdict.failing_check or _filtered_check(verdict)
+    check = verdict.failing_check or _filtered_check(verdict) or _refused_creation(verdict)
     if check is None:
         return None
     operation, rtype, name = check.operation, check.resource_type, check.resource_name
@@ -87,6 +87,23 @@ def _grant(workflow: Workflow, verdict: Verdict, caller: Caller, acl_host: str, 
             name = topic
     name, pattern = _name_pattern(workflow, rtype, name, prefixed)
     return AclBinding(rtype, name, pattern, caller.principal, acl_host, operation, AclPermissionType.ALLOW)
+
+
+def _refused_creation(verdict: Verdict) -> Check | None:
+    """A topic that does not exist because an earlier, non-fatal creation was refused (Connect's
+    TopicAdmin only logs it): granting that CREATE is what makes it exist."""
+    call = verdict.failing_call
+    if call is None or call.first_error() != "UNKNOWN_TOPIC_OR_PARTITION":
+        return None
+    missing = {n for n, e in call.resource_errors.items() if e == "UNKNOWN_TOPIC_OR_PARTITION"}
+    for result in verdict.steps:
+        for earlier in result.calls:
+            if earlier.request.api != "CreateTopics":
+                continue
+            for check in earlier.checks:
+                if not check.allowed and check.resource_name in missing and check.on_deny is OnDeny.RESOURCE:
+                    return check
+    return None
 
 
 def _filtered_check(verdict: Verdict) -> Check | None:
@@ -122,7 +139,7 @@ def _why_blocked(workflow: Workflow, verdict: Verdict) -> str | None:
     if workflow.config_error is not None:
         return f"the client refuses its configuration: {workflow.config_error}"
     call = verdict.failing_call
-    if call is not None and call.first_error() == "UNKNOWN_TOPIC_OR_PARTITION":
+    if call is not None and call.first_error() == "UNKNOWN_TOPIC_OR_PARTITION" and _refused_creation(verdict) is None:
         return (f"a topic does not exist ({', '.join(n for n, e in call.resource_errors.items() if e == call.first_error())})"
                 " and nothing creates it: create it, or enable auto.create.topics.enable")
     if call is not None and call.first_error() in ("TOPIC_ALREADY_EXISTS", "TOPIC_DELETION_DISABLED"):

@@ -117,6 +117,9 @@ def evaluate(workflow: Workflow, cluster: Cluster, caller: Caller) -> Verdict:
                     del call.resource_errors[topic]
                     call.notes.append(f"{topic} does not exist yet: this call creates it further on")
             _apply_creations(call, absent)
+            for name, error in list(call.resource_errors.items()):
+                if error in step.ignore_errors:
+                    del call.resource_errors[name]
             outcome = _client_outcome(step, call)
             if outcome is None:
                 continue

@@ -214,7 +214,9 @@ def _prepared(options: AppOptions):
     except SpecError as exc:
         raise OptionError(str(exc), "KIND") from None
     settings = broker_settings(options.super_users, options.allow_everyone, options.broker_config)
-    absent = frozenset(options.topics + options.inputs + options.outputs) if options.topic_absent else frozenset()
+    named = options.topics + options.inputs + options.outputs + tuple(
+        t for t in workflow.owned_prefixes.get("TOPIC", ()) if t not in options.topics)
+    absent = frozenset(named) if options.topic_absent else frozenset()
     return version, cfg, ident, workflow, settings, absent
 
 

@@ -164,6 +164,11 @@ SPECS = {
     "admin-alter-configs": dict(topics=("t",)), "admin-delete-records": dict(topics=("t",)),
     "admin-list-groups": dict(groups=("g",)), "admin-describe-groups": dict(groups=("g",)),
     "admin-list-offsets": dict(groups=("g",), topics=("t",)), "admin-reset-offsets": dict(groups=("g",), topics=("t",)),
+    "connect-worker": dict(config={"group.id": "cc", "offset.storage.topic": "o", "status.storage.topic": "s",
+                                   "config.storage.topic": "c", "exactly.once.source.support": "enabled"}),
+    "connect-sink": dict(topics=("t",), config={"name": "jdbc", "errors.deadletterqueue.topic.name": "dlq"}),
+    "connect-source": dict(topics=("t",), config={"name": "src", "group.id": "cc", "exactly.once.source.support": "enabled",
+                                                  "topic.creation.default.partitions": "3"}),
 }
 
 
@@ -231,3 +236,27 @@ def test_from_any_acl_set_the_repair_works_or_says_why_not(kind, base):
             assert not evaluate(workflow, Cluster(StandardAuthorizer(base + rest)), Caller(P)).works
     else:
         assert found.denies, found.blocked
+
+
+def test_a_connect_worker_only_logs_a_refused_creation_and_fails_reading_a_topic_that_is_not_there():
+    spec = dict(SPECS["connect-worker"])
+    config = ClientConfig(spec.pop("config"))
+    workflow = KINDS["connect-worker"].build(AppSpec("connect-worker", config=config), DEFAULT)
+    read_all = [acl("TOPIC", t, "READ") for t in ("o", "s", "c")]
+    existing = evaluate(workflow, Cluster(StandardAuthorizer(read_all)), Caller(P))
+    assert existing.step == "WorkerGroupMember.ensureActive"  # got past the stores: the refused creations only warn
+    assert sum("CreateTopics" in w for w in existing.warnings) == 3
+    absent = evaluate(workflow, Cluster(StandardAuthorizer(read_all), absent_topics=frozenset({"o", "s", "c"})),
+                      Caller(P))
+    assert (absent.exception, absent.step) == ("ConnectException", "KafkaOffsetBackingStore.start")
+    found = repair(workflow, Cluster(StandardAuthorizer([]), absent_topics=frozenset({"o", "s", "c"})), Caller(P),
+                   StandardAuthorizer, [])
+    assert found.blocked is None and {("CREATE", "o"), ("CREATE", "s"), ("CREATE", "c")} <= {
+        (a.operation.name, a.resource_name) for a in found.added}
+    assert ("TRANSACTIONAL_ID", "connect-cluster-cc") in {(a.resource_type.name, a.resource_name) for a in found.added}
+
+
+def test_a_sink_connector_consumes_in_group_connect_name():
+    _, _, found = _minimal("connect-sink")
+    assert ("GROUP", "connect-jdbc", "READ") in {(a.resource_type.name, a.resource_name, a.operation.name)
+                                                  for a in found.added}
