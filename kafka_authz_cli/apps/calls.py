@@ -99,20 +99,9 @@ class Cluster:
     absent_topics: frozenset[str] = frozenset()
     #: delete.topic.enable (Kafka's default: true)
     delete_topic_enable: bool = True
-    #: the transaction.version feature: 2 (KIP-890 transactions V2) on a 4.0+ cluster, else 0
-    transaction_version: int | None = None
 
     def exists(self, topic: str) -> bool:
         return topic not in self.absent_topics
-
-    @property
-    def transactions_v2(self) -> bool:
-        # TransactionVersion.TV_2 is the default feature level of a cluster formatted by 4.0 or later
-        # (the version the live tests' broker runs with); an upgraded cluster keeps its level until
-        # kafka-features upgrades it.
-        if self.transaction_version is not None:
-            return self.transaction_version >= 2
-        return self.version.at_least(4, 0)
 
 
 @dataclass

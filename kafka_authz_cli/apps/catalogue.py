@@ -136,6 +136,9 @@ def build_producer(spec: AppSpec, version: KafkaVersion) -> Workflow:
         return wf
     wf.notes.extend(settings.notes)
     wf.notes.append(_producer_mode(settings))
+    # Transactions V2 (KIP-890): the transaction.version feature level of a cluster formatted by 4.0 or later
+    # (the live tests' broker); a cluster upgraded from 3.x keeps V1 until `kafka-features upgrade`. Both need
+    # the same ACLs, and a missing WRITE on the topic surfaces at send() in both.
     txn_v2 = version.at_least(4, 0)
     if settings.transactional_id is not None:
         wf.owned_prefixes["TRANSACTIONAL_ID"] = [settings.transactional_id]
@@ -287,6 +290,10 @@ def _admin(kind: str, step: str, make, needs: str = "topics") -> Callable[[AppSp
     return build
 
 
+def _at_least(spec: AppSpec, major: int, minor: int) -> bool:
+    return spec.version is None or spec.version.at_least(major, minor)
+
+
 def _group_of(spec: AppSpec) -> tuple[str, ...]:
     group = spec.config.get("group.id")
     return (group,) if group else ()
@@ -329,8 +336,10 @@ ADMIN_BUILDERS = {
                                   lambda s, t: (ApiRequest("CreateTopics", topics=t),)),
     "admin-delete-topics": _admin("admin-delete-topics", "deleteTopics",
                                   lambda s, t: (ApiRequest("DeleteTopics", topics=t),)),
+    # Admin.describeTopics: DescribeTopicPartitions from 3.7 (KIP-966), Metadata before: DESCRIBE either way.
     "admin-describe-topics": _admin("admin-describe-topics", "describeTopics",
-                                    lambda s, t: (ApiRequest("DescribeTopicPartitions", topics=t),)),
+                                    lambda s, t: (ApiRequest("DescribeTopicPartitions" if _at_least(s, 3, 7) else
+                                                             "Metadata", topics=t),)),
     "admin-describe-configs": _admin("admin-describe-configs", "describeConfigs",
                                      lambda s, t: (ApiRequest("DescribeConfigs", config_resources=_topic_configs(s, t)),)),
     "admin-alter-configs": _admin("admin-alter-configs", "incrementalAlterConfigs",

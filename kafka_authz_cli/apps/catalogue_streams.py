@@ -71,7 +71,8 @@ def build_streams(spec: AppSpec, version: KafkaVersion) -> Workflow:
     rebalance = [ApiRequest("Metadata", topics=subscribed), ApiRequest("FindCoordinator", group=app),
                  ApiRequest("JoinGroup", group=app)]
     if internal:
-        rebalance += [ApiRequest("DescribeTopicPartitions", topics=internal), ApiRequest("CreateTopics", topics=internal)]
+        describe = "DescribeTopicPartitions" if version.at_least(3, 7) else "Metadata"
+        rebalance += [ApiRequest(describe, topics=internal), ApiRequest("CreateTopics", topics=internal)]
     rebalance.append(ApiRequest("SyncGroup", group=app))
     # A source topic that does not exist: the assignor reports INCOMPLETE_SOURCE_TOPIC_METADATA and the
     # thread throws MissingSourceTopicException (StreamsPartitionAssignor, StreamThread).

@@ -29,6 +29,16 @@ NEEDS = {
 }
 
 
+#: Requests newer than Kafka 3.0, and the release whose brokers first answer them (ApiKeys and the KIPs:
+#: KIP-848 and KIP-966 in 3.7, KIP-932 share groups in 4.0 and their offsets admin in 4.1, KIP-1071 in 4.1).
+INTRODUCED = {
+    "ConsumerGroupHeartbeat": (3, 7), "ConsumerGroupDescribe": (3, 7), "DescribeTopicPartitions": (3, 7),
+    "ShareGroupHeartbeat": (4, 0), "ShareGroupDescribe": (4, 0), "ShareFetch": (4, 0), "ShareAcknowledge": (4, 0),
+    "DescribeShareGroupOffsets": (4, 1), "AlterShareGroupOffsets": (4, 1), "DeleteShareGroupOffsets": (4, 1),
+    "StreamsGroupHeartbeat": (4, 1), "StreamsGroupDescribe": (4, 1),
+}
+
+
 class UnknownApi(ValueError):
     pass
 
@@ -44,6 +54,13 @@ def canonical_api(name: str) -> str:
         known = ", ".join(sorted(HANDLERS))
         raise UnknownApi(f"no client request named {name!r} is modelled; known: {known}")
     return canonical
+
+
+def check_available(api: str, version) -> None:
+    """Raises UnknownApi when brokers of ``version`` do not answer ``api``."""
+    since = INTRODUCED.get(api)
+    if since is not None and version.line < since:
+        raise UnknownApi(f"{api} is answered from Kafka {since[0]}.{since[1]}, not by Kafka {version} brokers")
 
 
 def handle(cluster: Cluster, caller: Caller, request: ApiRequest) -> Call:

@@ -281,13 +281,14 @@ class ApiOptions:
 def simulate_api(options: ApiOptions, acl_set: AclSet, settings: BrokerSettings,
                  broker_config: Optional[Path]) -> Call:
     """One request checked as the broker's handler checks it."""
-    from kafka_authz_cli.apps.requests import UnknownApi, canonical_api
+    from kafka_authz_cli.apps.requests import UnknownApi, canonical_api, check_available
 
+    version = _version(options.kafka_version)
     try:
         api = canonical_api(options.api)
+        check_available(api, version)
     except UnknownApi as exc:
         raise OptionError(str(exc), "--api") from None
-    version = _version(options.kafka_version)
     props = _broker_props(broker_config)
     cluster = Cluster(settings.authorizer(acl_set), version,
                       auto_create_topics_enable=_flag(props, "auto.create.topics.enable", True, broker_config),

@@ -167,6 +167,8 @@ def test_simulate_api_shows_each_check_and_the_answer(acls):
     (["--api", "Produce", "--topic", "t"], "--principal"),
     (["--api", "Produce", "--principal", "User:a", "--topic", "t", "--operation", "Read"], "--api"),
     (["--principal", "User:a", "--operation", "Read", "--topic", "t", "--topic", "u"], "one --topic"),
+    (["--api", "ConsumerGroupHeartbeat", "--principal", "User:a", "--group", "g", "--kafka-version", "3.6"],
+     "from Kafka 3.7"),
 ])
 def test_simulate_api_usage_errors(acls, args, fragment):
     res = invoke("simulate", acls({}), *args)

@@ -260,3 +260,10 @@ def test_a_sink_connector_consumes_in_group_connect_name():
     _, _, found = _minimal("connect-sink")
     assert ("GROUP", "connect-jdbc", "READ") in {(a.resource_type.name, a.resource_name, a.operation.name)
                                                   for a in found.added}
+
+
+def test_admin_describe_topics_uses_metadata_before_3_7():
+    def apis(version):
+        wf = KINDS["admin-describe-topics"].build(AppSpec("admin-describe-topics", ("t",), version=version), version)
+        return [q.api for s in wf.steps for q in s.requests]
+    assert apis(V("3.6")) == ["Metadata"] and apis(DEFAULT) == ["DescribeTopicPartitions"]
