@@ -124,11 +124,14 @@ def check(
     listener: Optional[str] = LISTENER_OPTION,
     acls_format: Optional[AclFormat] = typer.Option(None, "--acls-format", help="Override format detection."),
     option: list[str] = typer.Option([], "--option", metavar="KEY=VALUE", help=ACLS_OPTION_HELP),
+    command_config: Optional[Path] = typer.Option(None, "--command-config", help="With ACLS cluster:HOST:PORT: the "
+                                                  "admin client's properties (as kafka-acls takes them)."),
     fmt: TableFormat = typer.Option(TableFormat.table, "--format", "-f", help="Output format (json: one object)."),
 ) -> None:
-    result = check_app(_options(kind, acls, acls_format, option, principal, host, topic, input_topic, output_topic,
-                                group, topic_absent, stateful, client_config, config, broker_config, kafka_version,
-                                super_users, allow_everyone, listener))
+    options = _options(kind, acls, acls_format, option, principal, host, topic, input_topic, output_topic, group,
+                       topic_absent, stateful, client_config, config, broker_config, kafka_version, super_users,
+                       allow_everyone, listener)
+    result = check_app(options, command_config)
     from kafka_authz_cli.cli.apps_render import check_json, print_check
 
     if fmt is TableFormat.table:

@@ -25,7 +25,7 @@ from kafka_authz_cli.apps.versions import DEFAULT, KafkaVersion, VersionError
 from kafka_authz_cli.errors import InputError, OptionError
 from kafka_authz_cli.formats import read_text
 from kafka_authz_cli.services.settings import BrokerSettings, broker_settings
-from kafka_authz_cli.services.sources import load_source
+from kafka_authz_cli.services.sources import acl_set_from
 
 
 @dataclass(frozen=True)
@@ -220,12 +220,13 @@ def _prepared(options: AppOptions):
     return version, cfg, ident, workflow, settings, absent
 
 
-def check_app(options: AppOptions) -> AppCheck:
-    """Will the application work with the ACL set, and if not, where it fails and what it needs."""
+def check_app(options: AppOptions, command_config: Optional[Path] = None) -> AppCheck:
+    """Will the application work with the ACL set (a file, or ``cluster:HOST:PORT`` read live), and if not,
+    where it fails and what it needs."""
     version, _, ident, workflow, settings, absent = _prepared(options)
     if options.acls is None:
         raise OptionError("give the ACL set to check against", "ACLS")
-    acl_set = load_source(options.acls, options.acls_format, options=options.acls_options)
+    acl_set = acl_set_from(options.acls, options.acls_format, command_config, options=options.acls_options)
     cluster = _cluster(options, acl_set, settings, version, absent)
     caller = Caller(ident.principal, options.host)
     verdict = evaluate(workflow, cluster, caller)

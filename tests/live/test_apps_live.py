@@ -310,3 +310,21 @@ def test_a_topic_that_does_not_exist_times_out_in_send_as_predicted(kafka, harne
     assert (actual["exception"], actual["step"]) == ("TimeoutException", "send"), actual
     assert _same(predicted, actual), (predicted["message"], actual)
     assert predicted["blocked"] and "does not exist" in predicted["blocked"]
+
+
+def test_app_check_reads_the_acls_from_the_live_cluster(kafka, harness, kadmin, authz):
+    case = _by_label("consumer (classic group)")
+    names = case.names()
+    bindings = _acls(authz, case, names)
+    _put(kadmin, bindings[1:])  # without the first ACL (the group's READ): it fails, and says so from the cluster
+    res = authz("app", "check", f"cluster:{kafka.bootstrap}", case.kind, "--principal", PRINCIPAL,
+                *case.options(names), "--command-config", kafka.command_config(), "--format", "json")
+    predicted = json.loads(res.stdout)
+    assert res.exit_code == 1 and predicted["missing"] == [json.loads(json.dumps(_acl_dict(bindings[0])))]
+    actual = harness.run(case.kind, USER, PASSWORD, **case.fields(names))
+    assert _same(predicted, actual), (predicted["message"], actual)
+
+
+def _acl_dict(a: AclBinding) -> dict:
+    return {"resource_type": a.resource_type.name, "resource_name": a.resource_name, "pattern_type": a.pattern_type.name,
+            "principal": a.principal, "host": a.host, "operation": a.operation.name, "permission": a.permission.name}
