@@ -66,6 +66,22 @@ def harness(kafka, kadmin, tmp_path_factory):
         yield h
     finally:
         h.close()
+        _leave_the_broker_as_found(kadmin)
+
+
+def _leave_the_broker_as_found(kadmin) -> None:
+    """The session's broker is shared: the topics this module made (every name holds RUN, Streams' internal
+    topics included), its user and its ACLs go."""
+    from kafka.admin import UserScramCredentialDeletion
+
+    ours = [t for t in kadmin.list_topics() if RUN in t]
+    if ours:
+        kadmin.delete_topics(ours)
+    kadmin.alter_user_scram_credentials([UserScramCredentialDeletion(USER, "SCRAM-SHA-256")])
+    _put(kadmin, [])
+    deadline = time.monotonic() + 15
+    while any(RUN in t for t in kadmin.list_topics()) and time.monotonic() < deadline:
+        time.sleep(0.1)
 
 
 def _wait_for_login(h) -> None:
