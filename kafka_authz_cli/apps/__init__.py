@@ -8,7 +8,8 @@ resource and which only leave something out, and the error codes the client gets
 
 Layer 2: ``clientconfig`` reads an application's client configuration as the Java clients read it (and
 who it connects as); ``catalogue`` expands each kind of application into the client calls it makes and
-the requests behind each call; ``verdict`` runs an application's calls through layer 1 and says where it
+the requests behind each call (``catalogue_streams`` for Kafka Streams, ``catalogue_connect`` for Kafka
+Connect; ``kinds`` is the catalogue's list); ``verdict`` runs an application's calls through layer 1 and says where it
 fails, with the exception the real client surfaces; ``minimal`` derives the smallest ACL set that makes it
 work, with the proof.
 
@@ -24,4 +25,7 @@ __getattr__, __all__ = lazy_face(__name__, {
     "handle": "requests",
     "authorize_by_resource_type": "bytype",
     "COVERED": "versions", "DEFAULT": "versions", "KafkaVersion": "versions", "VersionError": "versions",
+    "ClientConfig": "clientconfig", "ClientConfigError": "clientconfig",
+    "AppSpec": "catalogue", "SpecError": "catalogue", "Step": "catalogue", "Workflow": "catalogue",
+    "KINDS": "kinds", "Verdict": "verdict", "evaluate": "verdict", "prove": "minimal", "repair": "minimal",
 })
