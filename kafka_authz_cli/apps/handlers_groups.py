@@ -109,11 +109,14 @@ def modern_describe(r: Recorder, q: ApiRequest) -> None:
 
 def list_groups(r: Recorder, q: ApiRequest) -> None:
     # KafkaApis.handleListGroupsRequest: with DESCRIBE on the cluster every group is listed; otherwise
-    # each group only with DESCRIBE on it. Neither denial is logged nor an error: groups are left out.
-    if r.authorize_cluster(AclOperation.DESCRIBE, OnDeny.FALLBACK, None, "list every group", log_if_denied=False):
+    # each group only with DESCRIBE on it. No denial is an error: groups are left out. Since 3.4 the
+    # denials are not logged either (KAFKA-14236: before, every group a client could not see was an INFO
+    # "Denied" line in the audit log, for every ListGroups).
+    logged = not r.cluster.version.at_least(3, 4)
+    if r.authorize_cluster(AclOperation.DESCRIBE, OnDeny.FALLBACK, None, "list every group", log_if_denied=logged):
         return
     allowed = r.filter(AclOperation.DESCRIBE, GROUP, q.groups, OnDeny.FILTERED, None,
-                       "a group it may not describe is left out", log_if_denied=False)
+                       "a group it may not describe is left out", log_if_denied=logged)
     r.call.filtered.extend(g for g in dict.fromkeys(q.groups) if g not in allowed)
 
 

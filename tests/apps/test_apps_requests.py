@@ -176,3 +176,12 @@ def test_an_unknown_api_is_refused_naming_the_known_ones():
 def test_every_handler_runs_on_an_empty_request():
     for api in HANDLERS:
         handle(Cluster(StandardAuthorizer([])), Caller(P), ApiRequest(api))
+
+
+def test_list_groups_denials_are_logged_before_3_4_only():
+    from kafka_authz_cli.apps.versions import KafkaVersion
+
+    old = call(ApiRequest("ListGroups", groups=("a",)), version=KafkaVersion.parse("3.3"))
+    new = call(ApiRequest("ListGroups", groups=("a",)))
+    assert [k.log_if_denied for k in old.checks] == [True, True]  # KAFKA-14236
+    assert [k.log_if_denied for k in new.checks] == [False, False]
