@@ -11,6 +11,7 @@ import hashlib
 import json
 import os
 import select
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -44,6 +45,9 @@ def compile_harness(classpath: str, cache: Path) -> Path:
     if (out / "AppHarness.class").is_file():
         return out
     out.mkdir(parents=True, exist_ok=True)
+    if shutil.which("javac") is None:
+        raise HarnessError("javac (a JDK 17+, not only a JRE) is needed to compile tests/live/apps/AppHarness.java "
+                           "(e.g. apt-get install openjdk-17-jdk-headless)")
     proc = subprocess.run(["javac", "-nowarn", "-encoding", "UTF-8", "-cp", classpath, "-d", str(out), str(SOURCE)],
                           capture_output=True, text=True)
     if proc.returncode != 0:

@@ -54,6 +54,10 @@ def harness(kafka, kadmin, tmp_path_factory):
     spec.loader.exec_module(module)
     kadmin.alter_user_scram_credentials([UserScramCredentialUpsertion(USER, "SCRAM-SHA-256", PASSWORD, 4096)])
     admin = sys.modules["authz_live_kafka_broker"]  # tests/live/kafka_broker.py, as conftest.py loads it
+    try:
+        module.compile_harness(kafka.classpath, admin.CACHE)
+    except module.HarnessError as exc:
+        pytest.fail(str(exc), pytrace=False)
     h = module.Harness(kafka.classpath, tmp_path_factory.mktemp("apps"), kafka.bootstrap, admin.CACHE,
                        (admin.ADMIN_USER, admin.ADMIN_PASSWORD))
     try:
