@@ -45,6 +45,9 @@ COMMANDS = {c.name: c for c in (
     LazyCommand("connect", "kafka_authz_cli.cli.connect",
                 "Kafka Connect: which client overrides the KIP-458 policy allows, and who the connector "
                 "connects as."),
+    LazyCommand("app", "kafka_authz_cli.cli.apps",
+                "Will this application work with these ACLs, and what exactly does it need? Producers, consumers, "
+                "Streams, admin tools."),
     LazyCommand("policy", "kafka_authz_cli.cli.policy",
                 "KIP-201: check topic management requests against a declarative policy, with the ACLs."),
 )}

@@ -23,6 +23,7 @@ from kafka_authz_cli.cli.common import (
     stream_rows,
 )
 from kafka_authz_cli.services.simulate import (
+    ApiCall,
     AuthorizedOperations,
     Decisions,
     DecisionTally,
@@ -47,13 +48,36 @@ Where Kafka throws or never returns, the outcome is ERROR or NON_TERMINATING ins
 decision; a request file may expect that (`expect` ERROR / NON_TERMINATING). The table shows the
 first 200 requests and says how many more there are; --format json, jsonl or csv lists all.
 
-Exit codes: 0 every decision made (and every expectation met); 1 an expectation failed;
-2 usage or input error; 3 a request the file does not expect to fail ended in ERROR or
-NON_TERMINATING (the broker would throw or never answer).
+--api NAME checks one client request the way the broker's handler for it does (Kafka's KafkaApis,
+AuthHelper, the group, share and transaction coordinators, ControllerApis): every authorization it makes,
+in order, with its decision and deciding ACL, what a denial does (fails the request, fails one topic or
+group, leaves it out of the answer silently, or falls back to another check) and the answer the client
+gets. The request's resources: --topic (repeatable), --group, --transactional-id, --cluster (broker
+configs); --allow-auto-create (Metadata), --all-topics, --topic-absent, --two-phase-commit, --kafka-version.
+E.g. --api Produce --topic T --transactional-id X; --api OffsetCommit --group G --topic T; --api Metadata
+--topic T --allow-auto-create; --api InitProducerId (idempotent: IDEMPOTENT_WRITE or WRITE on any topic).
+
+Exit codes: 0 every decision made (and every expectation met; with --api: the request is answered without
+error); 1 an expectation failed (with --api: the client gets an error); 2 usage or input error; 3 a request
+the file does not expect to fail ended in ERROR or NON_TERMINATING (the broker would throw or never answer).
 """
 
 #: Exit code when a request gets no decision (ERROR / NON_TERMINATING) and the file did not expect it.
 EXIT_NO_DECISION = 3
+
+
+API_OPTION = typer.Option(None, "--api", help="Check one client request (an ApiKeys name: Produce, Fetch, Metadata, "
+                          "OffsetCommit, InitProducerId, CreateTopics, ListGroups, ShareGroupHeartbeat, ...) as the "
+                          "broker's handler checks it.")
+ALLOW_AUTO_CREATE_OPTION = typer.Option(False, "--allow-auto-create", help="With --api Metadata: the request allows "
+                                        "auto-creation (producers do).")
+ALL_TOPICS_OPTION = typer.Option(False, "--all-topics", help="With --api Metadata: every topic (listTopics); the --topic "
+                                 "values are the cluster's topics it should see.")
+TOPIC_ABSENT_OPTION = typer.Option(False, "--topic-absent", help="With --api: the topics do not exist.")
+TWO_PHASE_COMMIT_OPTION = typer.Option(False, "--two-phase-commit", help="With --api InitProducerId: "
+                                       "transaction.two.phase.commit.enable (KIP-939).")
+KAFKA_VERSION_OPTION = typer.Option(None, "--kafka-version", help="With --api: the broker's release (3.0 to 4.1; "
+                                    "default 4.1).")
 
 
 @app.command("simulate", help=HELP, short_help="Decide requests exactly as Kafka's StandardAuthorizer does, with the deciding rule.")
@@ -64,7 +88,7 @@ def simulate(
     option: list[str] = typer.Option([], "--option", metavar="KEY=VALUE", help=ACLS_OPTION_HELP),
     principal: Optional[str] = typer.Option(None, "--principal", help="Request principal, e.g. User:alice."),
     operation: Optional[str] = typer.Option(None, "--operation", help="READ, Write, IdempotentWrite, ..."),
-    topic: Optional[str] = typer.Option(None, "--topic", help="TOPIC resource name."),
+    topic: Optional[list[str]] = typer.Option(None, "--topic", help="TOPIC resource name (repeatable with --api)."),
     group: Optional[str] = typer.Option(None, "--group", help="GROUP resource (consumer group id)."),
     transactional_id: Optional[str] = typer.Option(None, "--transactional-id", help="TRANSACTIONAL_ID resource."),
     cluster: bool = typer.Option(False, "--cluster", help="The cluster resource (kafka-cluster)."),
@@ -109,9 +133,21 @@ def simulate(
                                                       "topic config key=value (repeatable)."),
     cluster_state: Optional[Path] = typer.Option(None, "--cluster-state", help="With --topic-policy: current "
                                                  "topics (JSON)."),
+    api: Optional[str] = API_OPTION,
+    allow_auto_create: bool = ALLOW_AUTO_CREATE_OPTION,
+    all_topics: bool = ALL_TOPICS_OPTION,
+    topic_absent: bool = TOPIC_ABSENT_OPTION,
+    two_phase_commit: bool = TWO_PHASE_COMMIT_OPTION,
+    kafka_version: Optional[str] = KAFKA_VERSION_OPTION,
 ) -> None:
+    topics = tuple(topic or ())
+    if len(topics) > 1 and api is None:
+        raise typer.BadParameter("one --topic per request (several only with --api)", param_hint="'--topic'")
     options = SimulateOptions(
-        acls=acls, acls_format=option_value(acls_format), acls_options=acls_options(option), principal=principal, operation=operation, topic=topic,
+        acls=acls, acls_format=option_value(acls_format), acls_options=acls_options(option), principal=principal,
+        operation=operation, topic=topics[0] if topics else None, topics=topics, api=api,
+        allow_auto_create=allow_auto_create, all_topics=all_topics, topic_absent=topic_absent,
+        two_phase_commit=two_phase_commit, kafka_version=kafka_version,
         group=group, transactional_id=transactional_id, cluster=cluster, delegation_token=delegation_token,
         user_principal=user_principal, host=host, request_type=request_type, requests=requests, rules=rules,
         types=types, super_users=super_users, allow_everyone=allow_everyone, broker_config=broker_config,
@@ -164,6 +200,10 @@ def _render(result: SimulationResult, fmt: TableFormat) -> int:
         return 1
     if isinstance(result, RulesDecisions):
         return _print_rules_decisions(result, fmt)
+    if isinstance(result, ApiCall):
+        from kafka_authz_cli.cli.apps_render import print_api_call
+
+        return print_api_call(result.call, result.mapping, fmt)
     if fmt is TableFormat.table and result.mapping is not None:
         _print_mapping(result.mapping)
     if isinstance(result, AuthorizedOperations):

@@ -80,6 +80,15 @@ class SimulateOptions:
     replication_factor: Optional[int] = None
     topic_configs: list[str] = field(default_factory=list)
     cluster_state: Optional[Path] = None
+    #: --api: one client request checked as the broker's handler checks it (services/apps.py)
+    api: Optional[str] = None
+    #: every --topic given (--api takes several)
+    topics: tuple[str, ...] = ()
+    allow_auto_create: bool = False
+    all_topics: bool = False
+    topic_absent: bool = False
+    two_phase_commit: bool = False
+    kafka_version: Optional[str] = None
 
 
 @dataclass
@@ -99,6 +108,14 @@ class AuthorizedOperations:
 @dataclass
 class TopicPolicyVerdict:
     row: dict
+    mapping: Optional[dict]
+
+
+@dataclass
+class ApiCall:
+    """--api: the request as the broker's handler checks it (``kafka_authz_cli.apps.Call``)."""
+
+    call: object
     mapping: Optional[dict]
 
 
@@ -162,7 +179,7 @@ class Decisions:
     mapping: Optional[dict]
 
 
-SimulationResult = Union[MappingFailed, AuthorizedOperations, TopicPolicyVerdict, RulesDecisions, Decisions]
+SimulationResult = Union[ApiCall, MappingFailed, AuthorizedOperations, TopicPolicyVerdict, RulesDecisions, Decisions]
 
 
 def run_simulation(o: SimulateOptions, progress: Optional[Progress] = None) -> SimulationResult:
@@ -170,6 +187,8 @@ def run_simulation(o: SimulateOptions, progress: Optional[Progress] = None) -> S
     if mapping is not None and not mapping["ok"]:
         return MappingFailed(mapping)
     principal = mapping["principal"] if mapping is not None else o.principal
+    if o.api is not None:
+        return _api_call(o, principal, mapping)
     specs = _request_specs(o, principal)
     if o.rules is not None:
         if o.acls is not None:
@@ -191,6 +210,28 @@ def run_simulation(o: SimulateOptions, progress: Optional[Progress] = None) -> S
         return TopicPolicyVerdict(row, mapping)
     tally = DecisionTally()
     return Decisions(_decision_rows(specs, authorizer, acl_set, mapping, tally, progress), tally, mapping)
+
+
+def _api_call(o: SimulateOptions, principal: Optional[str], mapping: Optional[dict]) -> ApiCall:
+    from kafka_authz_cli.services.apps import ApiOptions, simulate_api
+
+    if o.requests is not None or o.rules is not None or o.operation is not None or o.authorized_operations:
+        raise OptionError("--api checks one request as the broker does: not with --requests, --rules, --operation or "
+                          "--authorized-operations", param_hint="--api")
+    if principal is None:
+        raise OptionError("--api needs --principal (or --tls-dn / --kerberos-principal)", param_hint="--principal")
+    if o.acls is None:
+        raise OptionError("an ACL file is required", param_hint="ACLS")
+    try:
+        KafkaPrincipal.parse(principal)
+        java_host_address(o.host)
+    except AclError as exc:
+        raise OptionError(str(exc), param_hint="--principal") from None
+    settings = broker_settings(o.super_users, o.allow_everyone, o.broker_config)
+    acl_set = load_source(o.acls, o.acls_format, options=o.acls_options)
+    options = ApiOptions(o.api, principal, o.host, o.topics, o.group, o.transactional_id, o.allow_auto_create,
+                         o.all_topics, o.topic_absent, o.two_phase_commit, o.cluster, o.kafka_version)
+    return ApiCall(simulate_api(options, acl_set, settings, o.broker_config), mapping)
 
 
 def _mapped_connection(o: SimulateOptions) -> Optional[dict]:

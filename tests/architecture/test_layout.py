@@ -19,7 +19,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "kafka_authz_cli"
 
-DOMAIN_PACKAGES = ["acl", "rules", "scram", "principal", "config", "ecosystem", "connect", "policy", "whatif", "cluster", "review"]
+DOMAIN_PACKAGES = ["acl", "rules", "scram", "principal", "config", "ecosystem", "connect", "policy", "whatif", "cluster", "review",
+                   "apps"]
 FOUNDATIONS = ["formats", "_java", "errors", "codes"]
 #: The adapters: the only places a dependency outside the domain may be imported.
 ADAPTERS = {"kafka_authz_cli.whatif.spark": "pyspark", "kafka_authz_cli.cluster.kafka_adapter": "kafka-python"}

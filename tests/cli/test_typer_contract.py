@@ -52,3 +52,20 @@ def test_typer_shows_its_click_errors_through_their_show_method():
     else:
         raise AssertionError("an unknown option was not an error")
     assert CliRunner().invoke(app, ["--no-such-option"]).stderr.startswith("authz: error: No such option")
+
+
+def test_a_sub_app_and_repeatable_options_as_authz_app_uses_them():
+    # `authz app` is a Typer sub-app (app.add_typer) whose commands take Optional[list[str]] options that
+    # repeat (--topic, --config KEY=VALUE) and two positional arguments (ACLS, KIND).
+    from typer.main import get_command
+
+    import kafka_authz_cli.cli.apps  # noqa: F401  (registers `authz app`)
+
+    group = polish(get_command(app)).get_command(None, "app")
+    assert sorted(group.list_commands(None)) == ["acls", "check", "list"], f"typer {typer.__version__}"
+    check = group.get_command(None, "check")
+    params = {p.name: p for p in check.params}
+    assert [p.name for p in check.params if isinstance(p, TyperArgument)] == ["acls", "kind"]
+    assert params["topic"].multiple and params["config"].multiple and params["config"].metavar == "KEY=VALUE"
+    ctx = check.make_context("check", ["acls.json", "consumer", "--topic", "a", "--topic", "b", "--config", "x=1"])
+    assert ctx.params["topic"] == ["a", "b"] and ctx.params["config"] == ["x=1"] and ctx.params["kind"] == "consumer"

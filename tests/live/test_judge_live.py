@@ -173,7 +173,10 @@ def test_every_logged_decision_is_authzs_decision(authz, clean, settled, kafka, 
     res = authz("simulate", pulled, "--requests", req_file, "--super-users", kafka.super_users, "--format", "json")
     assert res.exit_code == 0, res.output
     rows = json.loads(res.stdout)
-    assert len(rows) == len(lines) > 50
+    # Over 40 lines: 52 on a fresh broker, fewer when earlier tests of the session already made the
+    # internal topics (__consumer_offsets, __transaction_state: the controller's CreateTopics, Envelope
+    # and the coordinators' lookups of them are not logged again), as test_apps_live.py does.
+    assert len(rows) == len(lines) > 40
     print(f"judged {len(lines)} logged decisions: " + str(sorted({(r["principal"], r["request"], row["decision"]) for r, row in zip(requests, rows)})))
     for row, (level, decision, rule, message) in zip(rows, expected):
         assert (row["audit_level"], row["decision"], row["rule"], row["audit"]) == (level, decision, rule, message)

@@ -1,0 +1,31 @@
+"""Applications, not requests: will an application work with these ACLs, and what exactly does it need?
+
+Two layers. Layer 1 (``requests`` and its ``handlers_*``) checks one client request as the broker's
+handler for its type does (``KafkaApis``, ``AuthHelper``, the coordinators', ``ControllerApis``): every
+authorization in order with the engine's decision, which denials fail the request, which fail one
+resource and which only leave something out, and the error codes the client gets; ``bytype`` is
+``authorizeByResourceType``; ``calls`` the types; ``versions`` the Kafka releases covered.
+
+Layer 2: ``clientconfig`` reads an application's client configuration as the Java clients read it (and
+who it connects as); ``catalogue`` expands each kind of application into the client calls it makes and
+the requests behind each call (``catalogue_streams`` for Kafka Streams, ``catalogue_connect`` for Kafka
+Connect; ``kinds`` is the catalogue's list); ``verdict`` runs an application's calls through layer 1 and says where it
+fails, with the exception the real client surfaces; ``minimal`` derives the smallest ACL set that makes it
+work, with the proof.
+
+Pure: no terminal, no network. Decisions come from the ACL engine (``kafka_authz_cli.acl``).
+"""
+
+from kafka_authz_cli import lazy_face
+
+__getattr__, __all__ = lazy_face(__name__, {
+    "ApiRequest": "calls", "Call": "calls", "Caller": "calls", "Check": "calls", "Cluster": "calls",
+    "OnDeny": "calls",
+    "HANDLERS": "requests", "NEEDS": "requests", "UnknownApi": "requests", "canonical_api": "requests",
+    "handle": "requests",
+    "authorize_by_resource_type": "bytype",
+    "COVERED": "versions", "DEFAULT": "versions", "KafkaVersion": "versions", "VersionError": "versions",
+    "ClientConfig": "clientconfig", "ClientConfigError": "clientconfig",
+    "AppSpec": "catalogue", "SpecError": "catalogue", "Step": "catalogue", "Workflow": "catalogue",
+    "KINDS": "kinds", "Verdict": "verdict", "evaluate": "verdict", "prove": "minimal", "repair": "minimal",
+})

@@ -1,0 +1,327 @@
+"""`authz app check|acls|list` and `authz simulate --api`: applications and requests against an ACL set.
+
+The files are read here (the ACL set, the application's client .properties, the broker's
+server.properties); who the application connects as comes from ``--principal`` or from its client
+configuration (SASL PLAIN/SCRAM username, a TLS certificate's DN mapped by the broker's
+``ssl.principal.mapping.rules``, a Kerberos name by its auth_to_local rules). The domain
+(``kafka_authz_cli.apps``) does the rest.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Mapping, Optional
+
+from kafka_authz_cli._java import parse_properties, parse_properties_with_lines
+from kafka_authz_cli.acl import AclBinding, AclError, AclSet, KafkaPrincipal, java_host_address
+from kafka_authz_cli.apps.calls import ApiRequest, Call, Caller, Cluster
+from kafka_authz_cli.apps.catalogue import AppSpec, SpecError, Workflow
+from kafka_authz_cli.apps.clientconfig import ClientConfig
+from kafka_authz_cli.apps.kinds import KINDS
+from kafka_authz_cli.apps.minimal import Proof, Repair, prove, repair
+from kafka_authz_cli.apps.verdict import Verdict, evaluate
+from kafka_authz_cli.apps.versions import DEFAULT, KafkaVersion, VersionError
+from kafka_authz_cli.errors import InputError, OptionError
+from kafka_authz_cli.formats import read_text
+from kafka_authz_cli.services.settings import BrokerSettings, broker_settings
+from kafka_authz_cli.services.sources import acl_set_from
+
+
+@dataclass(frozen=True)
+class AppOptions:
+    """What `authz app check` / `app acls` were asked, as plain values."""
+
+    kind: str
+    acls: Optional[Path] = None
+    acls_format: Optional[str] = None
+    acls_options: Optional[Mapping[str, str]] = None
+    principal: Optional[str] = None
+    host: str = "127.0.0.1"
+    topics: tuple[str, ...] = ()
+    inputs: tuple[str, ...] = ()
+    outputs: tuple[str, ...] = ()
+    groups: tuple[str, ...] = ()
+    topic_absent: bool = False
+    stateful: bool = False
+    client_config: Optional[Path] = None
+    configs: tuple[str, ...] = ()
+    broker_config: Optional[Path] = None
+    kafka_version: Optional[str] = None
+    super_users: Optional[str] = None
+    allow_everyone: Optional[bool] = None
+    listener: Optional[str] = None
+
+
+@dataclass
+class Identity:
+    principal: str
+    #: where it comes from: --principal, the JAAS username, a certificate's DN mapped by the broker
+    source: str
+
+
+@dataclass
+class AppCheck:
+    options: AppOptions
+    identity: Identity
+    version: KafkaVersion
+    workflow: Workflow
+    verdict: Verdict
+    #: what to add for it to work (None when it works)
+    repair: Optional[Repair] = None
+
+
+@dataclass
+class AppAcls:
+    options: AppOptions
+    identity: Identity
+    version: KafkaVersion
+    workflow: Workflow
+    acls: list[AclBinding]
+    #: the application with the set (it works) and without each ACL (it fails)
+    with_all: Verdict
+    proofs: list[Proof]
+    blocked: Optional[str] = None
+    notes: list[str] = field(default_factory=list)
+
+
+# ---- reading the options -----------------------------------------------------------------------------
+
+
+def _version(text: Optional[str]) -> KafkaVersion:
+    if text is None:
+        return DEFAULT
+    try:
+        return KafkaVersion.parse(text)
+    except VersionError as exc:
+        raise OptionError(str(exc), "--kafka-version") from None
+
+
+def client_config(path: Optional[Path], configs: tuple[str, ...]) -> ClientConfig:
+    cfg = ClientConfig()
+    if path is not None:
+        for key, (value, line) in parse_properties_with_lines(read_text(path), str(path)).items():
+            cfg = cfg.with_value(key, value, f"{path}:{line}")
+    for item in configs:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise OptionError(f"{item!r}: expected KEY=VALUE", "--config")
+        cfg = cfg.with_value(key.strip(), value, "--config")
+    return cfg
+
+
+def _broker_props(path: Optional[Path]) -> dict[str, str]:
+    return parse_properties(read_text(path), str(path)) if path is not None else {}
+
+
+def _flag(props: dict[str, str], key: str, default: bool, path: Optional[Path]) -> bool:
+    raw = props.get(key)
+    if raw is None:
+        return default
+    value = raw.strip().lower()
+    if value not in ("true", "false"):
+        raise InputError(f"{key} must be true or false, got {raw!r}", str(path))
+    return value == "true"
+
+
+def identity(options: AppOptions, cfg: ClientConfig) -> Identity:
+    """Who the application connects as: --principal, else what its client configuration says."""
+    if options.principal is not None:
+        try:
+            KafkaPrincipal.parse(options.principal)
+        except AclError as exc:
+            raise OptionError(str(exc), "--principal") from None
+        return Identity(options.principal, "--principal")
+    from kafka_authz_cli.connect import identity as client_identity
+
+    if options.client_config is None and not any(k.startswith(("security.", "sasl.", "ssl.")) for k in cfg.values):
+        raise OptionError("who does the application connect as? Give --principal, or its --client-config "
+                          "(security.protocol and sasl.jaas.config or ssl.keystore.location)", "--principal")
+    ident = client_identity(cfg.values)
+    if ident.error is not None:
+        raise InputError(ident.error, _origin(cfg, "sasl.jaas.config"))
+    if ident.principal is not None:
+        return Identity(ident.principal, f"{ident.how} ({_origin(cfg, 'sasl.jaas.config')})")
+    if ident.tls_keystore is not None or ident.kerberos_name is not None:
+        return _mapped_identity(options, cfg, ident)
+    raise OptionError(f"cannot tell who the application connects as: {ident.how}; give --principal", "--principal")
+
+
+def _origin(cfg: ClientConfig, key: str) -> str:
+    return cfg.origins.get(key, "--client-config") or "--client-config"
+
+
+def _mapped_identity(options: AppOptions, cfg: ClientConfig, ident) -> Identity:
+    from kafka_authz_cli.services.principal import map_connection
+
+    if ident.kerberos_name is not None:
+        row = map_connection(None, ident.kerberos_name, None, None, None, options.broker_config, options.listener)
+        what = f"Kerberos name {ident.kerberos_name}"
+    else:
+        dn = _certificate_dn(cfg)
+        row = map_connection(dn, None, None, None, None, options.broker_config, options.listener)
+        what = f"certificate DN {dn}"
+    if not row["ok"]:
+        raise InputError(f"the broker cannot map the {what}: {row.get('broker') or row.get('error')}",
+                         str(options.broker_config or "--broker-config"))
+    rules = row.get("rules_source") or "Kafka's default rules"
+    return Identity(row["principal"], f"{what}, mapped by {rules}")
+
+
+def _certificate_dn(cfg: ClientConfig) -> str:
+    from kafka_authz_cli.principal import read_cert_subjects
+
+    location = cfg.get("ssl.keystore.location")
+    if location is None:
+        raise OptionError("the client's certificate is inline (ssl.keystore.certificate.chain): give --principal",
+                          "--principal")
+    keystore_type = (cfg.get("ssl.keystore.type") or "JKS").strip().upper()
+    if keystore_type != "PEM" and not location.endswith((".pem", ".crt", ".cer", ".der")):
+        raise OptionError(f"ssl.keystore.location {location} is a {keystore_type} keystore, which authz does not "
+                          "open: give --principal (or point a PEM certificate at it)", "--principal")
+    subjects = read_cert_subjects(location)
+    return subjects[0].text
+
+
+def _cluster(options: AppOptions, acl_set: AclSet, settings: BrokerSettings, version: KafkaVersion,
+             absent: frozenset[str]) -> Cluster:
+    props = _broker_props(options.broker_config)
+    return Cluster(settings.authorizer(acl_set), version,
+                   auto_create_topics_enable=_flag(props, "auto.create.topics.enable", True, options.broker_config),
+                   absent_topics=absent,
+                   delete_topic_enable=_flag(props, "delete.topic.enable", True, options.broker_config))
+
+
+def _spec(options: AppOptions, cfg: ClientConfig, version: KafkaVersion) -> AppSpec:
+    if options.kind not in KINDS:
+        raise OptionError(f"unknown application kind {options.kind!r}; `authz app list` shows the catalogue: "
+                          + ", ".join(KINDS), "KIND")
+    return AppSpec(options.kind, options.topics, options.inputs, options.outputs, options.groups, options.stateful,
+                   cfg, version)
+
+
+def _prepared(options: AppOptions):
+    version = _version(options.kafka_version)
+    try:
+        java_host_address(options.host)
+    except AclError as exc:
+        raise OptionError(str(exc), "--host") from None
+    cfg = client_config(options.client_config, options.configs)
+    ident = identity(options, cfg)
+    spec = _spec(options, cfg, version)
+    try:
+        workflow = KINDS[options.kind].build(spec, version)
+    except SpecError as exc:
+        raise OptionError(str(exc), "KIND") from None
+    settings = broker_settings(options.super_users, options.allow_everyone, options.broker_config)
+    named = options.topics + options.inputs + options.outputs + tuple(
+        t for t in workflow.owned_prefixes.get("TOPIC", ()) if t not in options.topics)
+    absent = frozenset(named) if options.topic_absent else frozenset()
+    return version, cfg, ident, workflow, settings, absent
+
+
+def check_app(options: AppOptions, command_config: Optional[Path] = None) -> AppCheck:
+    """Will the application work with the ACL set (a file, or ``cluster:HOST:PORT`` read live), and if not,
+    where it fails and what it needs."""
+    version, _, ident, workflow, settings, absent = _prepared(options)
+    if options.acls is None:
+        raise OptionError("give the ACL set to check against", "ACLS")
+    acl_set = acl_set_from(options.acls, options.acls_format, command_config, options=options.acls_options)
+    cluster = _cluster(options, acl_set, settings, version, absent)
+    caller = Caller(ident.principal, options.host)
+    verdict = evaluate(workflow, cluster, caller)
+    result = AppCheck(options, ident, version, workflow, verdict)
+    if not verdict.works:
+        factory = _factory(settings)
+        result.repair = repair(workflow, cluster, caller, factory, list(acl_set.bindings))
+    return result
+
+
+def _factory(settings: BrokerSettings):
+    from kafka_authz_cli.acl import StandardAuthorizer
+
+    return lambda bindings: StandardAuthorizer(bindings, **settings.as_config())
+
+
+def app_acls(options: AppOptions, prefixed: bool = False) -> AppAcls:
+    """The smallest ACL set the application needs on its own (no other ACLs), and the proof."""
+    version, _, ident, workflow, settings, absent = _prepared(options)
+    empty = AclSet([], [], "<none>", "json")
+    cluster = _cluster(options, empty, settings, version, absent)
+    caller = Caller(ident.principal, options.host)
+    factory = _factory(settings)
+    found = repair(workflow, cluster, caller, factory, [], prefixed=prefixed)
+    with_all, proofs = prove(workflow, cluster, caller, factory, found.added)
+    return AppAcls(options, ident, version, workflow, found.added, with_all, proofs, found.blocked)
+
+
+def list_apps() -> list[dict]:
+    return [{"kind": k.name, "what": k.summary, "reads": list(k.reads), "kafka_versions": k.versions,
+             "verified": k.verified} for k in KINDS.values()]
+
+
+# ---- `authz simulate --api` ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ApiOptions:
+    api: str
+    principal: str
+    host: str = "127.0.0.1"
+    topics: tuple[str, ...] = ()
+    group: Optional[str] = None
+    transactional_id: Optional[str] = None
+    allow_auto_create: bool = False
+    all_topics: bool = False
+    topic_absent: bool = False
+    two_phase_commit: bool = False
+    cluster_configs: bool = False
+    kafka_version: Optional[str] = None
+
+
+def simulate_api(options: ApiOptions, acl_set: AclSet, settings: BrokerSettings,
+                 broker_config: Optional[Path]) -> Call:
+    """One request checked as the broker's handler checks it."""
+    from kafka_authz_cli.apps.requests import UnknownApi, canonical_api, check_available
+
+    version = _version(options.kafka_version)
+    try:
+        api = canonical_api(options.api)
+        check_available(api, version)
+    except UnknownApi as exc:
+        raise OptionError(str(exc), "--api") from None
+    props = _broker_props(broker_config)
+    cluster = Cluster(settings.authorizer(acl_set), version,
+                      auto_create_topics_enable=_flag(props, "auto.create.topics.enable", True, broker_config),
+                      absent_topics=frozenset(options.topics) if options.topic_absent else frozenset(),
+                      delete_topic_enable=_flag(props, "delete.topic.enable", True, broker_config))
+    request = _api_request(api, options)
+    from kafka_authz_cli.apps.requests import handle
+
+    return handle(cluster, Caller(options.principal, options.host), request)
+
+
+def _api_request(api: str, o: ApiOptions) -> ApiRequest:
+    from kafka_authz_cli.apps.requests import NEEDS
+
+    for need in NEEDS.get(api, ()):
+        if need == "topic" and not o.topics and not o.all_topics:
+            raise OptionError(f"--api {api} names topics: give --topic", "--topic")
+        if need == "group" and o.group is None:
+            raise OptionError(f"--api {api} names a group: give --group", "--group")
+        if need == "transactional_id" and o.transactional_id is None:
+            raise OptionError(f"--api {api} names a transactional id: give --transactional-id", "--transactional-id")
+    key_type = "TRANSACTION" if api == "FindCoordinator" and o.transactional_id is not None and o.group is None \
+        else "GROUP"
+    configs: tuple[tuple[str, str], ...] = ()
+    if api in ("DescribeConfigs", "AlterConfigs", "IncrementalAlterConfigs"):
+        configs = tuple(("TOPIC", t) for t in o.topics) + ((("GROUP", o.group),) if o.group else ()) + (
+            (("BROKER", "1"),) if o.cluster_configs else ())
+    many_groups = api in ("DescribeGroups", "ListGroups", "DeleteGroups", "ConsumerGroupDescribe",
+                          "ShareGroupDescribe", "StreamsGroupDescribe")
+    return ApiRequest(api, topics=o.topics, group=None if many_groups else o.group,
+                      groups=(o.group,) if o.group and many_groups else (), transactional_id=o.transactional_id,
+                      transactional=api == "Produce" and o.transactional_id is not None,
+                      all_topics=o.all_topics, allow_auto_create=o.allow_auto_create,
+                      two_phase_commit=o.two_phase_commit, config_resources=configs, key_type=key_type,
+                      all_partitions=api == "OffsetFetch" and not o.topics)
