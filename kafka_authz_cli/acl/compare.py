@@ -21,7 +21,7 @@ class whose decision changes is reported with a witness request and a descriptio
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from operator import attrgetter
 
 from kafka_authz_cli.acl.classes import FRESH_HOST, FRESH_PRINCIPAL, has_bad_principal, named_hosts
@@ -29,6 +29,7 @@ from kafka_authz_cli.acl.decision import Request
 from kafka_authz_cli.acl.decision_diff import ClassChanges, DecisionDiff
 from kafka_authz_cli.acl.engine import StandardAuthorizer
 from kafka_authz_cli.acl.matching import WILDCARD_PRINCIPAL_KEY, principal_key
+from kafka_authz_cli.acl.merged import describe_class, grouped, scopes
 from kafka_authz_cli.acl.model import AclBinding, KafkaPrincipal, ResourceType, java_host_address
 from kafka_authz_cli.acl.names import NameClass, NameSpace
 
@@ -82,6 +83,9 @@ class Finding:
     #: The ACL that decided the witness on each side (None: a super user, the default, or an error).
     old_acl: AclBinding | None = None
     new_acl: AclBinding | None = None
+    #: A finding merged across name classes (:mod:`.merged`): the names in words, and the classes.
+    what: str | None = None
+    classes: tuple[NameClass, ...] = ()
 
     @property
     def excluded_hosts(self) -> list[str]:
@@ -94,15 +98,22 @@ class Finding:
         who = "anyone without an ACL of their own" if self.principal == FRESH_PRINCIPAL else self.principal
         verb = {"gained": "can now", "lost": "can no longer"}.get(self.direction, "gets a different answer to")
         ops = "/".join(self.operations)
-        what = describe_names(self.resource_type, self.name_class, self.excluded)
-        where = ""
-        if self.hosts and set(self.hosts) != {"*"}:
-            if FRESH_HOST in self.hosts:
-                # Never "any other host" without saying other than what: name the hosts left out.
-                where = " from " + describe_host(FRESH_HOST, self.host_classes, self.hosts)
-            else:
-                where = " from " + ", ".join(self.hosts)
-        return f"{who} {verb} {ops} {what}{where}"
+        return f"{who} {verb} {ops} {self.names()}{self.where()}"
+
+    def names(self) -> str:
+        """The names this finding holds for, in words, whole."""
+        if self.what is not None:
+            return self.what
+        return describe_names(self.resource_type, self.name_class, self.excluded)
+
+    def where(self) -> str:
+        """" from <hosts>", or "" from any host."""
+        if not self.hosts or set(self.hosts) == {"*"}:
+            return ""
+        if FRESH_HOST in self.hosts:
+            # Never "any other host" without saying other than what: name the hosts left out.
+            return " from " + describe_host(FRESH_HOST, self.host_classes, self.hosts)
+        return " from " + ", ".join(self.hosts)
 
 
 def describe_host(host: str, host_classes: tuple[str, ...] | list[str], included: list[str] | tuple = ()) -> str:
@@ -117,17 +128,9 @@ def describe_host(host: str, host_classes: tuple[str, ...] | list[str], included
 
 
 def describe_names(rtype: ResourceType, nc: NameClass, excluded: tuple[str, ...] = ()) -> str:
-    kind = rtype.name.lower().replace("_", " ")
-    if rtype is ResourceType.CLUSTER:
-        return "the cluster"
-    if nc.prefix is None:
-        return f"every {kind} no ACL name covers"
-    if nc.exact:
-        return f"{kind} `{nc.prefix}`"
-    base = f"every {kind} starting with `{nc.prefix}`" if nc.prefix else f"every {kind}"
-    if excluded:
-        base += " except " + ", ".join(f"`{e}`…" for e in excluded[:3]) + (" …" if len(excluded) > 3 else "")
-    return base
+    """One name class in words, whole: the ACL names below it that it leaves out (``excluded``) are
+    spelled out, counted past ten ("except names starting with `orders-audit`")."""
+    return describe_class(rtype, nc, excluded)
 
 
 @dataclass
@@ -141,7 +144,10 @@ class DiffResult:
     bindings: BindingDiff
     #: What differs, one principal on one name class at a time (see :class:`.decision_diff.ClassChanges`).
     found: list[ClassChanges] = field(default_factory=list)
+    #: One finding per principal, name class and set of hosts (JSON's ``changes``).
     findings: list[Finding] = field(default_factory=list)
+    #: The findings that say the same of several name classes, as one (what people read).
+    merged: list[Finding] = field(default_factory=list)
     classes_examined: int = 0
     #: Where each side's bindings that the diff names were written (``file:line (construct)``), when
     #: the caller knows: the added and removed bindings and the ACLs that decided a witness.
@@ -245,7 +251,38 @@ def diff(old_acls: list[AclBinding], new_acls: list[AclBinding], old_settings: d
     for f in result.findings:
         if f.name_class.prefix is not None and not f.name_class.exact:
             f.excluded = walk.spaces[f.resource_type].children(f.name_class.prefix)
+    result.merged = merged_findings(result.findings, walk.spaces)
     return result
+
+
+def merged_findings(findings: list[Finding], spaces: dict[ResourceType, NameSpace]) -> list[Finding]:
+    """Findings that say the same of several name classes, as one (:mod:`.merged`): the same
+    principal, direction, operations and hosts, decided by the same rules and ACLs before and after."""
+    out: list[Finding] = []
+    universes: dict[ResourceType, set] = {}
+    for group in grouped(findings, _said).values():
+        rtype = group[0].resource_type
+        space = spaces.get(rtype)
+        if len(group) == 1 or space is None or rtype is ResourceType.CLUSTER:
+            out.extend(group)
+            continue
+        if rtype not in universes:
+            universes[rtype] = {nc for _name, nc in space.representatives()}
+        by_class = {f.name_class: f for f in group}
+        for scope in scopes(by_class, space, universes[rtype]):
+            first = by_class[scope.classes[0]]
+            if scope.root is None:
+                out.append(first)
+                continue
+            out.append(replace(first, what=scope.describe(rtype, space), classes=scope.classes,
+                               name_class=NameClass(scope.root, False)))
+    out.sort(key=_finding_order)
+    return out
+
+
+def _said(f: Finding) -> tuple:
+    return (f.direction, f.principal, f.resource_type, tuple(f.operations), f.where(), f.old_rule, f.new_rule,
+            f.old_acl, f.new_acl)
 
 
 def merge(changes: list[Change]) -> list[Finding]:

@@ -35,7 +35,8 @@ class NameSpace:
         self.names = names
         self.sorted = sorted(names)
         first = next((n for n in self.sorted if n), None)  # the smallest non-empty name
-        self._below_star = first is not None and first[0] < "*"
+        #: Some ACL name sorts below '*': Kafka's re-scan splits names by the start they share with it.
+        self.below_star = first is not None and first[0] < "*"
 
     def longest_prefix(self, name: str) -> str | None:
         best = None
@@ -53,7 +54,7 @@ class NameSpace:
             return NameClass(p, True)
         # Below '*', the start a name shares with an ACL name tells Kafka's re-scan apart under an
         # ACL name's prefix too (`(a` and `(x` under LITERAL `(`, beside an ACL name `(aa`).
-        return NameClass(p, False, self._shared_start(name) if self._below_star else None)
+        return NameClass(p, False, self._shared_start(name) if self.below_star else None)
 
     def _shared_start(self, name: str) -> str | None:
         if not name or name[0] >= "*":
@@ -99,7 +100,7 @@ class NameSpace:
             longer = next((p + s for s in _SUFFIXES if self.longest_prefix(p + s) == p and p + s not in self.names),
                           None)
             if longer is not None:
-                reps.append((longer, self.classify(longer) if self._below_star else NameClass(p, False)))
+                reps.append((longer, self.classify(longer) if self.below_star else NameClass(p, False)))
         if only is not None:
             return reps
         fresh = next((n for n in _FRESH_NAMES if self.longest_prefix(n) is None), None)

@@ -9,7 +9,7 @@ from typing import Optional
 
 import typer
 
-from kafka_authz_cli.acl import DiffResult, describe_host, describe_names
+from kafka_authz_cli.acl import DiffResult, describe_host
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.cli.common import (
     ACLS_OPTION_HELP,
@@ -107,6 +107,8 @@ def _witness(f) -> dict:
 
 
 def to_json(result: DiffResult) -> dict:
+    """``findings``: what is said, merged across name classes (what the table and markdown show);
+    ``changes``: one entry per principal, name class and set of hosts."""
     return {
         "verdict": result.verdict,
         "gained": result.gained,
@@ -114,15 +116,20 @@ def to_json(result: DiffResult) -> dict:
         "classes_examined": result.classes_examined,
         "bindings": {"added": [_binding(b, result.new_origins) for b in result.bindings.added],
                      "removed": [_binding(b, result.old_origins) for b in result.bindings.removed]},
-        "changes": [{"direction": f.direction, "description": f.describe(), "principal": f.principal,
-                     "resource_type": f.resource_type.name, "resources": describe_names(f.resource_type, f.name_class, f.excluded),
-                     "operations": f.operations, "hosts": f.hosts, "excluded_hosts": f.excluded_hosts,
-                     "witness": _witness(f),
-                     "old_rule": f.old_rule, "new_rule": f.new_rule,
-                     "old_acl": _binding(f.old_acl, result.old_origins) if f.old_acl else None,
-                     "new_acl": _binding(f.new_acl, result.new_origins) if f.new_acl else None,
-                     "because": because(f, result)} for f in result.findings],
+        "findings": [_finding(f, result) for f in result.merged],
+        "changes": [_finding(f, result) for f in result.findings],
     }
+
+
+def _finding(f, result: DiffResult) -> dict:
+    return {"direction": f.direction, "description": f.describe(), "principal": f.principal,
+            "resource_type": f.resource_type.name, "resources": f.names(),
+            "operations": f.operations, "hosts": f.hosts, "excluded_hosts": f.excluded_hosts,
+            "witness": _witness(f),
+            "old_rule": f.old_rule, "new_rule": f.new_rule,
+            "old_acl": _binding(f.old_acl, result.old_origins) if f.old_acl else None,
+            "new_acl": _binding(f.new_acl, result.new_origins) if f.new_acl else None,
+            "because": because(f, result)}
 
 
 def _binding(b, origins: dict) -> dict:
@@ -160,9 +167,9 @@ def to_markdown(result: DiffResult) -> str:
     lines = [f"### ACL change: **{result.verdict}**", "",
              f"{len(result.bindings.added)} binding(s) added, {len(result.bindings.removed)} removed; "
              f"{result.gained} access class(es) gained, {result.lost} lost.", ""]
-    if result.findings:
+    if result.merged:
         lines += ["| | change | witness | because |", "|---|---|---|---|"]
-        for f in result.findings:
+        for f in result.merged:
             mark = {"gained": "➕", "lost": "➖"}.get(f.direction, "≠")
             w = f.witness
             host = _witness_host(f)
@@ -197,19 +204,19 @@ def _print(result: DiffResult, console) -> None:
                   f"({result.gained} class(es) gained, {result.lost} lost; "
                   f"{len(result.bindings.added)} binding(s) added, {len(result.bindings.removed)} removed)")
     how = "--format json or markdown"
-    if result.findings:
+    if result.merged:
         table = Table(header_style="bold", show_lines=True, title="decisions that change")
         table.add_column("")
         table.add_column("who can do what now", overflow="fold", ratio=3)
         table.add_column("witness request", overflow="fold", ratio=2)
-        for f in result.findings[:MAX_TABLE_ROWS]:
+        for f in result.merged[:MAX_TABLE_ROWS]:
             mark = {"gained": "[green]+[/]", "lost": "[red]-[/]"}.get(f.direction, "~")
             w = f.witness
             table.add_row(mark, cell(f.describe(), 4000) + "\n[dim]" + cell(because(f, result), 4000) + "[/]",
                           cell(f"{w.principal} {w.operation.name} {w.resource_type.name}:{w.resource_name!r} "
                                f"from {_witness_host(f)}", 4000))
         console.print(table)
-        more = rows_not_shown(len(result.findings), MAX_TABLE_ROWS, how)
+        more = rows_not_shown(len(result.merged), MAX_TABLE_ROWS, how)
         if more:
             console.print(more, markup=False, highlight=False)
     groups: dict[tuple, list] = {}

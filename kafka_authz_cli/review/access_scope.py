@@ -12,6 +12,7 @@ import json
 from typing import Callable, Iterable
 
 from kafka_authz_cli.acl import CLUSTER_NAME, AclBinding, NameClass, NameSpace, ResourceType, describe_names
+from kafka_authz_cli.acl.merged import grouped, scopes
 from kafka_authz_cli.review.access import AccessReview, ResourceAccess
 from kafka_authz_cli.review.access_principal import principal_classes
 
@@ -37,13 +38,9 @@ def prefix_classes(review: AccessReview, rtype: ResourceType, prefix: str) -> li
     if rtype is ResourceType.CLUSTER:
         return [(CLUSTER_NAME, CLUSTER_NAME)] if CLUSTER_NAME.startswith(prefix) else []
     space = _space(review, rtype)
-    kind = rtype.name.lower().replace("_", " ")
     under = [n for n in space.sorted if n.startswith(prefix) and n != prefix]
-    label = f"every {kind} starting with `{prefix}`" if prefix else f"every {kind}"
-    tops = [n for n in under if not any(n != m and n.startswith(m) for m in under)]
-    if tops:
-        label += " except " + ", ".join(f"`{n}`…" for n in tops[:3]) + (" …" if len(tops) > 3 else "")
-    out = [(prefix + _PROBE, label)]
+    tops = tuple(n for n in under if not any(n != m and n.startswith(m) for m in under))
+    out = [(prefix + _PROBE, describe_names(rtype, NameClass(prefix, False), tops))]
     for name, nc in space.representatives():
         if nc.prefix is not None and nc.prefix.startswith(prefix) and (nc.prefix != prefix or nc.exact):
             out.append((name, _label(rtype, name, nc, space)))
@@ -55,6 +52,36 @@ def _label(rtype: ResourceType, name: str, nc: NameClass, space: NameSpace) -> s
         return name
     excluded = space.children(nc.prefix) if nc.prefix is not None else ()
     return describe_names(rtype, nc, excluded)
+
+
+def merged_classes(review: AccessReview, results: list[ResourceAccess], prefix: str | None = None) -> list[ResourceAccess]:
+    """Classes whose answers are equal (the same entries, naming the same ACLs), said once, as the
+    diff merges its findings (:mod:`..acl.merged`): "every topic starting with `orders-`", the literal
+    name only where it differs. ``prefix``: the classes are those of ``--resource-prefix`` (the names
+    starting with it), else every class of each type."""
+    out: list[tuple[int, ResourceAccess]] = []
+    order = {id(r): i for i, r in enumerate(results)}
+    for rtype, items in grouped(results, lambda r: r.resource_type).items():
+        if rtype is ResourceType.CLUSTER or len(items) == 1:
+            out += [(order[id(r)], r) for r in items]
+            continue
+        names = {a.resource_name for a in review.authorizer.bindings if a.resource_type is rtype}
+        space = NameSpace(names | ({prefix} if prefix is not None else set()))
+        classes = {id(r): space.classify(r.name) for r in items}
+        universe = set(classes.values()) if prefix is not None else {nc for _n, nc in space.representatives()}
+        for group in grouped(items, _answer).values():
+            by_class = {classes[id(r)]: r for r in group}
+            for scope in scopes(by_class, space, universe):
+                first = by_class[scope.classes[0]]
+                if scope.root is not None:
+                    first = ResourceAccess(rtype, first.name, scope.describe(rtype, space), first.grants,
+                                           sum(by_class[c].errors for c in scope.classes))
+                out.append((min(order[id(by_class[c])] for c in scope.classes), first))
+    return [r for _i, r in sorted(out, key=lambda t: t[0])]
+
+
+def _answer(res: ResourceAccess) -> tuple:
+    return (res.errors, tuple((g.principal, g.host, g.operation, g.reason, g.acl, g.excepts) for g in res.grants))
 
 
 def principal_access(review: AccessReview, principal: str,

@@ -11,7 +11,13 @@ from kafka_authz_cli.acl import CLUSTER_NAME, AclBinding, AclError, AclSet, Reso
 from kafka_authz_cli.errors import InputError, OptionError
 from kafka_authz_cli.formats import read_text
 from kafka_authz_cli.review.access import AccessReview, ResourceAccess
-from kafka_authz_cli.review.access_scope import access_document, access_json, prefix_classes, principal_access
+from kafka_authz_cli.review.access_scope import (
+    access_document,
+    access_json,
+    merged_classes,
+    prefix_classes,
+    principal_access,
+)
 from kafka_authz_cli.services.settings import broker_settings
 from kafka_authz_cli.services.sources import acl_set_from
 
@@ -72,9 +78,11 @@ def run_access(o: AccessOptions, progress: Optional[Callable[[int, int], None]] 
     if targets is None and o.bootstrap_server is not None:
         targets = _cluster_names(o)
     if targets is None:  # --principal alone: every class of every resource type
-        results = principal_access(review, principal)
+        results = merged_classes(review, principal_access(review, principal))
     else:
         results = _review_targets(review, targets, principal, progress)
+        if pattern == "prefix":
+            results = merged_classes(review, results, o.resource_prefix)
         types = {t[0] for t in targets}
         if len(types) == 1:
             query["resource_type"] = next(iter(types)).name

@@ -88,7 +88,7 @@ def _effect(plan: Plan, settings: BrokerSettings) -> dict:
     cfg = settings.as_config()
     result = diff(plan.observed, plan.result, cfg, cfg)
     return {"verdict": result.verdict, "gained": result.gained, "lost": result.lost,
-            "findings": [{"direction": f.direction, "description": f.describe()} for f in result.findings]}
+            "findings": [{"direction": f.direction, "description": f.describe()} for f in result.merged]}
 
 
 def _build_plan(desired_path: Path, acls_format: Optional[str], admin, scope: Scope, allow_delete: bool,

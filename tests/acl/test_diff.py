@@ -50,8 +50,13 @@ def test_literal_wildcard_misses_names_starting_with_star():
 def test_prefix_with_exception_is_described_in_words():
     old = [acl("TOPIC", "orders-audit", "LITERAL", "User:bob", "*", "WRITE", "DENY")]
     new = old + [acl("TOPIC", "orders-", "PREFIXED", "User:bob", "*", "WRITE", "ALLOW")]
-    texts = [f.describe() for f in diff(old, new, DEFAULT, DEFAULT).findings]
-    assert "User:bob can now WRITE/DESCRIBE every topic starting with `orders-` except `orders-audit`…" in texts
+    result = diff(old, new, DEFAULT, DEFAULT)
+    texts = [f.describe() for f in result.findings]
+    assert "User:bob can now WRITE/DESCRIBE every topic starting with `orders-` except names starting with " \
+        "`orders-audit`" in texts  # one class: the names under orders- that orders-audit does not prefix
+    assert [f.describe() for f in result.merged] == [
+        "User:bob can now WRITE/DESCRIBE every topic starting with `orders-` except `orders-audit`",
+        "User:bob can now DESCRIBE topic `orders-audit`"]
 
 
 def test_super_user_change_is_reported():

@@ -1,98 +1,217 @@
-"""Diff speed: two 100,000-binding ACL sets differing in 1%, and a brute-force baseline.
+"""The exact decision diff at real size: `authz diff`, `compact` with its proof and `access --principal`,
+against the time to read the sets (`authz convert`), in the same run, with peak memory.
 
-The baseline decides every request of a fixed grid (all principals x hosts x operations x a name
-sample) under both sets; it is run on a smaller size and scaled per request in the same run.
+Two shapes, three sizes each (the shapes that break class-building are in both):
 
-    python tests/bench/bench_diff.py [--quick]
+- Kafka's own AuthorizerBenchmark layout (tests/bench/gen_authorizer_benchmark.py, aclCount 10,
+  denyPercentage 50): 5,000 / 50,000 / 200,000 resources (76k / 757k / 3.0M ACLs), with its PREFIXED
+  section from ten hosts and resourceCount/10 ACLs on the literal `*` with hosts no client has;
+- a team estate (tests/bench/gen_team_estate.py: IP allow-lists, `User:*`, DENY, ACLs on `*`, super
+  users): 10,000 / 100,000 / 1,000,000 ACLs.
+
+Each set is changed twice (gen_team_estate.mutate: a third removed, added, edited): 1% of its ACLs,
+and 10 ACLs. Every command runs in a fresh process (`/usr/bin/env authz ...`, its output to a file);
+its wall time and peak RSS are read from os.wait4. The baseline is reading both sets: `authz convert
+OLD` + `authz convert NEW` (to JSON). `--before DIR` also runs another checkout's authz (its
+.venv/bin/authz, or `python -m kafka_authz_cli` with DIR on the path) with `--timeout` seconds each.
+
+    python tests/bench/bench_diff.py [--quick] [--sizes small,medium,large] [--before /path/to/checkout]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import random
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+sys.path.insert(0, str(HERE))
 
-from kafka_authz_cli.acl.compare import diff  # noqa: E402
-from kafka_authz_cli.acl.engine import Request, StandardAuthorizer  # noqa: E402
-from kafka_authz_cli.acl.model import (  # noqa: E402
-    SUPPORTED_OPERATIONS,
-    AclBinding,
-    AclOperation,
-    AclPermissionType,
-    PatternType,
-    ResourceType,
-)
+import gen_authorizer_benchmark as ab  # noqa: E402
+import gen_team_estate as estate  # noqa: E402
 
-SETTINGS = {"super_users": "User:admin", "allow_everyone_if_no_acl_found": False}
+SIZES = {"authorizer-benchmark": [5_000, 50_000, 200_000], "team-estate": [10_000, 100_000, 1_000_000]}
+QUICK = {"authorizer-benchmark": [5_000, 20_000], "team-estate": [10_000, 30_000]}
+#: The principal `access --principal` is asked about in each shape.
+PRINCIPAL = {"authorizer-benchmark": "User:test-user", "team-estate": "User:team7-svc3"}
 
 
-def acl_set(n: int, seed: int = 3) -> list[AclBinding]:
-    rand = random.Random(seed)
-    out = []
-    for i in range(n):
-        team = i % 500
-        rtype = ResourceType.GROUP if i % 7 == 0 else ResourceType.TOPIC
-        pattern = PatternType.PREFIXED if i % 3 == 0 else PatternType.LITERAL
-        name = f"team{team}.svc{i}" + ("-" if pattern is PatternType.PREFIXED else "")
-        op = rand.choice([AclOperation.READ, AclOperation.DESCRIBE]) if rtype is ResourceType.GROUP else \
-            rand.choice([AclOperation.READ, AclOperation.WRITE, AclOperation.DESCRIBE])
-        perm = AclPermissionType.DENY if i % 50 == 0 else AclPermissionType.ALLOW
-        out.append(AclBinding(rtype, name, pattern, f"User:svc{i % 2000}", "*", op, perm))
-    return out
+def _ab_draw(resources: int):
+    def draw(rand: random.Random) -> dict:
+        rid = rand.randrange(resources)
+        return {"resource_type": "GROUP" if rid % 10 == 0 else "TOPIC", "resource_name": ab.PREFIX + str(rid),
+                "pattern_type": "PREFIXED" if rid % 5 == 0 else "LITERAL",
+                "principal": ab.PRINCIPAL + str(rand.randrange(1, 20)), "host": "*", "operation": "READ",
+                "permission": rand.choice(["ALLOW", "DENY"])}
+    return draw
 
 
-def mutate(acls: list[AclBinding], fraction: float, seed: int = 5) -> list[AclBinding]:
-    rand = random.Random(seed)
-    out = list(acls)
-    for _ in range(int(len(acls) * fraction)):
-        i = rand.randrange(len(out))
-        a = out[i]
-        out[i] = AclBinding(a.resource_type, a.resource_name, a.pattern_type, f"User:svc{rand.randrange(2000)}",
-                            a.host, a.operation, a.permission)
-    return out
+def make_sets(shape: str, size: int, workdir: Path) -> dict[str, Path]:
+    """old.json, new-1pct.json and new-10.json for one shape and size."""
+    out = workdir / f"{shape}-{size}"
+    out.mkdir(parents=True, exist_ok=True)
+    paths = {"old": out / "old.json", "1%": out / "new-1pct.json", "10": out / "new-10.json"}
+    if all(p.exists() for p in paths.values()):
+        return paths
+    if shape == "authorizer-benchmark":
+        old = list(ab.acls(size, 10, 50.0))
+        draw = _ab_draw(size)
+    else:
+        old = estate.acls(size)
+        draw = estate.one_acl
+    estate.write_acls(paths["old"], old)
+    estate.write_acls(paths["1%"], estate.mutate(old, 0.01, draw=draw))
+    estate.write_acls(paths["10"], estate.mutate(old, count=10, draw=draw))
+    return paths
 
 
-def brute_force(old, new, names, principals) -> tuple[int, int]:
-    a, b = StandardAuthorizer(old, **SETTINGS), StandardAuthorizer(new, **SETTINGS)
-    differing = checked = 0
-    for rtype, name in names:
-        for p in principals:
-            for op in SUPPORTED_OPERATIONS[rtype]:
-                r = Request(p, "10.0.0.1", op, rtype, name)
-                checked += 1
-                differing += a.authorize(r).outcome != b.authorize(r).outcome
-    return checked, differing
+def run(authz: list[str], args: list, output: Path, timeout: float) -> dict:
+    """One command in a fresh process: wall seconds, peak RSS (MiB), exit code (None: timed out)."""
+    t0 = time.perf_counter()
+    with open(output, "wb") as out, open(os.devnull, "wb") as err:
+        proc = subprocess.Popen([*authz, *map(str, args)], stdout=out, stderr=err)
+        deadline = t0 + timeout
+        while True:
+            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+            if pid:
+                break
+            if time.perf_counter() > deadline:
+                proc.kill()
+                os.wait4(proc.pid, 0)
+                return {"s": None, "mib": None, "rc": None}
+            time.sleep(0.05)
+    return {"s": time.perf_counter() - t0, "mib": usage.ru_maxrss / 1024, "rc": os.waitstatus_to_exitcode(status)}
+
+
+def authz_of(checkout: Path) -> list[str]:
+    exe = checkout / ".venv" / "bin" / "authz"
+    if exe.exists():
+        return [str(exe)]
+    return ["env", f"PYTHONPATH={checkout}", sys.executable, "-m", "kafka_authz_cli"]
+
+
+def measure(shape: str, size: int, workdir: Path, authz: list[str], before: list[str] | None, timeout: float) -> dict:
+    paths = make_sets(shape, size, workdir)
+    sink = workdir / "out"
+    row: dict = {"shape": shape, "size": size, "acls": _count(paths["old"])}
+    read = [run(authz, ["convert", paths[k], "--to", "json"], sink, timeout) for k in ("old", "1%")]
+    row["read_s"] = sum(r["s"] for r in read)
+    for change in ("1%", "10"):
+        result = run(authz, ["diff", paths["old"], paths[change], "--format", "json"], sink, timeout)
+        row[f"diff {change}"] = result
+        if result["rc"] is not None:
+            doc = json.loads(sink.read_text())
+            result["classes"] = doc["classes_examined"]
+            result["findings"] = len(doc["changes"])
+        if before is not None:
+            row[f"diff {change} before"] = run(before, ["diff", paths["old"], paths[change], "--format", "json"], sink,
+                                               timeout)
+    row["cluster plan effect"] = _plan_effect(paths["old"], paths["1%"], timeout)
+    row["compact"] = run(authz, ["compact", paths["old"], "--format", "json"], sink, timeout)
+    row["compact no proof"] = run(authz, ["compact", paths["old"], "--no-proof", "--format", "json"], sink, timeout)
+    row["access principal"] = run(authz, ["access", paths["old"], "--principal", PRINCIPAL[shape], "--format", "json"],
+                                  sink, timeout)
+    if before is not None:
+        row["access principal before"] = run(before, ["access", paths["old"], "--principal", PRINCIPAL[shape],
+                                                      "--format", "json"], sink, timeout)
+    return row
+
+
+_EFFECT = """
+import json, sys, time, types
+from pathlib import Path
+from kafka_authz_cli.services.cluster import _effect
+from kafka_authz_cli.services.settings import broker_settings
+from kafka_authz_cli.services.sources import load_source
+t0 = time.perf_counter()
+old, new = load_source(Path(sys.argv[1])).bindings, load_source(Path(sys.argv[2])).bindings
+t1 = time.perf_counter()
+effect = _effect(types.SimpleNamespace(changes=True, observed=old, result=new), broker_settings(None, None, None))
+print(json.dumps({"load_s": t1 - t0, "effect_s": time.perf_counter() - t1, "findings": len(effect["findings"])}))
+"""
+
+
+def _plan_effect(old: Path, new: Path, timeout: float) -> dict:
+    """`cluster plan`'s effect (services.cluster._effect: the decision diff of what the cluster has and
+    what the plan makes) in one process, against loading both sets in that process."""
+    out = Path(tempfile.mkstemp(suffix=".json")[1])
+    result = run([sys.executable, "-c", _EFFECT], [old, new], out, timeout)
+    if result["rc"] == 0:
+        result.update(json.loads(out.read_text()))
+        result["s"] = result["effect_s"]
+        result["ratio_to_load"] = result["effect_s"] / result["load_s"]
+    out.unlink()
+    return result
+
+
+def _count(path: Path) -> int:
+    with open(path, "rb") as fh:
+        return sum(1 for line in fh if line.startswith(b"    {"))
+
+
+def _cell(result: dict, base: float) -> str:
+    if result["s"] is None:
+        return "timed out"
+    return f"{result['s']:.1f} s ({result['s'] / base:.1f}x) {result['mib']:.0f} MiB"
+
+
+def report(rows: list[dict]) -> None:
+    keys = [k for k in rows[0] if isinstance(rows[0][k], dict)]
+    print("\nper size: wall time (x the time to read both sets) and peak RSS")
+    for row in rows:
+        print(f"\n{row['shape']} {row['size']:,} ({row['acls']:,} ACLs): read both sets {row['read_s']:.1f} s")
+        for key in keys:
+            extra = ""
+            if "classes" in row[key]:
+                extra = f"; {row[key]['classes']:,} request classes decided, {row[key]['findings']:,} findings"
+            if "ratio_to_load" in row[key]:
+                extra = (f"; in one process: {row[key]['ratio_to_load']:.1f}x loading both sets there "
+                         f"({row[key]['load_s']:.1f} s), {row[key]['findings']:,} findings")
+            print(f"  {key:<26} {_cell(row[key], row['read_s'])}{extra}")
+    print("\ngrowth against the smallest size of each shape (time ratio / ACL ratio)")
+    for shape in dict.fromkeys(r["shape"] for r in rows):
+        mine = [r for r in rows if r["shape"] == shape]
+        for row in mine[1:]:
+            acls = row["acls"] / mine[0]["acls"]
+            parts = [f"read {row['read_s'] / mine[0]['read_s']:.1f}x"]
+            for key in ("diff 1%", "diff 10", "compact", "access principal"):
+                a, b = row[key]["s"], mine[0][key]["s"]
+                if a is not None and b:
+                    parts.append(f"{key} {a / b:.1f}x")
+            print(f"  {shape} {row['size']:,}: ACLs {acls:.1f}x; " + ", ".join(parts))
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true")
-    args = parser.parse_args()
-    n = 20_000 if args.quick else 100_000
-    old = acl_set(n)
-    new = mutate(old, 0.01)
-    t0 = time.perf_counter()
-    result = diff(old, new, SETTINGS, SETTINGS)
-    t_diff = time.perf_counter() - t0
-    print(f"diff: {n:,} vs {n:,} bindings (1% changed): {t_diff:.2f} s, {result.classes_examined:,} classes decided, "
-          f"{len(result.changes):,} changed classes, verdict {result.verdict}")
-    # Brute force on a sample: every principal x op on sampled names, then per-request cost extrapolated.
-    small_names = sorted({(a.resource_type, a.resource_name + "x") for a in old[:200]}, key=lambda t: (t[0].code, t[1]))
-    principals = [f"User:svc{i}" for i in range(2000)] + ["User:other"]
-    t0 = time.perf_counter()
-    checked, _ = brute_force(old, new, small_names, principals)
-    t_brute = time.perf_counter() - t0
-    per_request = t_brute / checked
-    names_total = len({(a.resource_type, a.resource_name) for a in old + new}) * 2
-    requests_total = names_total * len(principals) * 8
-    print(f"brute force: {checked:,} requests in {t_brute:.2f} s ({per_request * 1e6:.1f} us each); covering the "
-          f"same {names_total:,} name classes x {len(principals):,} principals x ~8 operations would take "
-          f"~{requests_total * per_request / 3600:.1f} h, i.e. x{requests_total * per_request / t_diff:,.0f} the "
-          f"diff (and still only one host and one name per class)")
+    parser.add_argument("--shapes", default="authorizer-benchmark,team-estate")
+    parser.add_argument("--sizes", default=None, help="comma-separated indexes into each shape's sizes (0,1,2)")
+    parser.add_argument("--before", type=Path, default=None, help="another checkout to run the same commands with")
+    parser.add_argument("--timeout", type=float, default=900.0)
+    parser.add_argument("--workdir", type=Path, default=None, help="keep the generated sets here")
+    ns = parser.parse_args()
+    table = QUICK if ns.quick else SIZES
+    authz = authz_of(ROOT)
+    before = authz_of(ns.before) if ns.before else None
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        workdir = ns.workdir or Path(tmp)
+        for shape in ns.shapes.split(","):
+            sizes = table[shape]
+            if ns.sizes:
+                sizes = [sizes[int(i)] for i in ns.sizes.split(",")]
+            for size in sizes:
+                row = measure(shape, size, workdir, authz, before, ns.timeout)
+                rows.append(row)
+                print(json.dumps(row), flush=True)
+    report(rows)
 
 
 if __name__ == "__main__":
