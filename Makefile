@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test lint bench fuzz venv check-java check-mvn check-chromium live-deps clean
+.PHONY: demo test check lint bench fuzz venv check-java check-mvn check-chromium live-deps clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "error: Python 3.11+ is required (found " + sys.version.split()[0] + ")")'
@@ -52,6 +52,14 @@ demo: $(STAMP) check-java
 lint: $(STAMP)
 	$(BIN)/ruff check kafka_authz_cli tests
 	$(BIN)/lint-imports --no-cache
+
+# The edit-and-test loop: ruff, the import contracts and every test that needs no JVM, no broker and no
+# browser, spread over the cores (pytest-xdist). `make test` stays the whole suite: run it before a push.
+check: $(STAMP)
+	$(BIN)/ruff check kafka_authz_cli tests
+	$(BIN)/lint-imports --no-cache
+	$(BIN)/python -m pytest -q -n auto -m "not spark and not spark_cluster and not live" \
+	  --ignore=tests/live --ignore=tests/review/test_access_html_browser.py tests
 
 # Deterministic: tests/conftest.py loads the hypothesis profile "ci" (derandomized, no example database,
 # a failing example printed with its reproduction blob), so a run fails or passes the same everywhere.

@@ -148,8 +148,10 @@ def _split(root: str, wanted: set[NameClass], space: NameSpace, known: set[NameC
     if len(agreeing) <= 1:
         return [Scope(None, (c,), only=c) for c in agreeing]
     exceptions = tree - wanted
-    if len(exceptions) < len(agreeing) and _describable(exceptions, agreeing):
-        return [Scope(root, _ordered(agreeing), _ordered(exceptions), _exception_phrases(exceptions, space, known))]
+    if _describable(exceptions, agreeing):
+        phrases = _exception_phrases(exceptions, space, known)
+        if len(phrases) < len(agreeing):  # fewer words than the classes they stand for
+            return [Scope(root, _ordered(agreeing), _ordered(exceptions), phrases)]
     out = [Scope(None, (c,), only=c) for c in _ordered(agreeing & _own(root))]
     for child in _children(root, space):
         below = {c for c in agreeing if c.prefix is not None and c.prefix.startswith(child)}

@@ -72,7 +72,9 @@ class _AuthzGroup(LazyTyperGroup):
 app = typer.Typer(
     cls=_AuthzGroup,
     name="authz",
-    help="Apache Kafka authorization toolkit: simulate, lint, compile, diff and replay ACLs; SCRAM credentials.",
+    help="Apache Kafka security, checked before you ship: decide requests and whole applications exactly as the "
+         "broker does, diff and compact ACL sets, review who can do what, replay audit logs against a change, "
+         "read and write the ACL formats teams keep in git, manage SCRAM users and live clusters' ACLs.",
     epilog="Exit codes: 0 ok; 1 the condition the command checks; 2 usage or input error; some commands "
            "have more (each command's --help lists its own). `man authz` has the full manual.",
     no_args_is_help=True,

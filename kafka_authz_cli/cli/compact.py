@@ -9,7 +9,6 @@ from typing import Optional
 
 import typer
 
-from kafka_authz_cli.acl import describe_names
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.cli.common import (
     ACLS_OPTION_HELP,
@@ -163,10 +162,10 @@ def _proof_line(result: CompactResult) -> str:
     if proof.verdict == "equivalent":
         return (f"proof: the exact decision diff of input and output is empty ({proof.classes_examined:,} request "
                 "class(es) examined): every request is decided alike")
-    names = [describe_names(f.resource_type, f.name_class, f.excluded) for f in proof.findings]
+    names = sorted({f.names() for f in proof.merged})
+    more = f" and {len(names) - 5:,} more" if len(names) > 5 else ""
     return (f"proof: over the --names given every request is decided alike; the diff lists {len(proof.findings):,} "
-            f"change(s), all on names outside them under a merged prefix: " + "; ".join(sorted(set(names))[:5])
-            + (" …" if len(set(names)) > 5 else ""))
+            f"change(s), all on names outside them under a merged prefix: " + "; ".join(names[:5]) + more)
 
 
 def _print(result: CompactResult, console) -> None:

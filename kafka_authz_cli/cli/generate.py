@@ -237,12 +237,12 @@ def _print(result: GenerateResult, to_console) -> None:
 
 def _print_diff(result: GenerateResult, to_console) -> None:
     r = result.removed
-    lost = [f for f in r.findings if f.direction == "lost"]
-    other = [f for f in r.findings if f.direction != "lost"]
-    to_console.print(f"against --current ({result.current_acls} ACL(s)): {len(lost)} access class(es) removed, "
-                     f"{len(other)} added or changed ({r.verdict})", highlight=False)
+    lost = [f for f in r.merged if f.direction == "lost"]
+    other = [f for f in r.merged if f.direction != "lost"]
+    to_console.print(f"against --current ({result.current_acls} ACL(s)): {r.lost:,} access class(es) removed, "
+                     f"{r.gained:,} added ({r.verdict}); said in {len(lost) + len(other)} line(s):", highlight=False)
     for f in (lost + other)[:SHOWN_CHANGES]:
         to_console.print("  " + cell(f.describe()), highlight=False)
-    more = rows_not_shown(len(r.findings), SHOWN_CHANGES, "--format json")
+    more = rows_not_shown(len(r.merged), SHOWN_CHANGES, "--format json")
     if more:
         to_console.print(more)

@@ -76,7 +76,8 @@ def run(authz: list[str], args: list, output: Path, timeout: float) -> dict:
     """One command in a fresh process: wall seconds, peak RSS (MiB), exit code (None: timed out)."""
     t0 = time.perf_counter()
     with open(output, "wb") as out, open(os.devnull, "wb") as err:
-        proc = subprocess.Popen([*authz, *map(str, args)], stdout=out, stderr=err)
+        # From a directory of no checkout: `python -m` puts the current directory first on sys.path.
+        proc = subprocess.Popen([*authz, *map(str, args)], stdout=out, stderr=err, cwd=tempfile.gettempdir())
         deadline = t0 + timeout
         while True:
             pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
@@ -97,7 +98,8 @@ def authz_of(checkout: Path) -> list[str]:
     return ["env", f"PYTHONPATH={checkout}", sys.executable, "-m", "kafka_authz_cli"]
 
 
-def measure(shape: str, size: int, workdir: Path, authz: list[str], before: list[str] | None, timeout: float) -> dict:
+def measure(shape: str, size: int, workdir: Path, authz: list[str], before: list[str] | None, timeout: float,
+            before_timeout: float = 300.0) -> dict:
     paths = make_sets(shape, size, workdir)
     sink = workdir / "out"
     row: dict = {"shape": shape, "size": size, "acls": _count(paths["old"])}
@@ -109,10 +111,11 @@ def measure(shape: str, size: int, workdir: Path, authz: list[str], before: list
         if result["rc"] is not None:
             doc = json.loads(sink.read_text())
             result["classes"] = doc["classes_examined"]
-            result["findings"] = len(doc["changes"])
+            result["changes"] = len(doc["changes"])
+            result["findings"] = len(doc.get("findings", doc["changes"]))
         if before is not None:
             row[f"diff {change} before"] = run(before, ["diff", paths["old"], paths[change], "--format", "json"], sink,
-                                               timeout)
+                                               before_timeout)
     row["cluster plan effect"] = _plan_effect(paths["old"], paths["1%"], timeout)
     row["compact"] = run(authz, ["compact", paths["old"], "--format", "json"], sink, timeout)
     row["compact no proof"] = run(authz, ["compact", paths["old"], "--no-proof", "--format", "json"], sink, timeout)
@@ -120,7 +123,7 @@ def measure(shape: str, size: int, workdir: Path, authz: list[str], before: list
                                   sink, timeout)
     if before is not None:
         row["access principal before"] = run(before, ["access", paths["old"], "--principal", PRINCIPAL[shape],
-                                                      "--format", "json"], sink, timeout)
+                                                      "--format", "json"], sink, before_timeout)
     return row
 
 
@@ -170,7 +173,8 @@ def report(rows: list[dict]) -> None:
         for key in keys:
             extra = ""
             if "classes" in row[key]:
-                extra = f"; {row[key]['classes']:,} request classes decided, {row[key]['findings']:,} findings"
+                extra = (f"; {row[key]['classes']:,} request classes decided, {row[key]['changes']:,} changed classes "
+                         f"said in {row[key]['findings']:,} findings")
             if "ratio_to_load" in row[key]:
                 extra = (f"; in one process: {row[key]['ratio_to_load']:.1f}x loading both sets there "
                          f"({row[key]['load_s']:.1f} s), {row[key]['findings']:,} findings")
@@ -195,6 +199,7 @@ def main() -> None:
     parser.add_argument("--sizes", default=None, help="comma-separated indexes into each shape's sizes (0,1,2)")
     parser.add_argument("--before", type=Path, default=None, help="another checkout to run the same commands with")
     parser.add_argument("--timeout", type=float, default=900.0)
+    parser.add_argument("--before-timeout", type=float, default=300.0, help="seconds for each --before command")
     parser.add_argument("--workdir", type=Path, default=None, help="keep the generated sets here")
     ns = parser.parse_args()
     table = QUICK if ns.quick else SIZES
@@ -208,7 +213,7 @@ def main() -> None:
             if ns.sizes:
                 sizes = [sizes[int(i)] for i in ns.sizes.split(",")]
             for size in sizes:
-                row = measure(shape, size, workdir, authz, before, ns.timeout)
+                row = measure(shape, size, workdir, authz, before, ns.timeout, ns.before_timeout)
                 rows.append(row)
                 print(json.dumps(row), flush=True)
     report(rows)
