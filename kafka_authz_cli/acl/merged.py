@@ -53,9 +53,11 @@ class Scope:
         return f"{base} except {_join(phrases)}"
 
 
-def describe_class(rtype: ResourceType, nc: NameClass, below: NameSpace | tuple[str, ...] | None) -> str:
-    """One name class in words, whole: the ACL names below it that it leaves out (``below``, or
-    those of a space) are named in full (counted past :data:`MAX_EXCEPTIONS`), never cut."""
+def describe_class(rtype: ResourceType, nc: NameClass, below: NameSpace | tuple[str, ...] | None,
+                   itself: bool = True) -> str:
+    """One name class in words, whole: a class of longer names leaves out its ACL name itself (its own
+    class; ``itself`` False where no ACL has that name) and the ACL names below it (``below``, or those
+    of a space), named in full (counted past :data:`MAX_EXCEPTIONS`), never cut."""
     kind = rtype.name.lower().replace("_", " ")
     if rtype is ResourceType.CLUSTER:
         return "the cluster"
@@ -66,9 +68,9 @@ def describe_class(rtype: ResourceType, nc: NameClass, below: NameSpace | tuple[
     base = f"every {kind} starting with `{nc.prefix}`" if nc.prefix else f"every {kind}"
     if isinstance(below, NameSpace):
         below = below.children(nc.prefix)
-    if not below:
+    phrases = ([f"`{nc.prefix}`"] if nc.prefix and itself else []) + [f"names starting with `{n}`" for n in below or ()]
+    if not phrases:
         return base
-    phrases = [f"names starting with `{n}`" for n in below]
     if len(phrases) > MAX_EXCEPTIONS:
         return f"{base} except {len(phrases)} of them: {', '.join(phrases[:5])} and {len(phrases) - 5} more"
     return f"{base} except {_join(phrases)}"
@@ -78,7 +80,7 @@ def _join(phrases: list[str]) -> str:
     return phrases[0] if len(phrases) == 1 else ", ".join(phrases[:-1]) + " and " + phrases[-1]
 
 
-def _exception_phrases(exceptions: set[NameClass], space: NameSpace, known: set[NameClass]) -> tuple[str, ...]:
+def _exception_phrases(exceptions: set[NameClass], trees) -> tuple[str, ...]:
     """Exceptions in words: a whole subtree as "names starting with `q`", else each class."""
     excluded = exceptions
     out = []
@@ -89,8 +91,7 @@ def _exception_phrases(exceptions: set[NameClass], space: NameSpace, known: set[
         if nc.prefix is None:
             out.append("names no ACL name covers")
             continue
-        subtree = _subtree(nc.prefix, space) & known
-        if nc.exact and subtree <= excluded:
+        if nc.exact and (subtree := trees(nc.prefix)) <= excluded:
             out.append(f"names starting with `{nc.prefix}`")
             covered_by_subtree |= subtree
         elif nc.exact:
@@ -132,31 +133,74 @@ def scopes(classes: Iterable[NameClass], space: NameSpace, universe: set[NameCla
     if len(wanted) <= 1 or space.below_star or any(c.shared_start or c.prefix == "" for c in wanted):
         return [Scope(None, (c,), only=c) for c in wanted]
     known = universe if universe is not None else {nc for _name, nc in space.representatives()}
+    trees = _Subtrees(space, known)
     if FRESH in wanted:
-        return _split("", wanted, space, known)
-    roots = sorted({c.prefix for c in wanted})
-    tops = [r for r in roots if not any(r != q and r.startswith(q) for q in roots)]
+        return _split("", wanted, trees)
+    # The shortest prefixes among the classes' own: a broader root would speak of names the classes
+    # given may not hold (``universe`` may be only the names under an --resource-prefix).
+    prefixes = {c.prefix for c in wanted}
+    lengths = space.lengths
     out: list[Scope] = []
-    for root in tops:
-        out += _split(root, {c for c in wanted if c.prefix.startswith(root)}, space, known)
+    for root, below in sorted(grouped(wanted, lambda c: _shortest(c.prefix, prefixes, lengths)).items()):
+        out += _split(root, set(below), trees)
     return out
 
 
-def _split(root: str, wanted: set[NameClass], space: NameSpace, known: set[NameClass]) -> list[Scope]:
-    tree = _subtree(root, space) & known
+def _shortest(prefix: str, among: set[str], lengths: list[int]) -> str:
+    """The shortest of ``among`` that is a prefix of ``prefix`` (``prefix`` itself at the longest)."""
+    for k in lengths:
+        if k >= len(prefix):
+            break
+        if prefix[:k] in among:
+            return prefix[:k]
+    return prefix
+
+
+class _Subtrees:
+    """The known classes under each ACL name, made once per :func:`scopes` call."""
+
+    def __init__(self, space: NameSpace, known: set[NameClass]):
+        self.space, self.known = space, known
+        self._made: dict[str, frozenset[NameClass]] = {}
+
+    def __call__(self, prefix: str) -> frozenset[NameClass]:
+        found = self._made.get(prefix)
+        if found is None:
+            found = self._made[prefix] = frozenset(_subtree(prefix, self.space) & self.known)
+        return found
+
+
+def _by_child(root: str, classes: set[NameClass], space: NameSpace) -> dict[str, set[NameClass]]:
+    """The classes below ``root`` (not its own) by the ACL name just below it on their way down."""
+    names = space.names
+    lengths = [n for n in space.lengths if n > len(root)]
+    out: dict[str, set[NameClass]] = {}
+    for c in classes:
+        prefix = c.prefix
+        if prefix is None or prefix == root:
+            continue
+        for k in lengths:  # only the lengths ACL names have: a 10 MB name is not sliced 10 million times
+            if k > len(prefix):
+                break
+            if prefix[:k] in names:
+                out.setdefault(prefix[:k], set()).add(c)
+                break
+    return out
+
+
+def _split(root: str, wanted: set[NameClass], trees: _Subtrees) -> list[Scope]:
+    tree = trees(root)
     agreeing = tree & wanted
     if len(agreeing) <= 1:
         return [Scope(None, (c,), only=c) for c in agreeing]
     exceptions = tree - wanted
     if _describable(exceptions, agreeing):
-        phrases = _exception_phrases(exceptions, space, known)
+        phrases = _exception_phrases(exceptions, trees)
         if len(phrases) < len(agreeing):  # fewer words than the classes they stand for
             return [Scope(root, _ordered(agreeing), _ordered(exceptions), phrases)]
     out = [Scope(None, (c,), only=c) for c in _ordered(agreeing & _own(root))]
-    for child in _children(root, space):
-        below = {c for c in agreeing if c.prefix is not None and c.prefix.startswith(child)}
-        if below:
-            out += _split(child, below, space, known)
+    for child, below in sorted(_by_child(root, agreeing, trees.space).items()):
+        out += _split(child, below, trees)
     return out
 
 
@@ -165,12 +209,6 @@ def _own(root: str) -> set[NameClass]:
     if root == "":
         return {FRESH, NameClass("", True), NameClass("", False)}
     return {NameClass(root, True), NameClass(root, False)}
-
-
-def _children(root: str, space: NameSpace) -> list[str]:
-    if root == "":
-        return [n for n in space.sorted if n and space.longest_prefix(n[:-1]) is None]
-    return list(space.children(root))
 
 
 def _ordered(classes: set[NameClass]) -> tuple[NameClass, ...]:

@@ -34,6 +34,8 @@ class NameSpace:
     def __init__(self, names: set[str]):
         self.names = names
         self.sorted = sorted(names)
+        #: The lengths ACL names have, shortest first (a name's ACL-name prefixes are among these).
+        self.lengths = sorted({len(n) for n in names})
         first = next((n for n in self.sorted if n), None)  # the smallest non-empty name
         #: Some ACL name sorts below '*': Kafka's re-scan splits names by the start they share with it.
         self.below_star = first is not None and first[0] < "*"

@@ -12,7 +12,7 @@ import json
 from typing import Callable, Iterable
 
 from kafka_authz_cli.acl import CLUSTER_NAME, AclBinding, NameClass, NameSpace, ResourceType, describe_names
-from kafka_authz_cli.acl.merged import grouped, scopes
+from kafka_authz_cli.acl.merged import describe_class, grouped, scopes
 from kafka_authz_cli.review.access import AccessReview, ResourceAccess
 from kafka_authz_cli.review.access_principal import principal_classes
 
@@ -40,7 +40,9 @@ def prefix_classes(review: AccessReview, rtype: ResourceType, prefix: str) -> li
     space = _space(review, rtype)
     under = [n for n in space.sorted if n.startswith(prefix) and n != prefix]
     tops = tuple(n for n in under if not any(n != m and n.startswith(m) for m in under))
-    out = [(prefix + _PROBE, describe_names(rtype, NameClass(prefix, False), tops))]
+    # The names starting with the prefix that no longer ACL name covers: the prefix itself among them
+    # unless an ACL names it (then it is a class of its own, listed below).
+    out = [(prefix + _PROBE, describe_class(rtype, NameClass(prefix, False), tops, itself=prefix in space.names))]
     for name, nc in space.representatives():
         if nc.prefix is not None and nc.prefix.startswith(prefix) and (nc.prefix != prefix or nc.exact):
             out.append((name, _label(rtype, name, nc, space)))

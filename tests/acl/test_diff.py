@@ -52,8 +52,8 @@ def test_prefix_with_exception_is_described_in_words():
     new = old + [acl("TOPIC", "orders-", "PREFIXED", "User:bob", "*", "WRITE", "ALLOW")]
     result = diff(old, new, DEFAULT, DEFAULT)
     texts = [f.describe() for f in result.findings]
-    assert "User:bob can now WRITE/DESCRIBE every topic starting with `orders-` except names starting with " \
-        "`orders-audit`" in texts  # one class: the names under orders- that orders-audit does not prefix
+    assert "User:bob can now WRITE/DESCRIBE every topic starting with `orders-` except `orders-` and names " \
+        "starting with `orders-audit`" in texts  # one class: the longer names under orders- but orders-audit's
     assert [f.describe() for f in result.merged] == [
         "User:bob can now WRITE/DESCRIBE every topic starting with `orders-` except `orders-audit`",
         "User:bob can now DESCRIBE topic `orders-audit`"]

@@ -67,3 +67,49 @@ def test_the_same_answer_where_the_engine_decides(acls, config):
     review = AccessReview(StandardAuthorizer(acls, **config))
     for principal in ("User:alice", "User:carol"):
         assert _shape(principal_access(review, principal)) == _shape(_every_class(review, principal)), principal
+
+
+def _label_holds(label: str, name: str, classify) -> bool | None:
+    """Whether a merged label's words take in ``name`` (None: not a merged label)."""
+    import re
+
+    m = re.fullmatch(r"every topic starting with `(.*?)`(?: except (.*))?", label)
+    if not m or "`" in m.group(1):
+        return None
+    if not name.startswith(m.group(1)):
+        return False
+    for phrase in re.split(r", | and (?=`|names)", m.group(2) or ""):
+        if not phrase:
+            continue
+        e = re.fullmatch(r"`(.*)`", phrase)
+        if e and name == e.group(1):
+            return False
+        e = re.fullmatch(r"names starting with `(.*)` other than `(.*)`", phrase)
+        if e:
+            if name.startswith(e.group(1)) and name != e.group(2):
+                return False
+            continue
+        e = re.fullmatch(r"names starting with `(.*)`", phrase)
+        if e and name.startswith(e.group(1)):
+            return False
+    return True
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(acls=st.lists(bindings(["o", "or", "ord", "ord-a", "ord-b", "x"], PRINCIPALS), max_size=10), config=settings_,
+       prefix=st.sampled_from(["o", "or", "ord", "ord-", ""]))
+def test_a_merged_prefix_answer_speaks_only_of_names_under_the_prefix_and_answers_each_as_asked(acls, config,
+                                                                                              prefix):
+    from kafka_authz_cli.review.access_scope import merged_classes, prefix_classes
+
+    review = AccessReview(StandardAuthorizer(acls, **config))
+    listed = [review.resource(ResourceType.TOPIC, n, label) for n, label in
+              prefix_classes(review, ResourceType.TOPIC, prefix)]
+    merged = merged_classes(review, listed, prefix)
+    for name in [prefix + t for t in ("", "a", "-", "-a", "-b", "r", "rd", "rd-a", "rd-ax", "zz")]:
+        holding = [r for r in merged if _label_holds(r.label, name, None)]
+        if not holding:
+            continue  # said by a single class's label
+        assert len(holding) == 1, (name, [r.label for r in holding])
+        asked = review.resource(ResourceType.TOPIC, name)
+        assert _shape([holding[0]])[0][4] == _shape([asked])[0][4], (name, holding[0].label)
