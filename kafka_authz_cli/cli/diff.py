@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from enum import Enum
 from pathlib import Path
 from typing import Optional
@@ -20,6 +19,7 @@ from kafka_authz_cli.cli.common import (
     console,
     option_value,
     rows_not_shown,
+    write_json,
     write_output,
 )
 from kafka_authz_cli.services.diff import condition_holds, diff_acl_sets
@@ -82,7 +82,7 @@ def diff_cmd(
                            old_super_users, new_super_users, old_broker_config, new_broker_config, command_config,
                            timeout, acls_options(option))
     if fmt is DiffFormat.json:
-        write_output(json.dumps(to_json(result), indent=2, ensure_ascii=False) + "\n", out)
+        write_json(to_json(result), out)
     elif fmt is DiffFormat.markdown:
         write_output(to_markdown(result), out)
     elif out is not None:
