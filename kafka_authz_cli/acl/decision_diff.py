@@ -227,31 +227,47 @@ class _PlanViews:
 
 
 class _SliceViews:
-    """Views of one name taken of both sides' :class:`.principal_slices.PrincipalSlices`. Most
-    principals a change names have no ACL of their own on most names (a change on ``*`` visits every
-    name): their view is ``User:*``'s alone, taken once per name."""
+    """Views of one name taken of both sides' :class:`.principal_slices.PrincipalSlices`. The view of
+    ``User:*``'s slots alone is taken once per name: a principal without ACLs of its own on the name
+    sees just that, and one whose only ACLs are on the literal ``*`` (as a change on ``*`` names, and
+    visits every name for) sees that with one slot appended, the last of Kafka's walk."""
 
     def __init__(self, classes: RequestClasses, slices: tuple, rtype: ResourceType, name: str, has_o: bool,
                  has_n: bool):
         self.classes, self.slices, self.rtype, self.name = classes, slices, rtype, name
-        self.has_o, self.has_n = has_o, has_n
-        self.wild_o = slices[0].wild_slots(classes, rtype, name)
-        self.wild_n = slices[1].wild_slots(classes, rtype, name)
-        self._wild_views: tuple | None = None
+        self.has = (has_o, has_n)
+        self.wild = (slices[0].wild_slots(classes, rtype, name), slices[1].wild_slots(classes, rtype, name))
+        self._wild_views: list = [None, None]
         self._everywhere: frozenset[str] | None = None
+        # The walk's wildcard section comes last unless the name starts with '*' (or User:* has ACLs on
+        # '*' itself): only then is a star-only principal's slot simply the last.
+        self._star_last = (not name.startswith(WILDCARD_RESOURCE) or name == WILDCARD_RESOURCE) and \
+            not any(slot >= (2, 0) for wild in self.wild for slot, _b, _v in wild)
 
     def of(self, pkey) -> tuple:
-        classes, rtype, name = self.classes, self.rtype, self.name
-        slices_o, slices_n = self.slices
-        own_o = slices_o.own_slots(rtype, pkey, name)
-        own_n = slices_n.own_slots(rtype, pkey, name)
-        if not own_o and not own_n:
-            if self._wild_views is None:
-                self._wild_views = (classes.view_of(slices_o.merged(classes, (), self.wild_o), None, self.has_o),
-                                    classes.view_of(slices_n.merged(classes, (), self.wild_n), None, self.has_n))
-            return self._wild_views
-        return (classes.view_of(slices_o.merged(classes, own_o, self.wild_o), pkey, self.has_o),
-                classes.view_of(slices_n.merged(classes, own_n, self.wild_n), pkey, self.has_n))
+        return self._side(0, pkey), self._side(1, pkey)
+
+    def _side(self, i: int, pkey) -> tuple:
+        classes, slices = self.classes, self.slices[i]
+        star = slices.star_only(self.rtype, pkey) if self._star_last else False
+        if star is False:
+            own = slices.own_slots(self.rtype, pkey, self.name)
+            if own:
+                return classes.view_of(slices.merged(classes, own, self.wild[i]), pkey, self.has[i])
+            star = None
+        view, where = self._wild_view(i)
+        part = classes.bucket_view(star).parts.get(pkey, 0) if star is not None else 0
+        if not part:
+            return view, where
+        return (view[0], view[1] + ((part, 0),)), where + ((star, None),)
+
+    def _wild_view(self, i: int) -> tuple:
+        found = self._wild_views[i]
+        if found is None:
+            slices = self.slices[i]
+            found = self._wild_views[i] = self.classes.view_of(slices.merged(self.classes, (), self.wild[i]), None,
+                                                               self.has[i])
+        return found
 
     def everywhere(self) -> frozenset[str]:
         if self._everywhere is None:

@@ -56,6 +56,7 @@ class PrincipalSlices:
         self.wild: dict[ResourceType, TypeIndex] = {}
         self.hosts: dict[ResourceType, TypeIndex] = {}
         self.unusable: set[ResourceType] = set()
+        self._star_only: dict = {}
         keys: dict[str, tuple | None] = {}
         for acl in authorizer.bindings:
             key = keys.get(acl.principal, False)
@@ -76,6 +77,22 @@ class PrincipalSlices:
 
     def usable(self, rtype: ResourceType) -> bool:
         return rtype not in self.unusable
+
+    def star_only(self, rtype: ResourceType, pkey):
+        """The bucket of the principal's ACLs on the literal ``*`` where it has ACLs on nothing else
+        of the type (None where it has none at all); False otherwise."""
+        key = (rtype, pkey)
+        found = self._star_only.get(key, _UNSEEN)
+        if found is _UNSEEN:
+            index = self.own.get(key) if pkey is not None else None
+            if index is None:
+                found = None
+            elif not index.prefixed and set(index.literal) == {WILDCARD_RESOURCE}:
+                found = index.bucket(index.literal, WILDCARD_RESOURCE)
+            else:
+                found = False
+            self._star_only[key] = found
+        return found
 
     def own_slots(self, rtype: ResourceType, pkey, name: str) -> list:
         """Where the walk meets the principal's own ACLs for ``name`` (empty for most names)."""
@@ -111,6 +128,9 @@ class PrincipalSlices:
         for _slot, bucket in walk_slots(self.hosts.get(rtype), name):
             out |= classes.bucket_view(bucket).all_hosts
         return frozenset(out)
+
+
+_UNSEEN = object()
 
 
 def _index(table: dict, key) -> TypeIndex:
