@@ -42,7 +42,8 @@ def test_a_local_is_evaluated_once_however_often_it_is_referred_to():
     start = time.monotonic()
     with pytest.raises(InputError, match=r"kafka_acl.a: resource_name must be a string, got a list"):
         tf(text + ACL.format(name=f"local.a{levels}", extra=""))
-    assert time.monotonic() - start < 2
+    # 2^38 evaluations would take days; the bound leaves room for a loaded CI machine (2.4 s seen there)
+    assert time.monotonic() - start < 30
 
 
 def test_a_string_of_strings_stops_at_the_stated_length():
@@ -161,7 +162,7 @@ def test_catastrophic_backtracking_is_linear_in_re2():
     pattern = compile_match("(a+)+$", Node, "f")
     start = time.monotonic()
     assert not pattern.matches("a" * 40 + "b") and pattern.matches("a" * 249)
-    assert time.monotonic() - start < 0.5
+    assert time.monotonic() - start < 10  # backtracking on 40 a's takes 2^40 steps: hours
 
 
 def test_a_pattern_only_backtracking_reads_stops_at_its_budget_naming_pattern_and_topic():

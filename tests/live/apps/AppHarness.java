@@ -100,6 +100,21 @@ public final class AppHarness {
     /** Every client is closed with a bound: a client in an error state may otherwise wait forever. */
     static final Duration CLOSE = Duration.ofSeconds(5);
 
+    /**
+     * Closes a client after its workflow. When the workflow already failed, what close meets next is an
+     * echo of that failure (a share consumer whose poll was refused throws "Failed to close Kafka share
+     * consumer" from close) and must not replace the failure the test predicts; when the workflow
+     * succeeded, a failing close is its last step and is reported as such.
+     */
+    static void closeAfter(Throwable failed, AutoCloseable client) throws StepFailure {
+        try {
+            client.close();
+        } catch (Throwable t) {
+            if (failed == null) throw new StepFailure("close", t);
+            failed.addSuppressed(t);
+        }
+    }
+
     static void step(String name, Step body) throws StepFailure {
         try {
             body.run();
@@ -349,6 +364,7 @@ public final class AppHarness {
         List<String> topics = list(cmd.path("topics"));
         boolean grouped = p.containsKey("group.id");
         KafkaConsumer<String, String> consumer = new KafkaConsumer<>(p, new StringDeserializer(), new StringDeserializer());
+        Exception failed = null;
         try {
             if (grouped) {
                 step("subscribe", () -> consumer.subscribe(topics));
@@ -357,8 +373,11 @@ public final class AppHarness {
             }
             pollUntilRecords(cmd, consumer, topics.size());
             if (grouped) step("commitSync", consumer::commitSync);
+        } catch (Exception e) {
+            failed = e;
+            throw e;
         } finally {
-            consumer.close(CLOSE);
+            closeAfter(failed, () -> consumer.close(CLOSE));
         }
     }
 
@@ -378,6 +397,7 @@ public final class AppHarness {
         Properties p = with(login(cmd), cmd.path("config"));
         List<String> topics = list(cmd.path("topics"));
         KafkaShareConsumer<String, String> consumer = new KafkaShareConsumer<>(p, new StringDeserializer(), new StringDeserializer());
+        Exception failed = null;
         try {
             step("subscribe", () -> consumer.subscribe(topics));
             long deadline = System.currentTimeMillis() + timeout(cmd);
@@ -392,8 +412,11 @@ public final class AppHarness {
                 received += got.get().count();
             }
             step("commitSync", () -> consumer.commitSync());
+        } catch (Exception e) {
+            failed = e;
+            throw e;
         } finally {
-            consumer.close(CLOSE);
+            closeAfter(failed, () -> consumer.close(CLOSE));
         }
     }
 
