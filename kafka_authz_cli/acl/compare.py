@@ -29,7 +29,7 @@ from kafka_authz_cli.acl.decision import Request
 from kafka_authz_cli.acl.decision_diff import ClassChanges, DecisionDiff
 from kafka_authz_cli.acl.engine import StandardAuthorizer
 from kafka_authz_cli.acl.matching import WILDCARD_PRINCIPAL_KEY, principal_key
-from kafka_authz_cli.acl.merged import describe_class, grouped, scopes
+from kafka_authz_cli.acl.merged import Subtrees, describe_class, grouped, scopes
 from kafka_authz_cli.acl.model import AclBinding, KafkaPrincipal, ResourceType, java_host_address
 from kafka_authz_cli.acl.names import NameClass, NameSpace
 
@@ -259,17 +259,17 @@ def merged_findings(findings: list[Finding], spaces: dict[ResourceType, NameSpac
     """Findings that say the same of several name classes, as one (:mod:`.merged`): the same
     principal, direction, operations and hosts, decided by the same rules and ACLs before and after."""
     out: list[Finding] = []
-    universes: dict[ResourceType, set] = {}
+    trees: dict[ResourceType, Subtrees] = {}
     for group in grouped(findings, _said).values():
         rtype = group[0].resource_type
         space = spaces.get(rtype)
         if len(group) == 1 or space is None or rtype is ResourceType.CLUSTER:
             out.extend(group)
             continue
-        if rtype not in universes:
-            universes[rtype] = {nc for _name, nc in space.representatives()}
+        if rtype not in trees:
+            trees[rtype] = Subtrees(space, {nc for _name, nc in space.representatives()})
         by_class = {f.name_class: f for f in group}
-        for scope in scopes(by_class, space, universes[rtype]):
+        for scope in scopes(by_class, space, trees=trees[rtype]):
             first = by_class[scope.classes[0]]
             if scope.root is None:
                 out.append(first)

@@ -126,14 +126,17 @@ def _describable(exceptions: set[NameClass], agreeing: set[NameClass]) -> bool:
     return True
 
 
-def scopes(classes: Iterable[NameClass], space: NameSpace, universe: set[NameClass] | None = None) -> list[Scope]:
+def scopes(classes: Iterable[NameClass], space: NameSpace, universe: set[NameClass] | None = None,
+           trees: Subtrees | None = None) -> list[Scope]:
     """The fewest scopes covering exactly ``classes`` (of one resource type). ``universe``: the classes
-    the type has (default: those :meth:`.names.NameSpace.representatives` draws)."""
+    the type has (default: those :meth:`.names.NameSpace.representatives` draws). ``trees``: the
+    :class:`Subtrees` of that space and universe, when many calls share them (a diff's groups)."""
     wanted = set(classes)
     if len(wanted) <= 1 or space.below_star or any(c.shared_start or c.prefix == "" for c in wanted):
         return [Scope(None, (c,), only=c) for c in wanted]
-    known = universe if universe is not None else {nc for _name, nc in space.representatives()}
-    trees = _Subtrees(space, known)
+    if trees is None:
+        known = universe if universe is not None else {nc for _name, nc in space.representatives()}
+        trees = Subtrees(space, known)
     if FRESH in wanted:
         return _split("", wanted, trees)
     # The shortest prefixes among the classes' own: a broader root would speak of names the classes
@@ -156,8 +159,8 @@ def _shortest(prefix: str, among: set[str], lengths: list[int]) -> str:
     return prefix
 
 
-class _Subtrees:
-    """The known classes under each ACL name, made once per :func:`scopes` call."""
+class Subtrees:
+    """The known classes under each ACL name, each made once for every :func:`scopes` call given it."""
 
     def __init__(self, space: NameSpace, known: set[NameClass]):
         self.space, self.known = space, known
@@ -188,7 +191,7 @@ def _by_child(root: str, classes: set[NameClass], space: NameSpace) -> dict[str,
     return out
 
 
-def _split(root: str, wanted: set[NameClass], trees: _Subtrees) -> list[Scope]:
+def _split(root: str, wanted: set[NameClass], trees: Subtrees) -> list[Scope]:
     tree = trees(root)
     agreeing = tree & wanted
     if len(agreeing) <= 1:

@@ -12,7 +12,7 @@ import json
 from typing import Callable, Iterable
 
 from kafka_authz_cli.acl import CLUSTER_NAME, AclBinding, NameClass, NameSpace, ResourceType, describe_names
-from kafka_authz_cli.acl.merged import describe_class, grouped, scopes
+from kafka_authz_cli.acl.merged import Subtrees, describe_class, grouped, scopes
 from kafka_authz_cli.review.access import AccessReview, ResourceAccess
 from kafka_authz_cli.review.access_principal import principal_classes
 
@@ -71,9 +71,10 @@ def merged_classes(review: AccessReview, results: list[ResourceAccess], prefix: 
         space = NameSpace(names | ({prefix} if prefix is not None else set()))
         classes = {id(r): space.classify(r.name) for r in items}
         universe = set(classes.values()) if prefix is not None else {nc for _n, nc in space.representatives()}
+        trees = Subtrees(space, universe)
         for group in grouped(items, _answer).values():
             by_class = {classes[id(r)]: r for r in group}
-            for scope in scopes(by_class, space, universe):
+            for scope in scopes(by_class, space, trees=trees):
                 first = by_class[scope.classes[0]]
                 if scope.root is not None:
                     first = ResourceAccess(rtype, first.name, scope.describe(rtype, space), first.grants,
