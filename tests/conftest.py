@@ -67,3 +67,15 @@ def read_jsonl(path: Path) -> list[dict]:
 @pytest.fixture(scope="session")
 def conformance_dir() -> Path:
     return CONFORMANCE
+
+
+@pytest.fixture(autouse=True)
+def _fresh_consoles():
+    """Each test's CLI runs get consoles made anew, as each `authz` process does: rich fixes a
+    console's width from COLUMNS when it is made, so a console made by an earlier test in the same
+    worker (80 columns) would ignore a later test's COLUMNS=200."""
+    from kafka_authz_cli.cli import common
+
+    common.console._console = None
+    common.err_console._console = None
+    yield
