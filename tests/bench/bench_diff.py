@@ -11,7 +11,8 @@ Two shapes, three sizes each (the shapes that break class-building are in both):
 
 Each set is changed twice (gen_team_estate.mutate: a third removed, added, edited): 1% of its ACLs,
 and 10 ACLs. Every command runs in a fresh process (`/usr/bin/env authz ...`, its output to a file);
-its wall time and peak RSS are read from os.wait4. The baseline is reading both sets: `authz convert
+its wall time is measured here and its peak RSS by a small launcher
+(os.wait4 of its only child, so that this process's own size never counts). The baseline is reading both sets: `authz convert
 OLD` + `authz convert NEW` (to JSON). `--before DIR` also runs another checkout's authz (its
 .venv/bin/authz, or `python -m kafka_authz_cli` with DIR on the path) with `--timeout` seconds each.
 
@@ -72,23 +73,35 @@ def make_sets(shape: str, size: int, workdir: Path) -> dict[str, Path]:
     return paths
 
 
+#: Runs the command as its own child and writes that child's peak RSS (KiB). Linux keeps a process's
+#: peak RSS across exec from the process it was forked from, so measured straight from this process
+#: (which holds parsed outputs of hundreds of MB) every later command would report this one's size.
+_LAUNCHER = ("import os, subprocess, sys\n"
+             "p = subprocess.Popen(sys.argv[2:])\n"
+             "_, status, usage = os.wait4(p.pid, 0)\n"
+             "open(sys.argv[1], 'w').write(str(usage.ru_maxrss))\n"
+             "sys.exit(os.waitstatus_to_exitcode(status))\n")
+
+
 def run(authz: list[str], args: list, output: Path, timeout: float) -> dict:
     """One command in a fresh process: wall seconds, peak RSS (MiB), exit code (None: timed out)."""
+    rss = Path(tempfile.mkstemp(suffix=".rss")[1])
     t0 = time.perf_counter()
     with open(output, "wb") as out, open(os.devnull, "wb") as err:
         # From a directory of no checkout: `python -m` puts the current directory first on sys.path.
-        proc = subprocess.Popen([*authz, *map(str, args)], stdout=out, stderr=err, cwd=tempfile.gettempdir())
-        deadline = t0 + timeout
-        while True:
-            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
-            if pid:
-                break
-            if time.perf_counter() > deadline:
-                proc.kill()
-                os.wait4(proc.pid, 0)
-                return {"s": None, "mib": None, "rc": None}
-            time.sleep(0.05)
-    return {"s": time.perf_counter() - t0, "mib": usage.ru_maxrss / 1024, "rc": os.waitstatus_to_exitcode(status)}
+        proc = subprocess.Popen([sys.executable, "-S", "-c", _LAUNCHER, rss, *authz, *map(str, args)], stdout=out,
+                                stderr=err, cwd=tempfile.gettempdir(), start_new_session=True)
+        try:
+            code = proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, 9)
+            proc.wait()
+            rss.unlink()
+            return {"s": None, "mib": None, "rc": None}
+    seconds = time.perf_counter() - t0
+    kib = int(rss.read_text() or 0)
+    rss.unlink()
+    return {"s": seconds, "mib": kib / 1024, "rc": code}
 
 
 def authz_of(checkout: Path) -> list[str]:
