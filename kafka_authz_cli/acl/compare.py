@@ -94,11 +94,12 @@ class Finding:
             return []
         return sorted(set(self.host_classes) - set(self.hosts) - {FRESH_HOST})
 
-    def describe(self) -> str:
+    def describe(self, names: str | None = None) -> str:
+        """The finding in one sentence; ``names``: :meth:`names`, when the caller has it already."""
         who = "anyone without an ACL of their own" if self.principal == FRESH_PRINCIPAL else self.principal
         verb = {"gained": "can now", "lost": "can no longer"}.get(self.direction, "gets a different answer to")
         ops = "/".join(self.operations)
-        return f"{who} {verb} {ops} {self.names()}{self.where()}"
+        return f"{who} {verb} {ops} {names if names is not None else self.names()}{self.where()}"
 
     def names(self) -> str:
         """The names this finding holds for, in words, whole."""

@@ -109,6 +109,7 @@ def _witness(f) -> dict:
 def to_json(result: DiffResult) -> dict:
     """``findings``: what is said, merged across name classes (what the table and markdown show);
     ``changes``: one entry per principal, name class and set of hosts."""
+    shared = _Shared(result)
     return {
         "verdict": result.verdict,
         "gained": result.gained,
@@ -116,20 +117,46 @@ def to_json(result: DiffResult) -> dict:
         "classes_examined": result.classes_examined,
         "bindings": {"added": [_binding(b, result.new_origins) for b in result.bindings.added],
                      "removed": [_binding(b, result.old_origins) for b in result.bindings.removed]},
-        "findings": [_finding(f, result) for f in result.merged],
-        "changes": [_finding(f, result) for f in result.findings],
+        "findings": [_finding(f, shared) for f in result.merged],
+        "changes": [_finding(f, shared) for f in result.findings],
     }
 
 
-def _finding(f, result: DiffResult) -> dict:
-    return {"direction": f.direction, "description": f.describe(), "principal": f.principal,
-            "resource_type": f.resource_type.name, "resources": f.names(),
+class _Shared:
+    """The parts of findings that many findings repeat (one ACL on `*` decides 40,000 of them), made
+    once each: the deciding ACLs as JSON and the sentence saying why."""
+
+    def __init__(self, result: DiffResult):
+        self.result = result
+        self._acls: dict = {}
+        self._because: dict = {}
+
+    def acl(self, acl, side: int) -> dict | None:
+        if acl is None:
+            return None
+        found = self._acls.get((acl, side))
+        if found is None:
+            origins = self.result.new_origins if side else self.result.old_origins
+            found = self._acls[(acl, side)] = _binding(acl, origins)
+        return found
+
+    def because(self, f) -> str:
+        key = (f.old_rule, f.old_acl, f.new_rule, f.new_acl)
+        found = self._because.get(key)
+        if found is None:
+            found = self._because[key] = because(f, self.result)
+        return found
+
+
+def _finding(f, shared: _Shared) -> dict:
+    names = f.names()
+    return {"direction": f.direction, "description": f.describe(names), "principal": f.principal,
+            "resource_type": f.resource_type.name, "resources": names,
             "operations": f.operations, "hosts": f.hosts, "excluded_hosts": f.excluded_hosts,
             "witness": _witness(f),
             "old_rule": f.old_rule, "new_rule": f.new_rule,
-            "old_acl": _binding(f.old_acl, result.old_origins) if f.old_acl else None,
-            "new_acl": _binding(f.new_acl, result.new_origins) if f.new_acl else None,
-            "because": because(f, result)}
+            "old_acl": shared.acl(f.old_acl, 0), "new_acl": shared.acl(f.new_acl, 1),
+            "because": shared.because(f)}
 
 
 def _binding(b, origins: dict) -> dict:

@@ -19,6 +19,14 @@ core on a shared machine.
 
     python tests/bench/bench_access.py            # 1k, 10k, 100k resources
     python tests/bench/bench_access.py --quick    # 1k, 10k
+
+`--principal` measures `authz access SET --principal P --format json` instead, end to end in a fresh
+process (wall time, peak RSS), against `authz convert SET` (loading the set) in the same run, on both
+shapes of tests/bench/bench_diff.py at three sizes: the AuthorizerBenchmark layout at 5k / 50k / 200k
+resources (76k / 757k / 3.0M ACLs; P = User:test-user, who holds the resourceCount/10 host-specific
+ACLs on `*`) and the team estate at 10k / 100k / 1M ACLs (P = User:team7-svc3):
+
+    python tests/bench/bench_access.py --principal [--sizes 0,1] [--workdir DIR]
 """
 
 from __future__ import annotations
@@ -87,10 +95,50 @@ def measure(resources: int, workdir: Path) -> dict:
             "json_mb": len(text) / 1e6}
 
 
+def principal_rows(sizes: str | None, workdir: Path, timeout: float) -> None:
+    """`access --principal` against loading the set, per shape and size, and how both grow."""
+    import bench_diff
+
+    rows = []
+    for shape, all_sizes in bench_diff.SIZES.items():
+        chosen = [all_sizes[int(i)] for i in sizes.split(",")] if sizes else all_sizes
+        for size in chosen:
+            paths = bench_diff.make_sets(shape, size, workdir)
+            sink = workdir / "out"
+            authz = bench_diff.authz_of(ROOT)
+            load = bench_diff.run(authz, ["convert", paths["old"], "--to", "json"], sink, timeout)
+            asked = bench_diff.run(authz, ["access", paths["old"], "--principal", bench_diff.PRINCIPAL[shape],
+                                           "--format", "json"], sink, timeout)
+            row = {"shape": shape, "size": size, "acls": bench_diff._count(paths["old"]), "load": load,
+                   "access": asked}
+            rows.append(row)
+            print(json.dumps(row), flush=True)
+    print(f"\n{'shape':<22} {'ACLs':>10} {'load s':>7} {'access s':>9} {'x load':>7} {'MiB':>6} {'growth':>22}")
+    first: dict = {}
+    for r in rows:
+        s, base = r["access"]["s"], r["load"]["s"]
+        if s is None:
+            print(f"{r['shape']:<22} {r['acls']:>10,} {base:>7.1f} {'timed out':>9}")
+            continue
+        start = first.setdefault(r["shape"], r)
+        growth = (f"{r['acls'] / start['acls']:.0f}x ACLs: {s / start['access']['s']:.1f}x time"
+                  if start is not r else "")
+        print(f"{r['shape']:<22} {r['acls']:>10,} {base:>7.1f} {s:>9.1f} {s / base:>6.2f}x "
+              f"{r['access']['mib']:>6.0f} {growth:>22}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--principal", action="store_true", help="access --principal against loading the set")
+    parser.add_argument("--sizes", default=None, help="with --principal: indexes into each shape's sizes (0,1,2)")
+    parser.add_argument("--workdir", type=Path, default=None, help="with --principal: keep the generated sets here")
+    parser.add_argument("--timeout", type=float, default=900.0)
     ns = parser.parse_args()
+    if ns.principal:
+        with tempfile.TemporaryDirectory() as tmp:
+            principal_rows(ns.sizes or ("0,1" if ns.quick else None), ns.workdir or Path(tmp), ns.timeout)
+        return
     sizes = [1_000, 10_000] if ns.quick else [1_000, 10_000, 100_000]
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
