@@ -34,8 +34,8 @@ from kafka_authz_cli.acl.model import AclBinding, KafkaPrincipal, ResourceType, 
 from kafka_authz_cli.acl.names import NameClass, NameSpace
 
 __all__ = ["FRESH_HOST", "FRESH_PRINCIPAL", "BindingDiff", "Change", "DiffResult", "Finding", "NameClass",
-           "NameSpace", "binding_diff", "change_keys", "describe_host", "describe_names", "diff", "findings_of",
-           "merge", "request_class"]
+           "NameSpace", "binding_diff", "change_keys", "describe_host", "describe_names", "describe_principals",
+           "diff", "findings_of", "merge", "request_class"]
 @dataclass(frozen=True)
 class Change:
     resource_type: ResourceType
@@ -86,6 +86,9 @@ class Finding:
     #: A finding merged across name classes (:mod:`.merged`): the names in words, and the classes.
     what: str | None = None
     classes: tuple[NameClass, ...] = ()
+    #: A finding merged across principals: every principal it holds for (``principal`` is the first,
+    #: the witness's); empty for one principal.
+    principals: tuple[str, ...] = ()
 
     @property
     def excluded_hosts(self) -> list[str]:
@@ -96,7 +99,7 @@ class Finding:
 
     def describe(self, names: str | None = None) -> str:
         """The finding in one sentence; ``names``: :meth:`names`, when the caller has it already."""
-        who = "anyone without an ACL of their own" if self.principal == FRESH_PRINCIPAL else self.principal
+        who = describe_principals(self.principals or (self.principal,))
         verb = {"gained": "can now", "lost": "can no longer"}.get(self.direction, "gets a different answer to")
         ops = "/".join(self.operations)
         return f"{who} {verb} {ops} {names if names is not None else self.names()}{self.where()}"
@@ -115,6 +118,22 @@ class Finding:
             # Never "any other host" without saying other than what: name the hosts left out.
             return " from " + describe_host(FRESH_HOST, self.host_classes, self.hosts)
         return " from " + ", ".join(self.hosts)
+
+
+#: Principals named in full in one finding; past it the rest are counted.
+MAX_PRINCIPALS_NAMED = 10
+
+
+def describe_principals(principals: tuple[str, ...] | list[str]) -> str:
+    """Principals in words: "User:a, User:b and anyone without an ACL of their own"; past
+    :data:`MAX_PRINCIPALS_NAMED` named ones, the rest counted ("and 12 more principals")."""
+    named = [p for p in principals if p != FRESH_PRINCIPAL]
+    parts = named[:MAX_PRINCIPALS_NAMED]
+    if len(named) > MAX_PRINCIPALS_NAMED:
+        parts.append(f"{len(named) - MAX_PRINCIPALS_NAMED:,} more principals")
+    if len(named) < len(principals):
+        parts.append("anyone without an ACL of their own")
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
 def describe_host(host: str, host_classes: tuple[str, ...] | list[str], included: list[str] | tuple = ()) -> str:
@@ -277,8 +296,28 @@ def merged_findings(findings: list[Finding], spaces: dict[ResourceType, NameSpac
                 continue
             out.append(replace(first, what=scope.describe(rtype, space), classes=scope.classes,
                                name_class=NameClass(scope.root, False)))
+    out = _across_principals(out)
     out.sort(key=_finding_order)
     return out
+
+
+def _across_principals(findings: list[Finding]) -> list[Finding]:
+    """Findings that say the same of several principals (the same change of the same names, decided
+    by the same rules and ACLs, as when a `User:*` ALLOW goes and everyone relying on it loses), as
+    one: "User:a, User:b and anyone without an ACL of their own can no longer READ topic `t`"."""
+    out: list[Finding] = []
+    for group in grouped(findings, _said_of_anyone).values():
+        if len(group) == 1:
+            out.append(group[0])
+            continue
+        group.sort(key=lambda f: (f.principal == FRESH_PRINCIPAL, f.principal))
+        out.append(replace(group[0], principals=tuple(f.principal for f in group)))
+    return out
+
+
+def _said_of_anyone(f: Finding) -> tuple:
+    return (f.direction, f.resource_type, tuple(f.operations), f.where(), f.old_rule, f.new_rule, f.old_acl,
+            f.new_acl, f.classes or (f.name_class,), f.names())
 
 
 def _said(f: Finding) -> tuple:

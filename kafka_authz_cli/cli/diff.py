@@ -151,6 +151,7 @@ class _Shared:
 def _finding(f, shared: _Shared) -> dict:
     names = f.names()
     return {"direction": f.direction, "description": f.describe(names), "principal": f.principal,
+            "principals": list(f.principals or (f.principal,)),
             "resource_type": f.resource_type.name, "resources": names,
             "operations": f.operations, "hosts": f.hosts, "excluded_hosts": f.excluded_hosts,
             "witness": _witness(f),

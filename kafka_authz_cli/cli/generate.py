@@ -195,7 +195,8 @@ _KEY = ("principal", "host", "operation", "resource_type", "resource_name")
 
 
 def _finding(f) -> dict:
-    return {"direction": f.direction, "principal": f.principal, "resource_type": f.resource_type.name,
+    return {"direction": f.direction, "principal": f.principal, "principals": list(f.principals or (f.principal,)),
+            "resource_type": f.resource_type.name,
             "operations": f.operations, "hosts": f.hosts, "description": f.describe()}
 
 

@@ -13,7 +13,9 @@ from collections import Counter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kafka_authz_cli.acl.compare import _said, diff
+from dataclasses import replace
+
+from kafka_authz_cli.acl.compare import _said, describe_principals, diff
 from kafka_authz_cli.acl.merged import FRESH, scopes
 from kafka_authz_cli.acl.model import AclBinding, AclOperation, AclPermissionType, PatternType, ResourceType
 from kafka_authz_cli.acl.names import NameSpace
@@ -91,7 +93,29 @@ def test_merged_findings_cover_the_per_class_findings_and_mix_nothing(old, new):
     per_class = Counter((f.resource_type, f.name_class, _said(f)) for f in result.findings)
     merged = Counter()
     for f in result.merged:
-        for nc in (f.classes or (f.name_class,)):
-            merged[(f.resource_type, nc, _said(f))] += 1
+        for principal in f.principals or (f.principal,):
+            for nc in (f.classes or (f.name_class,)):
+                merged[(f.resource_type, nc, _said(replace(f, principal=principal)))] += 1
     assert merged == per_class
+    for f in result.merged:  # a finding of several principals names each of them
+        assert len(f.principals) != 1 and describe_principals(f.principals or (f.principal,)) in f.describe()
     assert all(nc is not FRESH or True for f in result.merged for nc in f.classes)
+
+
+def test_principals_losing_the_same_through_one_user_star_acl_are_one_finding():
+    old = [A("TOPIC", "t", "LITERAL", "User:*", "*", "READ", "ALLOW"),
+           *(A("TOPIC", "t", "LITERAL", f"User:svc{i:02}", "*", "WRITE", "ALLOW") for i in range(12))]
+    s = {"super_users": "", "allow_everyone_if_no_acl_found": False}
+    result = diff(old, old[1:], s, s)
+    assert [f.describe() for f in result.merged] == [
+        # DESCRIBE is not lost by the twelve (their WRITE implies it): a finding of its own
+        "anyone without an ACL of their own can no longer READ/DESCRIBE topic `t`",
+        "User:svc00, User:svc01, User:svc02, User:svc03, User:svc04, User:svc05, User:svc06, User:svc07, "
+        "User:svc08, User:svc09 and 2 more principals can no longer READ topic `t`"]
+    assert result.merged[1].principals == tuple(f"User:svc{i:02}" for i in range(12))
+
+
+def test_the_principals_are_said_whole_or_counted():
+    assert describe_principals(["User:a"]) == "User:a"
+    assert describe_principals(["User:a", "User:anyone-else"]) == "User:a and anyone without an ACL of their own"
+    assert describe_principals(["User:a", "User:b", "User:c"]) == "User:a, User:b and User:c"
