@@ -30,6 +30,7 @@ from kafka_authz_cli.whatif import (
     Shadow,
     ShadowChange,
     ShadowSummary,
+    why_not_a_log,
 )
 
 #: Quarantined records kept in memory for the summary (all of them go to the quarantine file).
@@ -129,6 +130,34 @@ def follow(proposed: Path, current: Optional[Path | str] = None, *, source: Foll
     return state
 
 
+#: The first bytes of a file judged for being a log, as a replay judges a file it finds in a directory.
+_SNIFF_BYTES = 1 << 20
+
+
+def _logs_only(rows: list[tuple[str, int, str]], judged: dict[str, bool],
+               skipped: list[dict[str, str]]) -> list[tuple[str, int, str]]:
+    """The rows of the files that are logs. Spark's file source hands each new file over whole, once:
+    a file that is plainly no log (a README dropped beside the rolled logs) is judged on its first
+    MiB as a replay of the directory judges it, skipped and named in the summary's one warning."""
+    texts: dict[str, list[str]] = {}
+    for file, _lineno, text in rows:
+        if file not in judged:
+            texts.setdefault(file, []).append(text)
+    for file, lines in texts.items():
+        head, size = [], 0
+        for text in lines:
+            if size > _SNIFF_BYTES:
+                break
+            head.append(text)
+            size += len(text) + 1
+        whole = len(head) == len(lines)
+        why = why_not_a_log(("\n".join(head) + "\n")[:_SNIFF_BYTES], whole, file)
+        judged[file] = why is None
+        if why is not None:
+            skipped.append({"file": file, "reason": why})
+    return [row for row in rows if judged[row[0]]]
+
+
 def _check(source: FollowSource, bounds: FollowBounds, on_spark: bool = False) -> None:
     if (source.log is None) == (source.topic is None):
         raise OptionError("follow either a log file (--follow) or a topic (--follow-topic)", "--follow")
@@ -217,21 +246,28 @@ class _Run:
         """The new files of a directory, each judged whole as Spark's file source hands it over."""
         import tempfile
 
-        from kafka_authz_cli.services.whatif import ProgressHooks, spark_job_session
+        from kafka_authz_cli.services.whatif import ProgressHooks, note_skipped, spark_job_session
         from kafka_authz_cli.whatif import spark as spark_job
 
         lines = LineDecisions(self.state.stats, self.pending)
         generations: dict[str, int] = {}
+        judged: dict[str, bool] = {}
+        skipped: list[dict[str, str]] = []
 
         def on_lines(rows) -> None:
+            rows = _logs_only(rows, judged, skipped)
             self.decisions(d for file, lineno, text in rows
                            for d in lines.feed(generations.setdefault(file, len(generations)), file, lineno, text))
             self.decisions(lines.idle())
 
-        with tempfile.TemporaryDirectory(prefix="authz-follow-") as checkpoint, \
-                spark_job_session(opts, ProgressHooks()) as (session, _):
-            spark_job.follow_directory(session, source.log, on_lines, self.stop, checkpoint=checkpoint,
-                                       from_start=source.from_start)
+        try:
+            with tempfile.TemporaryDirectory(prefix="authz-follow-") as checkpoint, \
+                    spark_job_session(opts, ProgressHooks()) as (session, _):
+                spark_job.follow_directory(session, source.log, on_lines, self.stop, checkpoint=checkpoint,
+                                           from_start=source.from_start)
+        finally:
+            if skipped:
+                note_skipped(self.state.stats, skipped)
         self.decisions(lines.finish())
 
     def follow_topic(self, source: FollowSource, timeout: float) -> None:

@@ -22,7 +22,7 @@ __getattr__, __all__ = lazy_face(__name__, {
     "parse_message": "auditlog", "read_file_bytes": "auditlog", "short_rule": "auditlog",
     # streams: one file, log4j or events, told by content; sniffing: a file that is no log at all
     "read_stream": "streams", "check_log_file": "sniffing", "no_decision_lines": "sniffing",
-    "no_log_found": "sniffing", "skipped_warning": "sniffing", "sort_out": "sniffing",
+    "no_log_found": "sniffing", "skipped_warning": "sniffing", "sort_out": "sniffing", "why_not_a_log": "sniffing",
     # cloudevents: Confluent audit-log events
     "decode_event": "cloudevents", "file_holds_events": "cloudevents", "read_records": "cloudevents",
     "to_event": "cloudevents", "EventReader": "cloudevents",

@@ -40,8 +40,9 @@ def test_each_new_file_reaches_the_driver_in_order_once(spark, tmp_path):
         [("kafka-authorizer.log.2", i + 1, _line(i, "bob").rstrip("\n")) for i in range(5)]
 
 
-@pytest.mark.spark
-def test_shadow_mode_on_spark_reports_what_a_replay_of_the_same_files_finds(spark, tmp_path, monkeypatch):
+def _follow_like_a_replay(spark, tmp_path, monkeypatch, strays: dict[str, str]):
+    """Shadow mode on Spark over a copy of the example logs with ``strays`` beside them, against a
+    replay of the logs alone: the same changes, the same line accounting; returns the follow's state."""
     import shutil
     from contextlib import contextmanager
     from pathlib import Path
@@ -54,6 +55,8 @@ def test_shadow_mode_on_spark_reports_what_a_replay_of_the_same_files_finds(spar
     logs = tmp_path / "rolled"
     shutil.copytree(examples / "logs", logs)
     whole = replay(examples / "proposed.json", examples / "current.json", logs=[str(logs)])
+    for name, text in strays.items():
+        (logs / name).write_text(text)
     replayed = whole.report
     expected = {(kind, c.principal, c.operation, c.resource_type, c.resource_name)
                 for kind, changes in (("newly_denied", replayed.newly_denied), ("newly_allowed", replayed.newly_allowed))
@@ -73,10 +76,31 @@ def test_shadow_mode_on_spark_reports_what_a_replay_of_the_same_files_finds(spar
                       or time.monotonic() > started + 60))
     got = {(c.kind, c.principal, c.operation, c.resource_type, c.resource_name) for c in seen}
     assert got == expected
-    # every line of every file read, and accounted for as the replay accounts for it
+    # every line of every log read, and accounted for as the replay accounts for it
     got_counts = (done.stats.files, done.stats.lines, done.stats.decision_lines, done.stats.quarantined_lines)
     assert got_counts == (whole.stats.files, whole.stats.lines, whole.stats.decision_lines,
                           whole.stats.quarantined_lines)
+    return done
+
+
+@pytest.mark.spark
+def test_shadow_mode_on_spark_reports_what_a_replay_of_the_same_files_finds(spark, tmp_path, monkeypatch):
+    done = _follow_like_a_replay(spark, tmp_path, monkeypatch, {})
+    assert done.stats.skipped_files == []
+
+
+@pytest.mark.spark
+def test_a_stray_file_beside_the_rolled_logs_is_skipped_and_named_once(spark, tmp_path, monkeypatch):
+    # A README dropped into the directory Spark follows: skipped as a replay of the directory skips it
+    # (no line of it counted or quarantined), named in one warning, the logs judged as without it.
+    readme = "# Rolled authorizer logs\n\nBrokers copy `kafka-authorizer.log.N` here.\n\n" + "".join(
+        f"- note {i}: rotate daily\n" for i in range(40))
+    done = _follow_like_a_replay(spark, tmp_path, monkeypatch, {"README.md": readme})
+    assert [s["file"].rsplit("/", 1)[1] for s in done.stats.skipped_files] == ["README.md"]
+    assert done.stats.skipped_files[0]["reason"] == "no line is a decision and 42 of 42 non-blank line(s) are no log record"
+    warnings = [w for w in done.stats.warnings if "skipped 1 file(s)" in w]
+    assert len(warnings) == 1 and "README.md" in warnings[0]
+    assert "(1 more skipped: no log)" in done.stats.files_read()
 
 
 def test_shadow_mode_on_spark_takes_a_directory_and_no_topic(tmp_path):
