@@ -86,6 +86,9 @@ def show(
     fmt: AccessFormat = typer.Option(AccessFormat.table, "--format", "-f", help="Output format (html: a "
                                      "principal x resource matrix, one self-contained file; give -o)."),
     out: Optional[Path] = typer.Option(None, "-o", "--output", help="Write the report to a file."),
+    apps: Optional[Path] = typer.Option(None, "--apps", help="A team's applications (YAML `apps:` list of `authz app "
+                                        "check` settings): which of them work (with --principal: its own; alone: "
+                                        "only that)."),
 ) -> None:
     render_html = _html_renderer() if fmt is AccessFormat.html else None
     if out is not None:
@@ -95,19 +98,22 @@ def show(
         transactional_id=transactional_id, cluster=cluster, delegation_token=delegation_token,
         user_principal=user_principal, resource_prefix=resource_prefix, resource_type=resource_type, names=names,
         bootstrap_server=bootstrap_server, command_config=command_config, timeout=timeout, principal=principal,
-        super_users=super_users, allow_everyone=allow_everyone, broker_config=broker_config)
+        super_users=super_users, allow_everyone=allow_everyone, broker_config=broker_config, apps=apps)
     report = run_access(options)
     if fmt is AccessFormat.table and out is None:
-        _print_table(report)
+        if report.resources or report.apps is None:
+            _print_table(report)
+        if report.apps is not None:
+            _print_apps(report.apps)
         return
     if fmt is AccessFormat.json:
-        write_output(report.json_text(), out)
+        write_output(_with_apps(report.json_text(), report.apps), out)
         return
     doc = report.document()
     if fmt is AccessFormat.csv:
         text = to_csv(doc)
     elif fmt is AccessFormat.markdown:
-        text = to_markdown(doc)
+        text = to_markdown(doc) + (_apps_markdown(report.apps) if report.apps is not None else "")
     elif render_html is not None:
         text = render_html(doc)
     else:
@@ -211,3 +217,66 @@ def _table_text(report: AccessReport) -> str:
     buf = io.StringIO()
     _print_table(report, AuthzConsole(file=buf, width=120, color_system=None, highlight=False, soft_wrap=False))
     return buf.getvalue()
+
+
+# ---- --apps: which of a team's declared applications work ------------------------------------------------
+
+
+def _app_dict(found) -> dict:
+    from kafka_authz_cli.cli.apps_render import check_json
+
+    app = found.app
+    head = {"name": app.name, "declared_at": f"{app.line}:{app.col}"}
+    if found.check is None:
+        return {**head, "kind": app.kind, "principal": app.principal, "works": None, "problem": found.problem}
+    return {**head, **check_json(found.check), "problem": None}
+
+
+def _with_apps(text: str, apps) -> str:
+    """The access JSON with an ``apps`` member last (each application as `authz app check --format json`
+    answers, with its name and where it is declared, or the problem that kept it from being checked)."""
+    if apps is None:
+        return text
+    import json
+
+    body = text.rstrip()
+    assert body.endswith("}")
+    member = json.dumps([_app_dict(a) for a in apps], indent=2, ensure_ascii=False).replace("\n", "\n  ")
+    return body[:-1].rstrip() + ',\n  "apps": ' + member + "\n}\n"
+
+
+def _app_line(found) -> tuple[str, str]:
+    from kafka_authz_cli.cli.apps_render import sentence
+
+    if found.check is None:
+        return "not checked", found.problem or ""
+    return ("works" if found.check.verdict.works else "fails"), sentence(found.check)
+
+
+def _print_apps(apps) -> None:
+    from rich.table import Table
+
+    if not apps:
+        console.print("no declared application connects as this principal", markup=False, highlight=False)
+        return
+    table = Table(show_lines=True, header_style="bold", title="declared applications")
+    for col in ("application", "kind", "principal", "", "what happens"):
+        table.add_column(col, overflow="fold")
+    for found in apps:
+        verdict, text = _app_line(found)
+        colour = {"works": "green", "fails": "red"}.get(verdict, "yellow")
+        principal = found.check.identity.principal if found.check is not None else (found.app.principal or "?")
+        table.add_row(cell(found.app.name), found.app.kind, cell(principal), f"[{colour}]{verdict}[/]", cell(text))
+    console.print(table)
+    failing = sum(1 for a in apps if a.check is not None and not a.check.verdict.works)
+    unchecked = sum(1 for a in apps if a.check is None)
+    console.print(f"{len(apps) - failing - unchecked} of {len(apps)} application(s) work; {failing} fail"
+                  + (f"; {unchecked} could not be checked" if unchecked else ""), markup=False, highlight=False)
+
+
+def _apps_markdown(apps) -> str:
+    lines = ["", "### Declared applications", "", "| application | kind | | what happens |", "|---|---|---|---|"]
+    for found in apps:
+        verdict, text = _app_line(found)
+        lines.append(f"| {_md(found.app.name)} | {found.app.kind} | {verdict} | {_md(text)} |")
+    return "\n".join(lines) + "\n"

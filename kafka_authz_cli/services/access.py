@@ -45,6 +45,8 @@ class AccessOptions:
     super_users: Optional[str] = None
     allow_everyone: Optional[bool] = None
     broker_config: Optional[Path] = None
+    #: a team's declared applications (apps/appsfile.py): which of them work (those of --principal)
+    apps: Optional[Path] = None
 
 
 @dataclass
@@ -52,6 +54,8 @@ class AccessReport:
     resources: list[ResourceAccess]
     query: dict
     origin: Callable[[AclBinding], Optional[str]]
+    #: with --apps: each declared application (of --principal) checked against the set
+    apps: Optional[list] = None
 
     def document(self) -> dict:
         """The shared JSON shape (see README `authz access`)."""
@@ -72,6 +76,13 @@ def run_access(o: AccessOptions, progress: Optional[Callable[[int, int], None]] 
     query = {"resource_type": None, "resource_name": None, "pattern": pattern, "principal": principal,
              "settings": {"super_users": sorted(authorizer.super_users),
                           "allow_everyone_if_no_acl_found": settings.allow_everyone_if_no_acl_found}}
+    apps = None
+    if o.apps is not None:
+        from kafka_authz_cli.services.apps import check_declared
+
+        apps = check_declared(o.apps, acl_set, settings, principal, o.broker_config)
+        if targets is None and principal is None and o.bootstrap_server is None:  # --apps alone
+            return AccessReport([], query, _Origins(acl_set, authorizer), apps)
     if pattern == "prefix":
         rtype = _resource_type(o.resource_type) or ResourceType.TOPIC
         targets = [(rtype, name, label) for name, label in prefix_classes(review, rtype, o.resource_prefix)]
@@ -92,7 +103,7 @@ def run_access(o: AccessOptions, progress: Optional[Callable[[int, int], None]] 
     if errors:
         log.warning(f"{errors:,} request class(es) get no decision (the broker throws on an ACL whose principal "
                     "has no ':'); they are not listed as allowed")
-    return AccessReport(results, query, _Origins(acl_set, authorizer))
+    return AccessReport(results, query, _Origins(acl_set, authorizer), apps)
 
 
 def _review_targets(review: AccessReview, targets: list[tuple], principal: Optional[str],
@@ -133,7 +144,7 @@ def _targets(o: AccessOptions) -> tuple[Optional[list[tuple]], str]:
     if given > 1:
         raise OptionError("give one of --topic, --group, --transactional-id, --cluster, --delegation-token, "
                           "--user-principal, --resource-prefix, --names, --bootstrap-server", param_hint="--topic")
-    if given == 0 and o.principal is None:
+    if given == 0 and o.principal is None and o.apps is None:
         raise OptionError("give a resource (--topic NAME, ...), --resource-prefix, --names FILE, "
                           "--bootstrap-server or --principal", param_hint="--topic")
     if single:

@@ -9,12 +9,23 @@ configuration (SASL PLAIN/SCRAM username, a TLS certificate's DN mapped by the b
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping, Optional
 
 from kafka_authz_cli._java import parse_properties, parse_properties_with_lines
 from kafka_authz_cli.acl import AclBinding, AclError, AclSet, KafkaPrincipal, java_host_address
+from kafka_authz_cli.apps.appsfile import (
+    APP_CONFIG_REFUSED,
+    APP_INCOMPLETE,
+    APP_NO_PRINCIPAL,
+    APP_UNKNOWN_KIND,
+    APPS_UNREADABLE,
+    DeclaredApp,
+    looks_like_apps,
+    read_apps,
+)
 from kafka_authz_cli.apps.calls import ApiRequest, Call, Caller, Cluster
 from kafka_authz_cli.apps.catalogue import AppSpec, SpecError, Workflow
 from kafka_authz_cli.apps.clientconfig import ClientConfig
@@ -24,6 +35,7 @@ from kafka_authz_cli.apps.verdict import Verdict, evaluate
 from kafka_authz_cli.apps.versions import DEFAULT, KafkaVersion, VersionError
 from kafka_authz_cli.errors import InputError, OptionError
 from kafka_authz_cli.formats import read_text
+from kafka_authz_cli.rules import LintResult
 from kafka_authz_cli.services.settings import BrokerSettings, broker_settings
 from kafka_authz_cli.services.sources import acl_set_from
 
@@ -223,10 +235,14 @@ def _prepared(options: AppOptions):
 def check_app(options: AppOptions, command_config: Optional[Path] = None) -> AppCheck:
     """Will the application work with the ACL set (a file, or ``cluster:HOST:PORT`` read live), and if not,
     where it fails and what it needs."""
-    version, _, ident, workflow, settings, absent = _prepared(options)
     if options.acls is None:
         raise OptionError("give the ACL set to check against", "ACLS")
     acl_set = acl_set_from(options.acls, options.acls_format, command_config, options=options.acls_options)
+    return _check_against(options, acl_set)
+
+
+def _check_against(options: AppOptions, acl_set: AclSet) -> AppCheck:
+    version, _, ident, workflow, settings, absent = _prepared(options)
     cluster = _cluster(options, acl_set, settings, version, absent)
     caller = Caller(ident.principal, options.host)
     verdict = evaluate(workflow, cluster, caller)
@@ -325,3 +341,108 @@ def _api_request(api: str, o: ApiOptions) -> ApiRequest:
                       all_topics=o.all_topics, allow_auto_create=o.allow_auto_create,
                       two_phase_commit=o.two_phase_commit, config_resources=configs, key_type=key_type,
                       all_partitions=api == "OffsetFetch" and not o.topics)
+
+
+# ---- a team's declared applications (an apps file) -------------------------------------------------------
+
+
+@dataclass
+class DeclaredCheck:
+    """One application of an apps file against an ACL set: its check, or why it could not be checked."""
+
+    app: DeclaredApp
+    check: Optional[AppCheck] = None
+    problem: Optional[str] = None
+
+
+def read_apps_file(path: Path) -> list[DeclaredApp]:
+    text = read_text(path)
+    if not looks_like_apps(text):
+        raise InputError("this is no apps file (a YAML `apps:` list of entries with a `kind:`; see `authz app "
+                         "list`)", str(path))
+    return read_apps(text, str(path))
+
+
+def _app_options(app: DeclaredApp, where: Path, settings: BrokerSettings, broker_config: Optional[Path]) -> AppOptions:
+    client = (where.parent / app.client_config) if app.client_config is not None else None
+    return AppOptions(kind=app.kind, principal=app.principal, host=app.host, topics=app.topics, inputs=app.inputs,
+                      outputs=app.outputs, groups=app.groups, topic_absent=app.topic_absent, stateful=app.stateful,
+                      client_config=client, configs=app.configs, broker_config=broker_config,
+                      kafka_version=app.kafka_version, super_users=settings.super_users,
+                      allow_everyone=settings.allow_everyone_if_no_acl_found)
+
+
+def check_declared(path: Path, acl_set: AclSet, settings: BrokerSettings, principal: Optional[str] = None,
+                   broker_config: Optional[Path] = None) -> list[DeclaredCheck]:
+    """Each application of the apps file ``path`` (those connecting as ``principal`` when given) against
+    the ACL set, as `authz app check` would answer for it alone."""
+    out = []
+    for app in read_apps_file(path):
+        options = _app_options(app, path, settings, broker_config)
+        try:
+            if principal is not None and identity(options, client_config(options.client_config,
+                                                                          options.configs)).principal != principal:
+                continue
+            out.append(DeclaredCheck(app, check=_check_against(options, acl_set)))
+        except (OptionError, InputError) as exc:
+            if principal is None:
+                out.append(DeclaredCheck(app, problem=_problem(exc)))
+            elif app.principal in (None, principal):  # maybe its own: say why it could not be checked
+                out.append(DeclaredCheck(app, problem=_problem(exc)))
+    return out
+
+
+#: `authz app check`'s options as an apps file's keys, for messages about an entry of one.
+_AS_KEYS = (("--client-config", "`client-config:`"), ("--principal", "`principal:`"), ("--topic", "`topics:`"),
+            ("--input", "`inputs:`"), ("--output", "`outputs:`"), ("--group", "`groups:`"), ("--config", "`config:`"),
+            ("--kafka-version", "`kafka-version:`"), ("--host", "`host:`"))
+
+
+def _problem(exc: Exception) -> str:
+    """Why an entry could not be checked, in the apps file's words (its keys, not the options)."""
+    text = str(exc.reason if isinstance(exc, InputError) else exc).strip()
+    for option, key in _AS_KEYS:
+        text = re.sub(re.escape(option) + r"(?![\w-])", key, text)
+    return text
+
+
+def lint_apps(path: Path, text: str) -> LintResult:
+    """What `authz lint` says of an apps file: each application that cannot be checked or cannot run
+    (whatever the ACLs), at its entry (codes AP001-AP005, :mod:`..apps.appsfile`)."""
+    from kafka_authz_cli.ecosystem import SourceFinding
+
+    def finding(code, line: int, col: int, message: str) -> SourceFinding:
+        return SourceFinding(code.code, str(path), line, col, message, code.severity, code.name)
+
+    try:
+        apps = read_apps(text, str(path))
+    except InputError as exc:
+        return LintResult(str(path), [finding(APPS_UNREADABLE, exc.line or 1, (exc.col or 1) - 1, exc.reason)])
+    findings = []
+    for app in apps:
+        found = _lint_app(app, path)
+        if found is not None:
+            findings.append(finding(found[0], app.line, app.col - 1, f"{app.name}: {found[1]}"))
+    return LintResult(str(path), findings)
+
+
+def _lint_app(app: DeclaredApp, path: Path):
+    """(code, message) for an application that cannot be checked or cannot run, else None."""
+    if app.kind not in KINDS:
+        return APP_UNKNOWN_KIND, f"unknown kind {app.kind!r}; `authz app list` shows the catalogue"
+    options = _app_options(app, path, broker_settings(None, None, None), None)
+    try:
+        version = _version(options.kafka_version)
+        cfg = client_config(options.client_config, options.configs)
+        workflow = KINDS[app.kind].build(_spec(options, cfg, version), version)
+    except SpecError as exc:
+        return APP_INCOMPLETE, _problem(exc)
+    except (OptionError, InputError) as exc:
+        return APP_INCOMPLETE, _problem(exc)
+    if workflow.config_error is not None:
+        return APP_CONFIG_REFUSED, f"the client refuses its configuration: {workflow.config_error}"
+    try:
+        identity(options, cfg)
+    except (OptionError, InputError) as exc:
+        return APP_NO_PRINCIPAL, _problem(exc)
+    return None

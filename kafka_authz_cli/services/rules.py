@@ -46,14 +46,12 @@ if TYPE_CHECKING:
 
 def explain_code(code: str) -> str:
     """``authz lint --explain CODE``: what the code means, and an input that produces it."""
-    from kafka_authz_cli.ecosystem import CODES as ECOSYSTEM_CODES
-
     try:
         return explain(code)
     except KeyError:
         pass
     try:
-        found = ECOSYSTEM_CODES[code]
+        found = finding_codes()[code.upper()]
     except KeyError:
         raise OptionError(f"unknown code {code!r}; codes: {', '.join(finding_codes())}", param_hint="--explain") \
             from None
@@ -63,10 +61,12 @@ def explain_code(code: str) -> str:
 
 
 def finding_codes() -> Mapping:
-    """Every code lint reports: the rules language's (AZ) and the ecosystem formats' (EA)."""
+    """Every code lint reports: the rules language's (AZ), the ecosystem formats' (EA) and the apps
+    files' (AP)."""
+    from kafka_authz_cli.apps.appsfile import CODES as APPS_CODES
     from kafka_authz_cli.ecosystem import CODES as ECOSYSTEM_CODES
 
-    return {**CODES, **ECOSYSTEM_CODES}
+    return {**CODES, **ECOSYSTEM_CODES, **APPS_CODES}
 
 
 #: Directories a walk never enters (version control).
@@ -113,6 +113,8 @@ class _Inputs:
     yamls: dict[Path, KroxyliciousYaml] = field(default_factory=dict)
     #: files of an ecosystem format (Strimzi, KSM, JulieOps...): path -> (format, text)
     ecosystem: dict[Path, tuple] = field(default_factory=dict)
+    #: apps files (a team's declared applications, apps/appsfile.py): path -> text
+    apps: dict[Path, str] = field(default_factory=dict)
     skipped: list[Skipped] = field(default_factory=list)
 
 
@@ -158,6 +160,9 @@ def _classify(path: Path, explicit: bool, inputs: _Inputs) -> None:
     if text is not None and is_rules(text):
         inputs.rules[path] = text
         return
+    if text is not None and _is_apps(text):
+        inputs.apps[path] = text
+        return
     if text is not None and _ecosystem(path, text, inputs):
         return
     if text is not None and may_hold_rules(text):
@@ -176,6 +181,12 @@ def _classify(path: Path, explicit: bool, inputs: _Inputs) -> None:
         inputs.explicit_other[path] = (text if text is not None else "", why_not or _not_rules(text or ""))
         return
     inputs.skipped.append(Skipped(str(path), why_not or _not_rules(text or "")))
+
+
+def _is_apps(text: str) -> bool:
+    from kafka_authz_cli.apps.appsfile import looks_like_apps
+
+    return looks_like_apps(text)
 
 
 def _ecosystem(path: Path, text: str, inputs: _Inputs) -> bool:
@@ -213,10 +224,11 @@ def _inputs(paths: list[Path], by_content: bool) -> _Inputs:
     inputs = _Inputs()
     for p in paths:
         if p.is_dir():
-            before = len(inputs.rules) + len(inputs.yamls)
+            before = len(inputs.rules) + len(inputs.yamls) + len(inputs.ecosystem) + len(inputs.apps)
             for f in _walk(p):
                 _classify(f, False, inputs)
-            if len(inputs.rules) + len(inputs.yamls) + len(inputs.ecosystem) == before and not by_content:
+            if len(inputs.rules) + len(inputs.yamls) + len(inputs.ecosystem) + len(inputs.apps) == before \
+                    and not by_content:
                 skipped = sum(1 for s in inputs.skipped if Path(s.path).is_relative_to(p))
                 raise InputError(f"no Kroxylicious rules file and no YAML holding rules under this directory "
                                  f"({skipped} file(s) skipped: none reads as rules by content)", str(p))
@@ -251,6 +263,10 @@ def lint_paths(paths: list[Path], types: Optional[Path], by_content: bool = Fals
             run.results.append(_lint_other(path, *inputs.explicit_other[path], registry))
     run.results += yaml_results
     run.results += [_lint_ecosystem(path, fmt, text, options or {}) for path, (fmt, text) in inputs.ecosystem.items()]
+    if inputs.apps:
+        from kafka_authz_cli.services.apps import lint_apps
+
+        run.results += [lint_apps(path, text) for path, text in inputs.apps.items()]
     return run
 
 

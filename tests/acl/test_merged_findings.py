@@ -9,11 +9,10 @@ findings, each in one merged finding whose words and deciding ACLs are those of 
 
 import re
 from collections import Counter
+from dataclasses import replace
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from dataclasses import replace
 
 from kafka_authz_cli.acl.compare import _said, describe_principals, diff
 from kafka_authz_cli.acl.merged import FRESH, scopes
