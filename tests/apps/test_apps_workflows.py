@@ -169,6 +169,14 @@ SPECS = {
     "connect-sink": dict(topics=("t",), config={"name": "jdbc", "errors.deadletterqueue.topic.name": "dlq"}),
     "connect-source": dict(topics=("t",), config={"name": "src", "group.id": "cc", "exactly.once.source.support": "enabled",
                                                   "topic.creation.default.partitions": "3"}),
+    "mirror-source": dict(topics=("orders",), config={"cluster": "source", "source.cluster.alias": "A",
+                                                      "target.cluster.alias": "B"}),
+    "mirror-checkpoint": dict(topics=("orders",), groups=("billing",),
+                              config={"cluster": "target", "source.cluster.alias": "A", "target.cluster.alias": "B",
+                                      "sync.group.offsets.enabled": "true"}),
+    "mirror-heartbeat": dict(config={"source.cluster.alias": "A", "target.cluster.alias": "B"}),
+    "ui-kafka-ui": dict(topics=("orders",), groups=("billing",)),
+    "ui-akhq": dict(topics=("orders",), groups=("billing",)),
 }
 
 
