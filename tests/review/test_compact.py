@@ -3,6 +3,8 @@
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from kafka_authz_cli.acl import AclBinding, ResourceType, diff
@@ -192,3 +194,35 @@ def test_cli_no_proof_is_warned_and_the_report_file(tmp_path):
     assert "warning: --no-proof: the compacted set was not checked" in res.stderr
     assert json.loads(res.stdout)["acls"] == [acl("t").as_dict()]  # the set on stdout, the report in its file
     assert json.loads(report.read_text())["proof"] is None
+
+
+def _final_covers_by_recursion(removals):
+    """The reference: each removal's chain followed afresh, as the first version did."""
+    from kafka_authz_cli.review.compact import DENIED, MERGED, SHADOWED, Removal
+
+    gone = {r.binding: r for r in removals if r.reason in (SHADOWED, DENIED, MERGED)}
+
+    def kept_cover(b):
+        r = gone.get(b)
+        if r is None:
+            return [b]
+        if r.reason == MERGED:
+            return list(r.by)
+        return [k for x in r.by for k in kept_cover(x)]
+
+    return [Removal(r.binding, r.reason, tuple(dict.fromkeys(k for b in r.by for k in kept_cover(b))))
+            if r.reason in (SHADOWED, DENIED) and any(b in gone for b in r.by) else r for r in removals]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["shadowed", "denied", "merged"]), st.lists(st.integers(0, 30), min_size=1,
+                                                                                      max_size=3)), max_size=25))
+def test_chains_of_covers_end_at_kept_acls_as_followed_one_by_one(steps):
+    # Removals in order: the i-th ACL goes, covered by ACLs with higher numbers (kept at its moment,
+    # maybe removed later): shared tails resolved once give what following each chain afresh gives.
+    from kafka_authz_cli.review.compact import Removal, _final_covers
+
+    acl = [AclBinding.of("TOPIC", f"t{i}", "LITERAL", "User:a", "*", "READ", "ALLOW") for i in range(60)]
+    removals = [Removal(acl[i], reason, tuple(dict.fromkeys(acl[i + 1 + k] for k in by)))
+                for i, (reason, by) in enumerate(steps)]
+    assert _final_covers(removals) == _final_covers_by_recursion(removals)
