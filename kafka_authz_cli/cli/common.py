@@ -8,7 +8,7 @@ import json
 import logging
 from enum import Enum
 from pathlib import Path
-from typing import Iterable, Optional
+from typing import Iterable, Iterator, Optional
 
 import typer
 
@@ -267,17 +267,19 @@ def check_can_write(out: Path) -> None:
         raise InputError("cannot be written (permission denied)", str(out))
 
 
-def write_json(doc, out: Optional[Path]) -> None:
-    """``doc`` as JSON (indent 2, UTF-8 as is) to stdout or a file, the same bytes as
-    ``json.dumps(doc, indent=2, ensure_ascii=False) + "\n"`` (floats aside: orjson writes 1e-05 as
-    0.00001), written as it is made: a diff of a million ACLs is hundreds of megabytes of JSON, never
-    held as one string. The two outer levels are laid out here, each value below them by orjson
-    (json's own encoder has no C path with an indent: 150,000 findings took 5 s to write)."""
+def write_json(doc, out: Optional[Path], stderr: bool = False) -> None:
+    """``doc`` as JSON (indent 2, UTF-8 as is) to stdout (standard error with ``stderr``) or a file, the
+    same bytes as ``json.dumps(doc, indent=2, ensure_ascii=False) + "\n"`` (floats aside: orjson writes
+    1e-05 as 0.00001), written as it is made: a diff of a million ACLs is hundreds of megabytes of JSON,
+    never held as one string. The two outer levels are laid out here, each value below them by orjson
+    (json's own encoder has no C path with an indent: 150,000 findings took 5 s to write); a list of the
+    two outer levels may be given as an iterator, made item by item as it is written (900,000 removals
+    of a compaction are never all held as dicts)."""
     import os
     import sys
 
     if out is None or str(out) == "-":
-        fh, close = sys.stdout, False
+        fh, close = (sys.stderr if stderr else sys.stdout), False
     else:
         try:
             fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
@@ -313,11 +315,13 @@ def _json_chunks(value, depth: int):
                                                                       json.dumps(key), ensure_ascii=False) + ": "
             yield from _json_chunks(item, depth + 1)
         yield "\n" + "  " * depth + "}"
-    elif depth < 2 and isinstance(value, list) and value:
+    elif depth < 2 and (isinstance(value, list) and value or isinstance(value, Iterator)):
+        empty = True
         for i, item in enumerate(value):
+            empty = False
             yield ("[" if i == 0 else ",") + "\n" + pad
             yield from _json_chunks(item, depth + 1)
-        yield "\n" + "  " * depth + "]"
+        yield "[]" if empty else "\n" + "  " * depth + "]"
     else:
         yield _json_leaf(value, depth)
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from enum import Enum
 from pathlib import Path
 from typing import Optional
@@ -19,6 +18,7 @@ from kafka_authz_cli.cli.common import (
     check_can_write,
     option_value,
     rows_not_shown,
+    write_json,
     write_output,
 )
 from kafka_authz_cli.services.compact import CompactResult, compact_acl_set
@@ -105,11 +105,8 @@ def compact_cmd(
     write_output(result.text, out)
     to_stdout = report is None and out is not None and str(out) != "-"
     if fmt is ReportFormat.json:
-        text = json.dumps(to_json(result), indent=2, ensure_ascii=False) + "\n"
-        if report is not None or to_stdout:
-            write_output(text, report)
-        else:
-            typer.echo(text, err=True, nl=False)
+        # to --report, else stdout when the set went to a file, else standard error
+        write_json(to_json(result), report, stderr=report is None and not to_stdout)
     else:
         _print_to(result, report, to_stdout)
     if result.over_limit:
@@ -150,8 +147,9 @@ def to_json(result: CompactResult) -> dict:
             "changes": [f.describe() for f in result.proof.findings]},
         "merges": [{"prefixed": m.prefixed.as_dict(), "literals": [b.as_dict() for b in m.literals],
                     "known_names": m.known, "widening": m.widening(allow)} for m in c.merges],
-        "removals": [{"acl": r.binding.as_dict(), "reason": r.reason, "why": r.describe(),
-                      "by": [b.as_dict() for b in r.by]} for r in c.removals],
+        # made one by one as they are written (cli.common.write_json): a million removals never all held
+        "removals": ({"acl": r.binding.as_dict(), "reason": r.reason, "why": r.describe(),
+                      "by": [b.as_dict() for b in r.by]} for r in c.removals),
     }
 
 

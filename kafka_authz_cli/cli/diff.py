@@ -118,7 +118,8 @@ def to_json(result: DiffResult) -> dict:
         "bindings": {"added": [_binding(b, result.new_origins) for b in result.bindings.added],
                      "removed": [_binding(b, result.old_origins) for b in result.bindings.removed]},
         "findings": [_finding(f, shared) for f in result.merged],
-        "changes": [_finding(f, shared) for f in result.findings],
+        # made one by one as they are written (cli.common.write_json): never all held as dicts
+        "changes": (_finding(f, shared) for f in result.findings),
     }
 
 

@@ -38,3 +38,11 @@ def test_floats_read_back_as_written(tmp_path_factory, x):
     out = tmp_path_factory.mktemp("f") / "doc.json"
     write_json({"ratio": [x]}, out)
     assert json.loads(out.read_text()) == {"ratio": [x]}
+
+
+def test_an_iterator_in_the_two_outer_levels_is_written_as_the_list_it_makes(tmp_path):
+    items = [{"acl": {"resource_name": f"t{i}"}, "by": [i, "é"]} for i in range(5)]
+    for value in (items, []):
+        write_json({"before": 3, "removals": iter(value), "after": 1}, tmp_path / "it.json")
+        expected = json.dumps({"before": 3, "removals": value, "after": 1}, indent=2, ensure_ascii=False)
+        assert (tmp_path / "it.json").read_text() == expected + "\n"
