@@ -39,6 +39,7 @@ class NameSpace:
         first = next((n for n in self.sorted if n), None)  # the smallest non-empty name
         #: Some ACL name sorts below '*': Kafka's re-scan splits names by the start they share with it.
         self.below_star = first is not None and first[0] < "*"
+        self._every: list[tuple[str, NameClass]] | None = None  # representatives(), made once
 
     def longest_prefix(self, name: str) -> str | None:
         best = None
@@ -96,6 +97,13 @@ class NameSpace:
         """A name standing for each class: each ACL name as itself and as the longer names it is the
         longest ACL-name prefix of, names no ACL name prefixes, and (Kafka's re-scan bug) names
         sharing a start with a name below '*'. ``only``: the classes of these ACL names alone."""
+        if only is None:
+            if self._every is None:
+                self._every = self._representatives(None)
+            return list(self._every)
+        return self._representatives(only)
+
+    def _representatives(self, only: set[str] | None) -> list[tuple[str, NameClass]]:
         reps = []
         for p in (self.sorted if only is None else sorted(only)):
             reps.append((p, NameClass(p, True)))

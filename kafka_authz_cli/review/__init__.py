@@ -20,7 +20,7 @@ __getattr__, __all__ = lazy_face(__name__, {
     # access: effective permissions
     "AccessReview": "access", "Grant": "access", "ResourceAccess": "access", "covered": "access",
     "access_document": "access_scope", "access_json": "access_scope", "name_classes": "access_scope",
-    "prefix_classes": "access_scope", "principal_access": "access_scope",
+    "prefix_classes": "access_scope", "principal_access": "access_scope", "merged_principal_access": "access_scope",
     # unused: grants nobody exercised
     "BindingUse": "unused", "Evidence": "unused", "PrincipalSeen": "unused", "SourceTally": "unused",
     "UnusedReport": "unused", "Visibility": "unused", "in_window": "unused", "review_unused": "unused",

@@ -38,6 +38,7 @@ from kafka_authz_cli.acl import (
     StandardAuthorizer,
     java_host_address,
 )
+from kafka_authz_cli.acl.names import NameClass
 
 _IPV4 = re.compile(r"[0-9]{1,3}(\.[0-9]{1,3}){3}")
 ALLOW = AclPermissionType.ALLOW
@@ -111,6 +112,8 @@ class ResourceAccess:
     grants: list[Grant] = field(default_factory=list)
     #: Requests on it the broker answers with an error (an ACL whose principal has no ':').
     errors: int = 0
+    #: The class of names it stands for, when the answer is per class (``label`` may then wait for it).
+    name_class: NameClass | None = field(default=None, compare=False, repr=False)
 
 
 # -- one operation's view of a resource: what each principal class is allowed ---------------------

@@ -46,6 +46,7 @@ class PrincipalAccess:
         self.slices = PrincipalSlices(authorizer, {self.pkey} if self.pkey else set())
         self.classes = RequestClasses()
         self._templates: dict[tuple, list[tuple]] = {}
+        self._grants: dict[tuple, tuple[Grant, ...]] = {}
 
     def reached(self, rtype: ResourceType, space: NameSpace) -> list[tuple]:
         """The classes of ``rtype`` names where ``principal`` may be allowed something: under its own
@@ -83,12 +84,17 @@ class PrincipalAccess:
         templates = self._templates.get(key)
         if templates is None:
             templates = self._templates[key] = self._entries(rtype, view)
-        out = ResourceAccess(rtype, name, label)
-        for op, host, reason, at, excepts in templates:
-            acl = where[at[0]][at[1]].acls[at[2]] if at is not None else None
-            out.grants.append(Grant(self.principal, host, op, reason_of(acl) if acl is not None else reason, acl,
-                                    excepts))
-        return out
+        # Names decided by the same buckets (every name only a prefix or `*` reaches) have the same
+        # grants: made once (a list of its own for each answer all the same).
+        made = self._grants.get((key, where))
+        if made is None:
+            made = self._grants[(key, where)] = tuple(self._grant(entry, where) for entry in templates)
+        return ResourceAccess(rtype, name, label, list(made))
+
+    def _grant(self, entry: tuple, where: tuple) -> Grant:
+        op, host, reason, at, excepts = entry
+        acl = where[at[0]][at[1]].acls[at[2]] if at is not None else None
+        return Grant(self.principal, host, op, reason_of(acl) if acl is not None else reason, acl, excepts)
 
     def _entries(self, rtype: ResourceType, view: tuple) -> list[tuple]:
         """(operation, host, reason, where the named ACL is, except) per entry of a view."""
@@ -138,13 +144,17 @@ class PrincipalAccess:
         return [(op, h, "acl", via(h), ()) for h in hosts]
 
 
-def principal_classes(review: AccessReview, principal: str, label, types=None) -> list[ResourceAccess]:
+def principal_classes(review: AccessReview, principal: str, label, types=None,
+                      spaces: dict | None = None) -> list[ResourceAccess]:
     """Everything ``principal`` may do, per class of names of every resource type (or of ``types``;
-    ``label(rtype, name, name class, space)``: the class in words)."""
+    ``label(rtype, name, name class, space)``: the class in words, or None to leave it to the caller,
+    who gets each type's name space in ``spaces``). Each answer keeps its ``name_class``."""
     found = PrincipalAccess(review, principal)
     out = []
     for rtype in types or ResourceType.concrete():
         space = NameSpace(review.authorizer.resource_names(rtype))
+        if spaces is not None:
+            spaces[rtype] = space
         if rtype is ResourceType.CLUSTER:
             reps = [(CLUSTER_NAME, None)]
         else:
@@ -152,7 +162,8 @@ def principal_classes(review: AccessReview, principal: str, label, types=None) -
         for name, nc in reps:
             access = found.access(rtype, name, "")
             if access.grants:
-                access.label = name if nc is None else label(rtype, name, nc, space)
+                access.name_class = nc
+                access.label = name if nc is None or label is None else label(rtype, name, nc, space)
                 out.append(access)
     return out
 

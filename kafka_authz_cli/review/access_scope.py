@@ -56,20 +56,27 @@ def _label(rtype: ResourceType, name: str, nc: NameClass, space: NameSpace) -> s
     return describe_names(rtype, nc, excluded)
 
 
-def merged_classes(review: AccessReview, results: list[ResourceAccess], prefix: str | None = None) -> list[ResourceAccess]:
+def merged_classes(review: AccessReview, results: list[ResourceAccess], prefix: str | None = None,
+                   spaces: dict | None = None) -> list[ResourceAccess]:
     """Classes whose answers are equal (the same entries, naming the same ACLs), said once, as the
     diff merges its findings (:mod:`..acl.merged`): "every topic starting with `orders-`", the literal
     name only where it differs. ``prefix``: the classes are those of ``--resource-prefix`` (the names
-    starting with it), else every class of each type."""
+    starting with it), else every class of each type. ``spaces``: each type's name space, when the
+    results carry their ``name_class`` (:func:`merged_principal_access`); a result said alone then
+    gets its label here."""
     out: list[tuple[int, ResourceAccess]] = []
     order = {id(r): i for i, r in enumerate(results)}
     for rtype, items in grouped(results, lambda r: r.resource_type).items():
         if rtype is ResourceType.CLUSTER or len(items) == 1:
-            out += [(order[id(r)], r) for r in items]
+            out += [(order[id(r)], _labelled(r, spaces)) for r in items]
             continue
-        names = {a.resource_name for a in review.authorizer.bindings if a.resource_type is rtype}
-        space = NameSpace(names | ({prefix} if prefix is not None else set()))
-        classes = {id(r): space.classify(r.name) for r in items}
+        if spaces is not None and rtype in spaces:
+            space = spaces[rtype]
+            classes = {id(r): r.name_class for r in items}
+        else:
+            names = {a.resource_name for a in review.authorizer.bindings if a.resource_type is rtype}
+            space = NameSpace(names | ({prefix} if prefix is not None else set()))
+            classes = {id(r): space.classify(r.name) for r in items}
         universe = set(classes.values()) if prefix is not None else {nc for _n, nc in space.representatives()}
         trees = Subtrees(space, universe)
         for group in grouped(items, _answer).values():
@@ -79,8 +86,17 @@ def merged_classes(review: AccessReview, results: list[ResourceAccess], prefix: 
                 if scope.root is not None:
                     first = ResourceAccess(rtype, first.name, scope.describe(rtype, space), first.grants,
                                            sum(by_class[c].errors for c in scope.classes))
+                else:
+                    first = _labelled(first, spaces)
                 out.append((min(order[id(by_class[c])] for c in scope.classes), first))
     return [r for _i, r in sorted(out, key=lambda t: t[0])]
+
+
+def _labelled(res: ResourceAccess, spaces: dict | None) -> ResourceAccess:
+    """``res`` with its label, made now when it was left for this (only for what is said alone)."""
+    if spaces is not None and res.label is res.name and res.name_class is not None:
+        res.label = _label(res.resource_type, res.name, res.name_class, spaces[res.resource_type])
+    return res
 
 
 def _answer(res: ResourceAccess) -> tuple:
@@ -92,6 +108,15 @@ def principal_access(review: AccessReview, principal: str,
     """Everything ``principal`` may do, per class of names of every resource type (only the classes
     its own and ``User:*``'s ALLOW ACLs reach are visited: :mod:`.access_principal`)."""
     return principal_classes(review, principal, _label, types)
+
+
+def merged_principal_access(review: AccessReview, principal: str,
+                            types: Iterable[ResourceType] | None = None) -> list[ResourceAccess]:
+    """:func:`merged_classes` of :func:`principal_access`, the name spaces and classes it found reused
+    and a class put in words only where it is said alone (a 100k-ACL estate's 90,000 classes of one
+    principal are said in 9,000 lines)."""
+    spaces: dict = {}
+    return merged_classes(review, principal_classes(review, principal, None, types, spaces), spaces=spaces)
 
 
 def access_document(results: list[ResourceAccess], query: dict,

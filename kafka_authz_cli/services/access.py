@@ -15,8 +15,8 @@ from kafka_authz_cli.review.access_scope import (
     access_document,
     access_json,
     merged_classes,
+    merged_principal_access,
     prefix_classes,
-    principal_access,
 )
 from kafka_authz_cli.services.settings import broker_settings
 from kafka_authz_cli.services.sources import acl_set_from
@@ -89,7 +89,7 @@ def run_access(o: AccessOptions, progress: Optional[Callable[[int, int], None]] 
     if targets is None and o.bootstrap_server is not None:
         targets = _cluster_names(o)
     if targets is None:  # --principal alone: every class of every resource type
-        results = merged_classes(review, principal_access(review, principal))
+        results = merged_principal_access(review, principal)
     else:
         results = _review_targets(review, targets, principal, progress)
         if pattern == "prefix":

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from kafka_authz_cli.acl import StandardAuthorizer
 from kafka_authz_cli.acl.model import AclBinding, AclOperation, AclPermissionType, PatternType, ResourceType
 from kafka_authz_cli.review.access import AccessReview
-from kafka_authz_cli.review.access_scope import name_classes, principal_access
+from kafka_authz_cli.review.access_scope import merged_classes, merged_principal_access, name_classes, principal_access
 
 TYPES = [ResourceType.TOPIC, ResourceType.GROUP, ResourceType.CLUSTER]
 NAMES = ["a", "ab", "b", "*", "*a", "a-", "!x"]
@@ -113,3 +113,14 @@ def test_a_merged_prefix_answer_speaks_only_of_names_under_the_prefix_and_answer
         assert len(holding) == 1, (name, [r.label for r in holding])
         asked = review.resource(ResourceType.TOPIC, name)
         assert _shape([holding[0]])[0][4] == _shape([asked])[0][4], (name, holding[0].label)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(acls=st.lists(bindings(NAMES, PRINCIPALS), max_size=12), config=settings_)
+def test_the_merged_answer_reusing_the_classes_is_the_merge_of_the_answer(acls, config):
+    # What `access --principal` prints (classes and spaces reused, labels made only for what is said
+    # alone) is the merge of the per-class answer, label for label.
+    review = AccessReview(StandardAuthorizer(acls, **config))
+    for principal in ("User:alice", "User:bob", "Group:eng"):
+        assert _shape(merged_principal_access(review, principal)) == \
+            _shape(merged_classes(review, principal_access(review, principal))), principal
