@@ -72,6 +72,11 @@ every construct the tool applies differently from how it reads is a finding with
 EA201; a Strimzi literal `orders-*` is no wildcard: EA102); a file the tool would refuse is EA001.
 --option KEY=VALUE gives those formats their reading options (each format takes the keys it knows).
 
+A team's apps file (a YAML `apps:` list of `authz app check` settings, for `authz access --apps`; told
+by content) is linted for what keeps an application from running whatever the ACLs: AP001 the file
+cannot be read (an unknown key, at its line), AP002 an unknown kind, AP003 a kind lacking what it needs,
+AP004 a configuration the client refuses, AP005 no principal.
+
 Positions are the proxy's own `line:col` (the column 0-based, as the proxy's error says) in text,
 json and junit; sarif and github count columns from 1, as their specs demand.
 
