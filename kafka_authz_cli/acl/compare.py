@@ -195,9 +195,17 @@ class DiffResult:
     def _count(self, direction: str) -> int:
         if self._counts is None:
             counts = {"gained": 0, "lost": 0, "changed": 0}
+            # Name classes with the same views share their entries: each shared tuple's directions are
+            # worked out once ((direction, host) per entry), then weighed per class.
+            shapes: dict[tuple[int, type], tuple] = {}
             for found in self.found:
-                for host, _op, a, b in found.entries:
-                    counts[_direction(found.label(a), found.label(b))] += found.weight(host)
+                key = (id(found.entries), type(found))
+                shape = shapes.get(key)
+                if shape is None or shape[0] is not found.entries:
+                    shape = shapes[key] = (found.entries, [
+                        (_direction(found.label(a), found.label(b)), host) for host, _op, a, b in found.entries])
+                for direction_of, host in shape[1]:
+                    counts[direction_of] += found.weight(host)
             self._counts = counts
         return self._counts[direction]
 
