@@ -472,14 +472,12 @@ class DecisionDiff:
         if not ops or (view_o == view_n and super_o == super_n and (view_o[0] or allow_o == allow_n)):
             return 0, hosts, (), False
         tried = (*hosts, None) if reached.hosts is None else tuple(sorted(reached.hosts))
-        decide = self.classes.decide
-        entries = []
-        for host in tried:
-            for op in ops:
-                a = SUPER if super_o else decide(view_o, host, op, allow_o)
-                b = SUPER if super_n else decide(view_n, host, op, allow_n)
-                if a.label != b.label:
-                    entries.append((host, op, a, b))
+        decide = self.classes.decide_hosts
+        supers = [SUPER] * len(tried)
+        per_op = [(op, supers if super_o else decide(view_o, tried, op, allow_o),
+                   supers if super_n else decide(view_n, tried, op, allow_n)) for op in ops]
+        entries = [(host, op, a[i], b[i]) for i, host in enumerate(tried) for op, a, b in per_op
+                   if a[i].label != b[i].label]
         return len(ops) * len(tried), hosts, tuple(entries), any(e[0] is None for e in entries)
 
     def _by_engine(self, rtype, name, nc, plan_o, plan_n) -> None:
