@@ -400,7 +400,7 @@ _AS_KEYS = (("--client-config", "`client-config:`"), ("--principal", "`principal
 
 def _problem(exc: Exception) -> str:
     """Why an entry could not be checked, in the apps file's words (its keys, not the options)."""
-    text = str(exc.reason if isinstance(exc, InputError) else exc).strip()
+    text = str(exc.render() if isinstance(exc, InputError) else exc).strip()  # with the file it is about
     for option, key in _AS_KEYS:
         text = re.sub(re.escape(option) + r"(?![\w-])", key, text)
     return text

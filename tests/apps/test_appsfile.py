@@ -146,3 +146,25 @@ def test_a_file_that_is_no_apps_file_is_refused_saying_so(tmp_path):
 
 def test_declared_app_defaults():
     assert DeclaredApp("x", "consumer", 1, 1).host == "127.0.0.1"
+
+
+def test_an_application_s_own_client_config_is_read_beside_the_apps_file_and_says_who_it_is(tmp_path):
+    # client-config is relative to the apps file (not to where authz runs); the principal comes from
+    # its sasl.jaas.config, and --principal picks the application by that principal.
+    (tmp_path / "acls.txt").write_text(ACLS)
+    (tmp_path / "team").mkdir()
+    (tmp_path / "team" / "reader.properties").write_text(
+        "security.protocol=SASL_SSL\nsasl.mechanism=SCRAM-SHA-512\n"
+        'sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required username="orders" '
+        'password="x";\ngroup.id=orders-app\n')
+    (tmp_path / "team" / "apps.yaml").write_text(
+        "apps:\n  - name: reader\n    kind: consumer\n    topics: [orders]\n    client-config: reader.properties\n"
+        "  - name: missing\n    kind: consumer\n    topics: [orders]\n    client-config: nowhere.properties\n")
+    res = CliRunner().invoke(app, ["access", str(tmp_path / "acls.txt"), "--principal", "User:orders", "--apps",
+                                   str(tmp_path / "team" / "apps.yaml"), "--format", "json"])
+    assert res.exit_code == 0, res.output
+    apps = {a["name"]: a for a in json.loads(res.stdout)["apps"]}
+    assert apps["reader"]["works"] is True and apps["reader"]["principal"] == "User:orders"
+    assert "SCRAM" in apps["reader"]["principal_source"] or "sasl" in apps["reader"]["principal_source"]
+    # an application whose file cannot be read is said, not dropped (it may be this principal's)
+    assert apps["missing"]["works"] is None and "nowhere.properties" in apps["missing"]["problem"]
