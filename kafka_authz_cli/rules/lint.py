@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from kafka_authz_cli.acl import AclOperation
+from kafka_authz_cli.formats.bulk import paused_gc
 from kafka_authz_cli.rules.check import (
     CheckedRule,
     CheckedRules,
@@ -37,7 +38,7 @@ from kafka_authz_cli.rules.codes import (
     UNKNOWN_TO_KAFKA,
 )
 from kafka_authz_cli.rules.evaluate import Principal, ProxyAuthorizer, RulesAction
-from kafka_authz_cli.rules.parser import RulesSyntaxError, gc_paused, parse_rules
+from kafka_authz_cli.rules.parser import RulesSyntaxError, parse_rules
 from kafka_authz_cli.rules.types import TypeRegistry
 
 
@@ -66,7 +67,7 @@ class LintResult:
 
 
 def lint_text(text: str, path: str, registry: TypeRegistry | None = None) -> LintResult:
-    with gc_paused():
+    with paused_gc():
         return _lint_text(text, path, registry)
 
 

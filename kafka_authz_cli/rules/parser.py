@@ -7,13 +7,13 @@ input`). The proxy refuses a file with any syntax error before it checks anythin
 
 from __future__ import annotations
 
-import contextlib
 import functools
 from dataclasses import dataclass
 
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
+from kafka_authz_cli.formats.bulk import paused_gc
 from kafka_authz_cli.rules.ast import Import, ImportItem, Name, NamePredicate, Pos, Rule, RulesFile
 from kafka_authz_cli.rules.grammar import grammar_text
 from kafka_authz_cli.rules.lexer import LexerSpec, LexResult, ProxyLexer, tokenize
@@ -190,24 +190,10 @@ def _describe(error: UnexpectedInput, lexed: LexResult) -> SyntaxProblem:
     return SyntaxProblem(line, col, f"mismatched input {shown} expecting {_expecting(expected)}", offset)
 
 
-@contextlib.contextmanager
-def gc_paused():
-    """Big rules files make millions of small acyclic objects: the cyclic collector would walk them
-    again and again while they are built, and again afterwards unless they are frozen."""
-    import gc
-
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.freeze()
-            gc.enable()
-
-
 def parse_rules(text: str, path: str = "<rules>", fast: bool = True) -> RulesFile:
-    with gc_paused():
+    # Big rules files make millions of small acyclic objects: the one GC pause of the package
+    # (formats.bulk) keeps the cyclic collector from walking them again and again while they are built.
+    with paused_gc():
         return _parse_rules(text, path, fast)
 
 
