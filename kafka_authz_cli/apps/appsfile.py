@@ -39,6 +39,10 @@ TEXT_KEYS = ("name", "kind", "principal", "host", "client-config", "kafka-versio
 FLAG_KEYS = ("stateful", "topic-absent")
 KEYS = (*TEXT_KEYS[:4], *LIST_KEYS, *FLAG_KEYS, "client-config", "config", "kafka-version")
 
+#: The applications one file may declare: each is checked as `authz app check` checks it (a few
+#: milliseconds each), and a file of millions would run for hours before saying anything.
+MAX_APPS = 10_000
+
 #: What marks an apps file by content: a top-level ``apps:`` list whose entries have a ``kind:``.
 _APPS_KEY = re.compile(r"^apps\s*:\s*(#.*)?$", re.M)
 _KIND_KEY = re.compile(r"^\s*(-\s+)?kind\s*:", re.M)
@@ -65,9 +69,10 @@ class DeclaredApp:
     kafka_version: str | None = None
 
 
-def looks_like_apps(text: str) -> bool:
-    """Is this (by content) an apps file: a top-level ``apps:`` key and entries with a ``kind:``?"""
-    head = text[:65536]
+def looks_like_apps(text: str, whole: bool = False) -> bool:
+    """Is this (by content) an apps file: a top-level ``apps:`` key and entries with a ``kind:``, in its
+    first 64 KiB (a directory's files are sniffed), or anywhere with ``whole`` (a file given as one)?"""
+    head = (text if whole else text[:65536]).lstrip("\ufeff")
     return bool(_APPS_KEY.search(head) and _KIND_KEY.search(head)) and not head.lstrip().startswith(("{", "["))
 
 
@@ -82,7 +87,11 @@ def read_apps(text: str, path: str) -> list[DeclaredApp]:
     extra = [k for k in top if k != "apps"]
     if extra:
         raise y.error(docs[0], path, f"unknown top-level key {extra[0]!r}: an apps file holds `apps:` only")
-    return [_entry(node, path, i + 1) for i, node in enumerate(y.sequence(top["apps"], path, "apps"))]
+    entries = y.sequence(top["apps"], path, "apps")
+    if len(entries) > MAX_APPS:
+        raise y.error(entries[MAX_APPS], path, f"more than {MAX_APPS:,} applications in one apps file "
+                      f"({len(entries):,}): split it by team")
+    return [_entry(node, path, i + 1) for i, node in enumerate(entries)]
 
 
 def _entry(node, path: str, number: int) -> DeclaredApp:

@@ -357,7 +357,7 @@ class DeclaredCheck:
 
 def read_apps_file(path: Path) -> list[DeclaredApp]:
     text = read_text(path)
-    if not looks_like_apps(text):
+    if not looks_like_apps(text, whole=True):
         raise InputError("this is no apps file (a YAML `apps:` list of entries with a `kind:`; see `authz app "
                          "list`)", str(path))
     return read_apps(text, str(path))

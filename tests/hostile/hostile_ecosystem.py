@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import Callable
 
 KB = 1024
+#: apps/appsfile.py's MAX_APPS (the test names the bound rather than importing the module under test)
+MAX_APPS = 10_000
 #: a valid file of each YAML format, the base of the hostile variants
 STRIMZI_USER = ("apiVersion: kafka.strimzi.io/v1beta2\nkind: KafkaUser\nmetadata:\n  name: {name}\n  labels:\n"
                 "    strimzi.io/cluster: c\nspec:\n  authorization:\n    type: simple\n    acls:\n"
@@ -379,6 +381,45 @@ def _generic_cases() -> list[Case]:
     return out
 
 
+# -- apps files (authz access --apps, authz lint; apps/appsfile.py) -----------------------------------------------
+
+APPS_ACLS = "User:orders,Topic,LITERAL,orders,Read,Allow,*\n"
+APP = "  - name: r{n}\n    kind: consumer\n    principal: User:orders\n    topics: [orders]\n"
+
+
+def _apps(text: str | bytes, command: str = "access", fifo: bool = False) -> Callable[[Path], list[str]]:
+    """``authz access ACLS --apps FILE`` (or ``authz lint FILE``) on an apps file of ``text``."""
+    def build(tmp: Path) -> list[str]:
+        acls = tmp / "acls.csv"
+        acls.write_text("KafkaPrincipal,ResourceType,PatternType,ResourceName,Operation,PermissionType,Host\n"
+                        + APPS_ACLS)
+        path = _fifo(tmp, "apps.yaml") if fifo else tmp / "apps.yaml"
+        if not fifo:
+            path.write_bytes(text if isinstance(text, bytes) else text.encode())
+        return ["lint", str(path)] if command == "lint" else ["access", str(acls), "--apps", str(path)]
+    return build
+
+
+def _apps_cases() -> list[Case]:
+    laughs_apps = ("apps:\n  - name: x\n    kind: consumer\n    principal: User:orders\n    topics: [orders]\n"
+                   "    config:\n" + laughs("      "))
+    deep = "apps:\n  - kind: consumer\n    topics: " + "[" * 10_000 + "]" * 10_000 + "\n"
+    big_name = "apps:\n  - name: " + "n" * (10 * KB * KB) + "\n    kind: consumer\n    principal: User:orders\n" \
+        "    topics: [orders]\n"
+    many = "apps:\n" + "".join(APP.format(n=n) for n in range(MAX_APPS + 1))
+    return [
+        Case("apps|alias-laughs", "aliases", _apps(laughs_apps), "error", worst=True),
+        Case("apps|alias-laughs-lint", "aliases", _apps(laughs_apps, "lint"), 1, "AP001"),
+        Case("apps|deep-lists", "nesting", _apps(deep), "error", worst=True),
+        Case("apps|10mb-name", "size", _apps(big_name), "ok", worst=True),
+        Case("apps|too-many", "expansion", _apps(many), "error", f"more than {MAX_APPS:,} applications", worst=True),
+        Case("apps|fifo", "special-file", _apps("", fifo=True), "error", "not a regular file", worst=True),
+        Case("apps|binary", "garbage", _apps(b"\x00\xff" * 1000), "error"),
+        Case("apps|crlf-bom", "valid", _apps("\ufeff" + ("apps:\n" + APP.format(n=1)).replace("\n", "\r\n")), "ok",
+             "1 of 1 application(s) work"),
+    ]
+
+
 def cases() -> list[Case]:
     return (_alias_cases() + _terraform_cases() + _tfstate_cases() + _jikkou_cases() + _quadratic_cases()
-            + _special_cases() + _valid_cases() + _generic_cases())
+            + _special_cases() + _valid_cases() + _generic_cases() + _apps_cases())
