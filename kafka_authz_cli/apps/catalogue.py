@@ -77,6 +77,13 @@ class Workflow:
     #: topics that do not exist when it starts, whatever the cluster says (the topics it creates)
     absent: tuple[str, ...] = ()
 
+    def refused(self, error: ClientConfigError, step: str, client: str, does: str = "") -> "Workflow":
+        """The application never gets past ``step``: its client (or connector) refuses its
+        configuration there, before any request; nothing else it would do is modelled."""
+        self.config_error = error
+        self.steps = [Step(step, client, (), does)]
+        return self
+
 
 class SpecError(ValueError):
     """The application is not described enough to expand it (a usage error)."""
@@ -131,9 +138,7 @@ def build_producer(spec: AppSpec, version: KafkaVersion) -> Workflow:
     try:
         settings = producer_settings(spec.config, version)
     except ClientConfigError as exc:
-        wf.config_error = exc
-        wf.steps.append(Step("KafkaProducer", "producer", (), "the constructor validates the config"))
-        return wf
+        return wf.refused(exc, "KafkaProducer", "producer", "the constructor validates the config")
     wf.notes.extend(settings.notes)
     wf.notes.append(_producer_mode(settings))
     # Transactions V2 (KIP-890): the transaction.version feature level of a cluster formatted by 4.0 or later
@@ -182,9 +187,7 @@ def build_consumer(spec: AppSpec, version: KafkaVersion) -> Workflow:
     try:
         settings = consumer_settings(spec.config, version)
     except ClientConfigError as exc:
-        wf.config_error = exc
-        wf.steps.append(Step("KafkaConsumer", "consumer", (), "the constructor validates the config"))
-        return wf
+        return wf.refused(exc, "KafkaConsumer", "consumer", "the constructor validates the config")
     wf.notes.extend(settings.notes)
     group = settings.group_id
     if group is None:
@@ -238,9 +241,7 @@ def build_consume_transform_produce(spec: AppSpec, version: KafkaVersion) -> Wor
         cs = consumer_settings(consumer_cfg, version)
         ps = producer_settings(producer_cfg, version)
     except ClientConfigError as exc:
-        wf.config_error = exc
-        wf.steps.append(Step("KafkaProducer", "producer", (), "the constructor validates the config"))
-        return wf
+        return wf.refused(exc, "KafkaProducer", "producer", "the constructor validates the config")
     if cs.group_id is None or ps.transactional_id is None:
         raise SpecError("consume-transform-produce needs group.id and transactional.id (--config group.id=G "
                         "--config transactional.id=T, or consumer./producer. keys in --client-config)")

@@ -119,9 +119,7 @@ def build_connect_sink(spec: AppSpec, version: KafkaVersion) -> Workflow:
     try:
         settings = consumer_settings(cfg, version, "consumer")
     except ClientConfigError as exc:
-        wf.config_error = exc
-        wf.steps.append(Step("WorkerSinkTask", "connect-sink", ()))
-        return wf
+        return wf.refused(exc, "WorkerSinkTask", "connect-sink")
     wf.notes.append(f"sink connector {name}: its tasks consume in group {group} (WorkerSinkTask); derived from "
                     "connect-runtime's code")
     poll = _consumer_poll(topics, settings, group)
@@ -146,9 +144,7 @@ def build_connect_source(spec: AppSpec, version: KafkaVersion) -> Workflow:
     try:
         settings = producer_settings(cfg, version)
     except ClientConfigError as exc:
-        wf.config_error = exc
-        wf.steps.append(Step("WorkerSourceTask", "connect-source", ()))
-        return wf
+        return wf.refused(exc, "WorkerSourceTask", "connect-source")
     group = spec.config.get("group.id")
     if (spec.config.get("exactly.once.source.support") or "").strip().lower() == "enabled":
         if not group:

@@ -227,9 +227,7 @@ def build_mirror_source(spec: AppSpec, version: KafkaVersion) -> Workflow:
     try:
         steps = (_source_side_of_source if m.cluster == "source" else _target_side_of_source)(m, spec, version)
     except ClientConfigError as exc:
-        wf.config_error = exc
-        wf.steps.append(Step("MirrorSourceTask", "mirrormaker2", ()))
-        return wf
+        return wf.refused(exc, "MirrorSourceTask", "mirrormaker2")
     wf.steps = steps
     names = list(m.topics if m.cluster == "source" else m.remote_topics)
     internal = [m.offset_syncs_topic] if m.emit_offset_syncs and m.offset_syncs_location == m.cluster else []
@@ -315,17 +313,14 @@ def build_mirror_checkpoint(spec: AppSpec, version: KafkaVersion) -> Workflow:
     # emit.offset-syncs.enabled=false (the REST API answers 400: the connector is never created).
     for key in ("emit.checkpoints.enabled", "emit.offset-syncs.enabled"):
         if not _flag(spec.config, key, True) and (key != "emit.offset-syncs.enabled" or version.at_least(3, 9)):
-            wf.config_error = ClientConfigError(f"MirrorCheckpointConnector can't run with {key} set to false",
-                                                "mirror-checkpoint", "BadRequestException")
-            wf.steps.append(Step("MirrorCheckpointConnector.validate", "mirrormaker2", ()))
-            return wf
+            return wf.refused(ClientConfigError(f"MirrorCheckpointConnector can't run with {key} set to false",
+                                                "mirror-checkpoint", "BadRequestException"),
+                              "MirrorCheckpointConnector.validate", "mirrormaker2")
     try:
         wf.steps = (_source_side_of_checkpoint(m, groups, version) if m.cluster == "source"
                     else _target_side_of_checkpoint(m, groups, spec, version))
     except ClientConfigError as exc:
-        wf.config_error = exc
-        wf.steps = [Step("MirrorCheckpointTask", "mirrormaker2", ())]
-        return wf
+        return wf.refused(exc, "MirrorCheckpointTask", "mirrormaker2")
     topics = list(m.topics) if m.cluster == "source" else [m.checkpoints_topic, *m.remote_topics]
     if m.offset_syncs_location == m.cluster:
         topics.append(m.offset_syncs_topic)
@@ -352,9 +347,7 @@ def build_mirror_heartbeat(spec: AppSpec, version: KafkaVersion) -> Workflow:
             wf.steps.extend(_send("WorkerSourceTask.sendRecords", (topic,), _worker_producer(spec), version,
                                   "MirrorHeartbeatTask.poll: a heartbeat every emit.heartbeats.interval.seconds"))
         except ClientConfigError as exc:
-            wf.config_error = exc
-            wf.steps = [Step("MirrorHeartbeatTask", "mirrormaker2", ())]
-            return wf
+            return wf.refused(exc, "MirrorHeartbeatTask", "mirrormaker2")
     wf.notes.append(f"MirrorHeartbeatConnector {m.source}->{m.target}: creates {topic} on the target "
                     "(heartbeats.topic.replication.factor) and writes to it; derived from connect/mirror's code "
                     "(not run live)")

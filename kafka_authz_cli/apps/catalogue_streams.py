@@ -46,9 +46,7 @@ def build_streams(spec: AppSpec, version: KafkaVersion) -> Workflow:
         settings = streams_settings(spec.config, version)
         producer = producer_settings(spec.config.for_client("producer."), version)
     except ClientConfigError as exc:
-        wf.config_error = exc
-        wf.steps.append(Step("KafkaStreams", "streams", (), "the constructor validates the config"))
-        return wf
+        return wf.refused(exc, "KafkaStreams", "streams", "the constructor validates the config")
     app = settings.application_id
     wf.notes.extend(settings.notes)
     wf.owned_prefixes = {"TOPIC": list(inputs) + list(outputs), "GROUP": [app]}
