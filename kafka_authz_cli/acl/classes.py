@@ -48,8 +48,6 @@ from kafka_authz_cli.acl.model import (
 
 FRESH_PRINCIPAL = "User:anyone-else"
 FRESH_HOST = "192.0.2.254"
-#: The host a view is decided at for "any other host": no ACL host can be equal to it.
-_OTHER_HOST = "\x00any other host"
 DENY = AclPermissionType.DENY
 
 _valid: dict[str, bool] = {}
@@ -121,7 +119,6 @@ class RequestClasses:
         self._buckets: dict[int, _BucketView] = {}
         self._part_ids: dict[tuple, int] = {(): 0}
         self._parts: list[tuple] = [()]
-        self._decided: dict[tuple, Decided] = {}
         self._hosts: dict[View, tuple[str, ...]] = {}
 
     # -- one bucket ---------------------------------------------------------------------------------
@@ -229,14 +226,7 @@ class RequestClasses:
 
     def decide(self, view: View, host: str | None, op: AclOperation, allow_everyone: bool) -> Decided:
         """The decision for a request from ``host`` (None: any host the view does not name)."""
-        key = (view, host, op, allow_everyone)
-        found = self._decided.get(key)
-        if found is None:
-            if len(self._decided) > 1 << 20:
-                self._decided.clear()
-            found = self._decided[key] = self._decide(view, _OTHER_HOST if host is None else host, op,
-                                                      allow_everyone)
-        return found
+        return self.decide_hosts(view, (host,), op, allow_everyone)[0]
 
     def decide_hosts(self, view: View, hosts: tuple, op: AclOperation, allow_everyone: bool) -> list[Decided]:
         """:meth:`decide` for each of ``hosts`` (None: any host the view does not name), in one pass over
@@ -263,29 +253,6 @@ class RequestClasses:
         default = Decided("DENIED", "DefaultDeny") if view[0] or not allow_everyone else \
             Decided("ALLOWED", "DefaultAllow")
         return [decided[i] or allowed[i] or default for i in range(len(hosts))]
-
-    def _decide(self, view: View, host: str, op: AclOperation, allow_everyone: bool) -> Decided:
-        last_allow: Decided | None = None
-        parts = self._parts
-        for k, (own, everyone) in enumerate(view[1]):
-            deny = allow = None
-            for which, rows in ((0, parts[own]), (1, parts[everyone])):
-                for row_host, order, ops, is_deny, index in rows:
-                    if (row_host == WILDCARD_HOST or row_host == host) and op in ops:
-                        if is_deny:
-                            if deny is None or order < deny[0]:
-                                deny = (order, which, index)
-                        elif allow is None or order > allow[0]:
-                            allow = (order, which, index)
-            if deny is not None:
-                return Decided("DENIED", None, k, deny[1], deny[2])
-            if allow is not None:
-                last_allow = Decided("ALLOWED", None, k, allow[1], allow[2])
-        if last_allow is not None:
-            return last_allow
-        if view[0] or not allow_everyone:
-            return Decided("DENIED", "DefaultDeny")
-        return Decided("ALLOWED", "DefaultAllow")
 
 
 def _first(item: tuple):
