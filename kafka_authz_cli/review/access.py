@@ -108,7 +108,9 @@ class ResourceAccess:
 
     resource_type: ResourceType
     name: str
-    label: str
+    #: the name or class in words (None only until access_scope.merged_classes puts a class said alone
+    #: in words: :func:`.access_scope.merged_principal_access`)
+    label: str | None
     grants: list[Grant] = field(default_factory=list)
     #: Requests on it the broker answers with an error (an ACL whose principal has no ':').
     errors: int = 0

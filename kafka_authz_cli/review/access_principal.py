@@ -163,7 +163,8 @@ def principal_classes(review: AccessReview, principal: str, label, types=None,
             access = found.access(rtype, name, "")
             if access.grants:
                 access.name_class = nc
-                access.label = name if nc is None or label is None else label(rtype, name, nc, space)
+                # label None: the class is put in words by the caller, and only if it is said alone
+                access.label = name if nc is None else label(rtype, name, nc, space) if label is not None else None
                 out.append(access)
     return out
 

@@ -94,7 +94,7 @@ def merged_classes(review: AccessReview, results: list[ResourceAccess], prefix: 
 
 def _labelled(res: ResourceAccess, spaces: dict | None) -> ResourceAccess:
     """``res`` with its label, made now when it was left for this (only for what is said alone)."""
-    if spaces is not None and res.label is res.name and res.name_class is not None:
+    if res.label is None:
         res.label = _label(res.resource_type, res.name, res.name_class, spaces[res.resource_type])
     return res
 

@@ -220,16 +220,21 @@ def _prepared(options: AppOptions):
         raise OptionError(str(exc), "--host") from None
     cfg = client_config(options.client_config, options.configs)
     ident = identity(options, cfg)
-    spec = _spec(options, cfg, version)
-    try:
-        workflow = KINDS[options.kind].build(spec, version)
-    except SpecError as exc:
-        raise OptionError(str(exc), "KIND") from None
+    workflow = _workflow(options, cfg, version)
     settings = broker_settings(options.super_users, options.allow_everyone, options.broker_config)
     named = options.topics + options.inputs + options.outputs + tuple(
         t for t in workflow.owned_prefixes.get("TOPIC", ()) if t not in options.topics)
     absent = frozenset(named) if options.topic_absent else frozenset()
     return version, cfg, ident, workflow, settings, absent
+
+
+def _workflow(options: AppOptions, cfg: ClientConfig, version: KafkaVersion) -> Workflow:
+    """The application's workflow, as its kind builds it from the options and its configuration."""
+    spec = _spec(options, cfg, version)  # an unknown kind is refused here, by name
+    try:
+        return KINDS[options.kind].build(spec, version)
+    except SpecError as exc:
+        raise OptionError(str(exc), "KIND") from None
 
 
 def check_app(options: AppOptions, command_config: Optional[Path] = None) -> AppCheck:
@@ -241,8 +246,8 @@ def check_app(options: AppOptions, command_config: Optional[Path] = None) -> App
     return _check_against(options, acl_set)
 
 
-def _check_against(options: AppOptions, acl_set: AclSet) -> AppCheck:
-    version, _, ident, workflow, settings, absent = _prepared(options)
+def _check_against(options: AppOptions, acl_set: AclSet, prepared: Optional[tuple] = None) -> AppCheck:
+    version, _, ident, workflow, settings, absent = prepared or _prepared(options)
     cluster = _cluster(options, acl_set, settings, version, absent)
     caller = Caller(ident.principal, options.host)
     verdict = evaluate(workflow, cluster, caller)
@@ -380,14 +385,12 @@ def check_declared(path: Path, acl_set: AclSet, settings: BrokerSettings, princi
     for app in read_apps_file(path):
         options = _app_options(app, path, settings, broker_config)
         try:
-            if principal is not None and identity(options, client_config(options.client_config,
-                                                                          options.configs)).principal != principal:
+            prepared = _prepared(options)
+            if principal is not None and prepared[2].principal != principal:
                 continue
-            out.append(DeclaredCheck(app, check=_check_against(options, acl_set)))
+            out.append(DeclaredCheck(app, check=_check_against(options, acl_set, prepared)))
         except (OptionError, InputError) as exc:
-            if principal is None:
-                out.append(DeclaredCheck(app, problem=_problem(exc)))
-            elif app.principal in (None, principal):  # maybe its own: say why it could not be checked
+            if principal is None or app.principal in (None, principal):  # maybe its own: say why
                 out.append(DeclaredCheck(app, problem=_problem(exc)))
     return out
 
@@ -434,9 +437,7 @@ def _lint_app(app: DeclaredApp, path: Path):
     try:
         version = _version(options.kafka_version)
         cfg = client_config(options.client_config, options.configs)
-        workflow = KINDS[app.kind].build(_spec(options, cfg, version), version)
-    except SpecError as exc:
-        return APP_INCOMPLETE, _problem(exc)
+        workflow = _workflow(options, cfg, version)
     except (OptionError, InputError) as exc:
         return APP_INCOMPLETE, _problem(exc)
     if workflow.config_error is not None:
