@@ -236,27 +236,38 @@ class RequestClasses:
         greatest: the same as deciding host by host, at the cost of one pass instead of one per host."""
         parts = self._parts
         at = {h: i for i, h in enumerate(hosts) if h is not None}
-        decided: list[Decided | None] = [None] * len(hosts)  # a DENY: the walk stops there
-        allowed: list[Decided | None] = [None] * len(hosts)  # the last part's ALLOW so far
+        n = len(hosts)
+        decided: list[Decided | None] = [None] * n  # a DENY: the walk stops there
+        allowed: list[Decided | None] = [None] * n  # the last part's ALLOW so far
         for k, (own, everyone) in enumerate(view[1]):
             (wild_deny, wild_allow), deny, allow = _part_by_host((parts[own], parts[everyone]), op, at)
-            for i in range(len(hosts)):
-                if decided[i] is not None:
-                    continue
-                d = min((x for x in (wild_deny, deny.get(i)) if x is not None), default=None, key=_first)
-                if d is not None:
+            # A row for every host decides each host not yet decided, unless the host's own row comes
+            # first (DENY) or last (ALLOW) in Kafka's order; other parts decide only their hosts.
+            if wild_deny is not None:
+                shared = Decided("DENIED", None, k, wild_deny[1], wild_deny[2])
+                for i in range(n):
+                    if decided[i] is None:
+                        d = deny.get(i)
+                        decided[i] = shared if d is None or wild_deny[0] <= d[0] else \
+                            Decided("DENIED", None, k, d[1], d[2])
+                break  # every host is denied here: the walk ends
+            for i, d in deny.items():
+                if decided[i] is None:
                     decided[i] = Decided("DENIED", None, k, d[1], d[2])
-                    continue
-                a = max((x for x in (wild_allow, allow.get(i)) if x is not None), default=None, key=_first)
-                if a is not None:
-                    allowed[i] = Decided("ALLOWED", None, k, a[1], a[2])
+            if wild_allow is not None:
+                shared = Decided("ALLOWED", None, k, wild_allow[1], wild_allow[2])
+                for i in range(n):
+                    if decided[i] is None:
+                        a = allow.get(i)
+                        allowed[i] = shared if a is None or wild_allow[0] >= a[0] else \
+                            Decided("ALLOWED", None, k, a[1], a[2])
+            else:
+                for i, a in allow.items():
+                    if decided[i] is None:
+                        allowed[i] = Decided("ALLOWED", None, k, a[1], a[2])
         default = Decided("DENIED", "DefaultDeny") if view[0] or not allow_everyone else \
             Decided("ALLOWED", "DefaultAllow")
-        return [decided[i] or allowed[i] or default for i in range(len(hosts))]
-
-
-def _first(item: tuple):
-    return item[0]
+        return [decided[i] or allowed[i] or default for i in range(n)]
 
 
 def _part_by_host(rows_of: tuple, op: AclOperation, at: dict) -> tuple:
