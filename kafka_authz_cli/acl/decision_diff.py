@@ -144,6 +144,11 @@ class ClassChanges:
         self.others = others
         self.where_o, self.where_n = where_o, where_n
 
+    def at(self, name: str, name_class: NameClass) -> "ClassChanges":
+        """The same changes found on another name that decides alike (:class:`AlikeNames`)."""
+        return ClassChanges(self.resource_type, name_class, name, self.principal, self.hosts, self.entries,
+                            self.others, self.where_o, self.where_n)
+
     def label(self, decided) -> str:
         return decided.label
 
@@ -271,9 +276,47 @@ class _SliceViews:
 
     def everywhere(self) -> frozenset[str]:
         if self._everywhere is None:
-            self._everywhere = self.slices[0].named_hosts(self.classes, self.rtype, self.name) | \
-                self.slices[1].named_hosts(self.classes, self.rtype, self.name)
+            self._everywhere = self.slices[0].named_hosts(self.rtype, self.name) | \
+                self.slices[1].named_hosts(self.rtype, self.name)
         return self._everywhere
+
+
+#: Below this many name classes to visit in a type, each is visited on its own (telling alike names
+#: apart costs a pass over the sliced patterns).
+_ALIKE_VISITS = 512
+
+
+class AlikeNames:
+    """Names that every index the slices read sees alike: one visit answers for all of them.
+
+    A change on the literal ``*`` reaches every name of its type, and a set of 100k topics has a name
+    class for each, so the decision diff visits them all although most differ only in their name.
+    Where a name's visit rests on the slices alone (:class:`_SliceViews`: the changed principals' own
+    ACLs, ``User:*``'s, the hosts any ACL names) and on the changed bindings, everything it finds
+    (views, decisions, deciding ACLs, host classes) is made of the buckets Kafka's walk meets for the
+    name in those indexes. Two names that match the same PREFIXED patterns of all of them, and no
+    LITERAL pattern but the ``*``, meet the same buckets: what one finds, the other finds, with only
+    the name changed. :meth:`key` is that set of patterns (None for a name that has to be visited:
+    a LITERAL pattern of its own, a start at or below ``*`` where the walk's second scan and re-scan
+    differ, non-ASCII where UTF-16 prefixes differ). Whether each side has candidates at all (asked
+    where the no-ACL default allows) joins the key, and a key whose first visit did not rest on the
+    slices (the no-ACL default flips, or a change to ``User:*`` reaches every principal) is visited
+    name by name."""
+
+    __slots__ = ("literal", "prefixed", "lengths", "done")
+
+    def __init__(self, literal: set[str], prefixed: set[str]):
+        self.literal, self.prefixed = literal, prefixed
+        self.lengths = tuple(sorted({len(p) for p in prefixed}))
+        #: key -> (the ClassChanges found, the classes examined), or None: visit each name
+        self.done: dict[tuple, tuple | None] = {}
+
+    def key(self, name: str) -> tuple | None:
+        if not name or name[0] <= WILDCARD_RESOURCE or not name.isascii() or name in self.literal:
+            return None
+        prefixed = self.prefixed
+        n = len(name)
+        return tuple(p for p in (name[:length] for length in self.lengths if length <= n) if p in prefixed)
 
 
 class DecisionDiff:
@@ -309,8 +352,42 @@ class DecisionDiff:
         for b in delta:
             delta_index.add(b)
         delta_index.seal()
-        for name, name_class in self._classes(rtype, space):
-            self._name_class(rtype, name, name_class, delta_index)
+        visits = self._classes(rtype, space)
+        alike = self._alike_names(rtype, delta_index) if len(visits) >= _ALIKE_VISITS else None
+        if alike is None:
+            for name, name_class in visits:
+                self._name_class(rtype, name, name_class, delta_index)
+            return
+        slices = self._sliced
+        for name, name_class in visits:
+            key = alike.key(name)
+            if key is None:
+                self._name_class(rtype, name, name_class, delta_index)
+                continue
+            key = (key, slices[0].has_acls(rtype, name), slices[1].has_acls(rtype, name))
+            done = alike.done.get(key, False)
+            if done is False:
+                first, examined = len(self.found), self.examined
+                by_slices = self._name_class(rtype, name, name_class, delta_index)
+                alike.done[key] = (tuple(self.found[first:]), self.examined - examined) if by_slices else None
+            elif done is None:
+                self._name_class(rtype, name, name_class, delta_index)
+            else:
+                self.examined += done[1]
+                self.found.extend(c.at(name, name_class) for c in done[0])
+
+    def _alike_names(self, rtype: ResourceType, delta_index: TypeIndex) -> "AlikeNames | None":
+        """Which names of the type decide alike for every principal a change reaches (see
+        :class:`AlikeNames`), or None where the slices do not decide the type."""
+        slices = self._slices(rtype) if self.changed.get(rtype) or self.su_keys else None
+        if slices is None or delta_index.has_empty_name or delta_index.walk_only:
+            return None
+        literal, prefixed = set(delta_index.literal), set(delta_index.prefixed)
+        for side in slices:
+            side_literal, side_prefixed = side.patterns(rtype)
+            literal |= side_literal
+            prefixed |= side_prefixed
+        return AlikeNames(literal, prefixed)
 
     def _classes(self, rtype: ResourceType, space: NameSpace) -> list[tuple[str, NameClass]]:
         if rtype is ResourceType.CLUSTER:
@@ -324,7 +401,10 @@ class DecisionDiff:
                     or self.new.walk_needed(rtype, name)]
         return space.representatives(only=self.touched.names(rtype, space))
 
-    def _name_class(self, rtype: ResourceType, name: str, nc: NameClass, delta_index: TypeIndex) -> None:
+    def _name_class(self, rtype: ResourceType, name: str, nc: NameClass, delta_index: TypeIndex) -> bool:
+        """Visit one name class; True when what was found rests on the slices' views alone (the
+        principals the change names, ``User:*``'s ACLs and the hosts named), as :class:`AlikeNames`
+        needs."""
         old, new = self.old, self.new
         delta_plan = delta_index.plan(name)
         slices = self._slices(rtype) if delta_plan is not None else None
@@ -335,7 +415,7 @@ class DecisionDiff:
             if plan_o is None or plan_n is None or delta_plan is None or has_bad_principal(plan_o) \
                     or has_bad_principal(plan_n):
                 self._by_engine(rtype, name, nc, plan_o, plan_n)
-                return
+                return False
             has_o, has_n = bool(plan_o), bool(plan_n)
         reach = self._reach(delta_plan)
         default_flips = (not has_o and old.allow_everyone_if_no_acl_found) \
@@ -355,7 +435,7 @@ class DecisionDiff:
             views = _PlanViews(self.classes, plan_o, plan_n) if slices is None else \
                 _SliceViews(self.classes, slices, rtype, name, has_o, has_n)
         else:
-            return
+            return slices is not None
         keys |= self.su_keys
         wild_reach = reach.get(WILDCARD_PRINCIPAL_KEY)
         for pkey in sorted(keys, key=_principal_order):
@@ -366,6 +446,7 @@ class DecisionDiff:
             else:
                 reached = Reach.of(reach.get(pkey), wild_reach)
             self._principal(rtype, name, nc, pkey, reached, views)
+        return isinstance(views, _SliceViews)
 
     def _slices(self, rtype: ResourceType):
         """Both sides' :class:`.principal_slices.PrincipalSlices`, where they decide as the engines do

@@ -12,11 +12,11 @@ first, the wildcard section); both walks visit the same positions in the same or
 
 from __future__ import annotations
 
-from kafka_authz_cli.acl.classes import RequestClasses
+from kafka_authz_cli.acl.classes import RequestClasses, valid_host
 from kafka_authz_cli.acl.engine import StandardAuthorizer
 from kafka_authz_cli.acl.index import TypeIndex
 from kafka_authz_cli.acl.matching import WILDCARD_PRINCIPAL_KEY, principal_key
-from kafka_authz_cli.acl.model import WILDCARD_HOST, WILDCARD_RESOURCE, ResourceType
+from kafka_authz_cli.acl.model import WILDCARD_HOST, WILDCARD_RESOURCE, PatternType, ResourceType
 
 
 def walk_slots(index: TypeIndex | None, name: str) -> list[tuple[tuple[int, int], object]]:
@@ -54,7 +54,7 @@ class PrincipalSlices:
         self.authorizer = authorizer
         self.own: dict[tuple[ResourceType, tuple], TypeIndex] = {}
         self.wild: dict[ResourceType, TypeIndex] = {}
-        self.hosts: dict[ResourceType, TypeIndex] = {}
+        self.hosts: dict[ResourceType, _NamedHosts] = {}
         self.unusable: set[ResourceType] = set()
         self._star_only: dict = {}
         keys: dict[str, tuple | None] = {}
@@ -70,10 +70,24 @@ class PrincipalSlices:
             elif key in principals:
                 _index(self.own, (rtype, key)).add(acl)
             if acl.host != WILDCARD_HOST:
-                _index(self.hosts, rtype).add(acl)
+                named = self.hosts.get(rtype)
+                if named is None:
+                    named = self.hosts[rtype] = _NamedHosts()
+                named.add(acl)
         for table in (self.own, self.wild, self.hosts):
             for index in table.values():
                 index.seal()
+
+    def patterns(self, rtype: ResourceType) -> tuple[set[str], set[str]]:
+        """The LITERAL and PREFIXED resource names of every ACL of the type these slices index."""
+        literal: set[str] = set()
+        prefixed: set[str] = set()
+        indexes: list = [index for (t, _key), index in self.own.items() if t is rtype]
+        indexes.extend(table[rtype] for table in (self.wild, self.hosts) if rtype in table)
+        for index in indexes:
+            literal.update(index.literal)
+            prefixed.update(index.prefixed)
+        return literal, prefixed
 
     def usable(self, rtype: ResourceType) -> bool:
         return rtype not in self.unusable
@@ -122,12 +136,65 @@ class PrincipalSlices:
         """Whether any ACL is a candidate for the name (only asked where the no-ACL default allows)."""
         return not self.authorizer.allow_everyone_if_no_acl_found or self.authorizer.has_acls_for(rtype, name)
 
-    def named_hosts(self, classes: RequestClasses, rtype: ResourceType, name: str) -> frozenset[str]:
+    def named_hosts(self, rtype: ResourceType, name: str) -> frozenset[str]:
         """Every client-matchable host the name's candidates name, any principal."""
-        out: set[str] = set()
-        for _slot, bucket in walk_slots(self.hosts.get(rtype), name):
-            out |= classes.bucket_view(bucket).all_hosts
-        return frozenset(out)
+        named = self.hosts.get(rtype)
+        return named.of(name) if named is not None else frozenset()
+
+
+class _NamedHosts:
+    """The client-matchable hosts (not ``*``) that the ACLs of one type name, by resource pattern:
+    what the candidates of a name name, without indexing the ACLs themselves. Names under the same
+    patterns share one answer (a name's patterns are those of :func:`walk_slots`)."""
+
+    __slots__ = ("literal", "prefixed", "lengths", "_unions")
+
+    def __init__(self) -> None:
+        self.literal: dict[str, set[str] | frozenset[str]] = {}
+        self.prefixed: dict[str, set[str] | frozenset[str]] = {}
+        self.lengths: tuple[int, ...] = ()
+        self._unions: dict[tuple, frozenset[str]] = {}
+
+    def add(self, acl) -> None:
+        if valid_host(acl.host):
+            table = self.literal if acl.pattern_type is PatternType.LITERAL else self.prefixed
+            table.setdefault(acl.resource_name, set()).add(acl.host)
+
+    def seal(self) -> None:
+        for table in (self.literal, self.prefixed):
+            for pattern, hosts in table.items():
+                table[pattern] = frozenset(hosts)
+        self.lengths = tuple(sorted({len(p) for p in self.prefixed}))
+
+    def of(self, name: str) -> frozenset[str]:
+        found = []
+        literal, prefixed = self.literal, self.prefixed
+        hosts = literal.get(name)
+        if hosts is not None:
+            found.append(hosts)
+        n = len(name)
+        for length in self.lengths:
+            if length > n:
+                break
+            hosts = prefixed.get(name[:length])
+            if hosts is not None:
+                found.append(hosts)
+        starts_with_star = name.startswith(WILDCARD_RESOURCE)
+        if not starts_with_star or name == WILDCARD_RESOURCE:
+            hosts = literal.get(WILDCARD_RESOURCE)
+            if hosts is not None:
+                found.append(hosts)
+        if starts_with_star:
+            hosts = prefixed.get(WILDCARD_RESOURCE)
+            if hosts is not None:
+                found.append(hosts)
+        if len(found) == 1:
+            return found[0]  # type: ignore[return-value]
+        key = tuple(map(id, found))
+        union = self._unions.get(key)
+        if union is None:
+            union = self._unions[key] = frozenset().union(*found)
+        return union
 
 
 _UNSEEN = object()
