@@ -32,6 +32,7 @@ from kafka_authz_cli.acl.matching import WILDCARD_PRINCIPAL_KEY, principal_key
 from kafka_authz_cli.acl.merged import Subtrees, describe_class, grouped, scopes
 from kafka_authz_cli.acl.model import AclBinding, KafkaPrincipal, ResourceType, java_host_address
 from kafka_authz_cli.acl.names import NameClass, NameSpace
+from kafka_authz_cli.formats import paused_gc
 
 __all__ = ["FRESH_HOST", "FRESH_PRINCIPAL", "BindingDiff", "Change", "DiffResult", "Finding", "NameClass",
            "NameSpace", "binding_diff", "change_keys", "describe_host", "describe_names", "describe_principals",
@@ -95,7 +96,7 @@ class Finding:
         """The ACL hosts this finding does not hold for, when it holds for hosts no ACL names."""
         if FRESH_HOST not in self.hosts:
             return []
-        return sorted(set(self.host_classes) - set(self.hosts) - {FRESH_HOST})
+        return list(_hosts_said(tuple(self.hosts), self.host_classes)[1])
 
     def describe(self, names: str | None = None) -> str:
         """The finding in one sentence; ``names``: :meth:`names`, when the caller has it already."""
@@ -112,12 +113,30 @@ class Finding:
 
     def where(self) -> str:
         """" from <hosts>", or "" from any host."""
-        if not self.hosts or set(self.hosts) == {"*"}:
-            return ""
-        if FRESH_HOST in self.hosts:
+        return _hosts_said(tuple(self.hosts), self.host_classes)[0]
+
+
+_said_hosts: dict[tuple, tuple[str, tuple[str, ...]]] = {}
+
+
+def _hosts_said(hosts: tuple[str, ...], host_classes: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
+    """A finding's :meth:`Finding.where` and its excluded hosts, made once per hosts and host classes
+    (a change on ``*`` repeats the same few for every name)."""
+    key = (hosts, host_classes)
+    found = _said_hosts.get(key)
+    if found is None:
+        if len(_said_hosts) > 65536:
+            _said_hosts.clear()
+        excluded = tuple(sorted(set(host_classes) - set(hosts) - {FRESH_HOST})) if FRESH_HOST in hosts else ()
+        if not hosts or set(hosts) == {"*"}:
+            where = ""
+        elif FRESH_HOST in hosts:
             # Never "any other host" without saying other than what: name the hosts left out.
-            return " from " + describe_host(FRESH_HOST, self.host_classes, self.hosts)
-        return " from " + ", ".join(self.hosts)
+            where = " from " + describe_host(FRESH_HOST, host_classes, hosts)
+        else:
+            where = " from " + ", ".join(hosts)
+        found = _said_hosts[key] = (where, excluded)
+    return found
 
 
 #: Principals named in full in one finding; past it the rest are counted.
@@ -127,6 +146,8 @@ MAX_PRINCIPALS_NAMED = 10
 def describe_principals(principals: tuple[str, ...] | list[str]) -> str:
     """Principals in words: "User:a, User:b and anyone without an ACL of their own"; past
     :data:`MAX_PRINCIPALS_NAMED` named ones, the rest counted ("and 12 more principals")."""
+    if len(principals) == 1 and principals[0] != FRESH_PRINCIPAL:
+        return principals[0]
     named = [p for p in principals if p != FRESH_PRINCIPAL]
     parts = named[:MAX_PRINCIPALS_NAMED]
     if len(named) > MAX_PRINCIPALS_NAMED:
@@ -197,15 +218,19 @@ class DiffResult:
             counts = {"gained": 0, "lost": 0, "changed": 0}
             # Name classes with the same views share their entries: each shared tuple's directions are
             # worked out once ((direction, host) per entry), then weighed per class.
+            # A class's weight of an entry is 1 for a named host, and 1 + its ``others`` for "any
+            # other host" (ClassChanges.weight): per shape, (direction, named hosts, any other host).
             shapes: dict[tuple[int, type], tuple] = {}
             for found in self.found:
                 key = (id(found.entries), type(found))
                 shape = shapes.get(key)
                 if shape is None or shape[0] is not found.entries:
-                    shape = shapes[key] = (found.entries, [
-                        (_direction(found.label(a), found.label(b)), host) for host, _op, a, b in found.entries])
-                for direction_of, host in shape[1]:
-                    counts[direction_of] += found.weight(host)
+                    per: dict[str, list[int]] = {}
+                    for host, _op, a, b in found.entries:
+                        per.setdefault(_direction(found.label(a), found.label(b)), [0, 0])[host is None] += 1
+                    shape = shapes[key] = (found.entries, [(d, named, other) for d, (named, other) in per.items()])
+                for direction_of, named, other in shape[1]:
+                    counts[direction_of] += named + (other * found.weight(None) if other else 0)
             self._counts = counts
         return self._counts[direction]
 
@@ -268,18 +293,21 @@ def _first_order(given: list[AclBinding], mine: dict, other: dict) -> list[AclBi
 
 def diff(old_acls: list[AclBinding], new_acls: list[AclBinding], old_settings: dict, new_settings: dict) -> DiffResult:
     """``*_settings``: ``super_users`` and ``allow_everyone_if_no_acl_found`` for each side."""
-    old = StandardAuthorizer(old_acls, **old_settings)
-    new = StandardAuthorizer(new_acls, **new_settings)
-    bindings = binding_diff(old_acls, new_acls)
-    walk = DecisionDiff(old, new, bindings.added + bindings.removed)
-    for rtype in ResourceType.concrete():
-        walk.resource_type(rtype)
-    result = DiffResult(bindings, walk.found, classes_examined=walk.examined)
-    result.findings = findings_of(walk.found)
-    for f in result.findings:
-        if f.name_class.prefix is not None and not f.name_class.exact:
-            f.excluded = walk.spaces[f.resource_type].children(f.name_class.prefix)
-    result.merged = merged_findings(result.findings, walk.spaces)
+    # Hundreds of thousands of views, changes and findings, no cycle among them: the collector's
+    # walks over every live object (both sets' ACLs and indexes) took a third of a large diff.
+    with paused_gc():
+        old = StandardAuthorizer(old_acls, **old_settings)
+        new = StandardAuthorizer(new_acls, **new_settings)
+        bindings = binding_diff(old_acls, new_acls)
+        walk = DecisionDiff(old, new, bindings.added + bindings.removed)
+        for rtype in ResourceType.concrete():
+            walk.resource_type(rtype)
+        result = DiffResult(bindings, walk.found, classes_examined=walk.examined)
+        result.findings = findings_of(walk.found)
+        for f in result.findings:
+            if f.name_class.prefix is not None and not f.name_class.exact:
+                f.excluded = walk.spaces[f.resource_type].children(f.name_class.prefix)
+        result.merged = merged_findings(result.findings, walk.spaces)
     return result
 
 
@@ -359,22 +387,37 @@ def merge(changes: list[Change]) -> list[Finding]:
 def findings_of(found: list[ClassChanges]) -> list[Finding]:
     """:func:`merge` of the changes of ``found``, without making them: how one principal's entries
     merge is worked out once per set of entries, which many name classes share."""
+    # Classes with the same views share their entries and where their deciding ACLs are: what each
+    # finding of such a class says but its name is worked out once.
     shapes: dict[int, tuple] = {}
+    said: dict[tuple[int, int, int], tuple] = {}
     findings = []
     for f in found:
-        shape = shapes.get(id(f.entries))
-        if shape is None or shape[0] is not f.entries:
-            shape = shapes[id(f.entries)] = (f.entries, _merged_shape(f))
-        host_classes = f.hosts + (FRESH_HOST,)
-        for direction, ops, hosts, first in shape[1]:
-            host, op, a, b = f.entries[first]
-            acl_a, acl_b = f.old_acl(a), f.new_acl(b)
+        key = (id(f.entries), id(f.where_o), id(f.where_n))
+        known = said.get(key)
+        if known is None or known[0] is not f.entries or known[1] is not f.where_o or known[2] is not f.where_n:
+            shape = shapes.get(id(f.entries))
+            if shape is None or shape[0] is not f.entries:
+                shape = shapes[id(f.entries)] = (f.entries, _merged_shape(f))
+            known = said[key] = (f.entries, f.where_o, f.where_n, f.hosts + (FRESH_HOST,), _said_of_class(f, shape[1]))
+        host_classes = known[3]
+        for direction, ops, hosts, host, op, rule_a, rule_b, acl_a, acl_b in known[4]:
             findings.append(Finding(direction, f.principal, f.resource_type, f.name_class, list(ops), list(hosts),
-                                    Request(f.principal, host or FRESH_HOST, op, f.resource_type, f.name),
-                                    f.rule(a, acl_a), f.rule(b, acl_b), host_classes=host_classes,
-                                    old_acl=acl_a, new_acl=acl_b))
+                                    Request(f.principal, host, op, f.resource_type, f.name),
+                                    rule_a, rule_b, host_classes=host_classes, old_acl=acl_a, new_acl=acl_b))
     findings.sort(key=_finding_order)
     return findings
+
+
+def _said_of_class(f: ClassChanges, shape: list[tuple]) -> list[tuple]:
+    """Per finding of one class (``shape``: :func:`_merged_shape`): (direction, operations, hosts, the
+    witness's host and operation, the deciding rules and ACLs on each side)."""
+    out = []
+    for direction, ops, hosts, first in shape:
+        host, op, a, b = f.entries[first]
+        acl_a, acl_b = f.old_acl(a), f.new_acl(b)
+        out.append((direction, ops, hosts, host or FRESH_HOST, op, f.rule(a, acl_a), f.rule(b, acl_b), acl_a, acl_b))
+    return out
 
 
 def _merged_shape(f: ClassChanges) -> list[tuple]:

@@ -40,7 +40,7 @@ class Scope:
     only: NameClass | None = None
 
     def describe(self, rtype: ResourceType, space: NameSpace | None) -> str:
-        kind = rtype.name.lower().replace("_", " ")
+        kind = _KINDS[rtype]
         if self.root is None:
             return describe_class(rtype, self.only, space)  # type: ignore[arg-type]
         base = f"every {kind} starting with `{self.root}`" if self.root else f"every {kind}"
@@ -53,12 +53,16 @@ class Scope:
         return f"{base} except {_join(phrases)}"
 
 
+#: A resource type in words ("transactional id"), made once each: said for every finding.
+_KINDS = {t: t.name.lower().replace("_", " ") for t in ResourceType}
+
+
 def describe_class(rtype: ResourceType, nc: NameClass, below: NameSpace | tuple[str, ...] | None,
                    itself: bool = True) -> str:
     """One name class in words, whole: a class of longer names leaves out its ACL name itself (its own
     class; ``itself`` False where no ACL has that name) and the ACL names below it (``below``, or those
     of a space), named in full (counted past :data:`MAX_EXCEPTIONS`), never cut."""
-    kind = rtype.name.lower().replace("_", " ")
+    kind = _KINDS[rtype]
     if rtype is ResourceType.CLUSTER:
         return "the cluster"
     if nc.prefix is None:

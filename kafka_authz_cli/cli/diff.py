@@ -132,21 +132,23 @@ class _Shared:
         self._acls: dict = {}
         self._because: dict = {}
 
+    # Keyed by the ACL objects' identities (each kept in the value): hashing a binding's fields for
+    # each of 150,000 findings cost more than the rest of its JSON.
     def acl(self, acl, side: int) -> dict | None:
         if acl is None:
             return None
-        found = self._acls.get((acl, side))
-        if found is None:
+        found = self._acls.get((id(acl), side))
+        if found is None or found[0] is not acl:
             origins = self.result.new_origins if side else self.result.old_origins
-            found = self._acls[(acl, side)] = _binding(acl, origins)
-        return found
+            found = self._acls[(id(acl), side)] = (acl, _binding(acl, origins))
+        return found[1]
 
     def because(self, f) -> str:
-        key = (f.old_rule, f.old_acl, f.new_rule, f.new_acl)
+        key = (f.old_rule, id(f.old_acl), f.new_rule, id(f.new_acl))
         found = self._because.get(key)
-        if found is None:
-            found = self._because[key] = because(f, self.result)
-        return found
+        if found is None or found[0] is not f.old_acl or found[1] is not f.new_acl:
+            found = self._because[key] = (f.old_acl, f.new_acl, because(f, self.result))
+        return found[2]
 
 
 def _finding(f, shared: _Shared) -> dict:
