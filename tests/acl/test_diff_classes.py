@@ -9,9 +9,7 @@ empty name; the name classes of :mod:`kafka_authz_cli.acl.names` are not fine en
 as before the classes were per principal).
 """
 
-import sys
 from collections import Counter
-from pathlib import Path
 
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
@@ -29,9 +27,7 @@ from kafka_authz_cli.acl.model import (
     PatternType,
     ResourceType,
 )
-
-sys.path.insert(0, str(Path(__file__).parent))
-from diff_reference import reference_diff  # noqa: E402
+from tests.acl.diff_reference import reference_diff
 
 TYPES = [ResourceType.TOPIC, ResourceType.GROUP]
 PLAIN = ["a", "b", "ab", "*", "-", "*a"]

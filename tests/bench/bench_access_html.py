@@ -16,12 +16,11 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "review"))
 
-from access_html_docs import large_doc  # noqa: E402
 from timing import best_of  # noqa: E402
 
 from kafka_authz_cli.review.access_html import render  # noqa: E402
+from tests.review.access_html_docs import large_doc  # noqa: E402
 
 
 def in_browser(browser, path: Path) -> tuple[float, float]:

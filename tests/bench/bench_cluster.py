@@ -23,11 +23,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests" / "live"))
-
-import kafka_broker  # noqa: E402
 
 from kafka_authz_cli.acl.model import AclBinding  # noqa: E402
+from tests.live import kafka_broker  # noqa: E402
 
 AUTHZ = [sys.executable, "-m", "kafka_authz_cli"]
 ACL_COMMAND = "org.apache.kafka.tools.AclCommand"

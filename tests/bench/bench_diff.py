@@ -33,7 +33,6 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
-sys.path.insert(0, str(HERE))
 
 import gen_authorizer_benchmark as ab  # noqa: E402
 import gen_team_estate as estate  # noqa: E402

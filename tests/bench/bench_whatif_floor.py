@@ -30,7 +30,6 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import gen_auditlogs  # noqa: E402
 from timing import best_of  # noqa: E402

@@ -21,7 +21,6 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import gen_auditlogs  # noqa: E402
 from bench_whatif import SETTINGS, proposals  # noqa: E402

@@ -21,12 +21,10 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_whatif_fixed import cli_run, data_set, write_proposal  # noqa: E402
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "whatif"))
-from test_standalone_cluster import free_port, stop_daemons, wait_port  # noqa: E402  (how the tests start the daemons)
+from tests.whatif.test_standalone_cluster import free_port, stop_daemons, wait_port  # noqa: E402  (how the tests start the daemons)
 
 
 class Cluster:

@@ -20,7 +20,6 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from kafka_authz_cli.errors import InputError  # noqa: E402
 from kafka_authz_cli.whatif import auditlog, streams  # noqa: E402

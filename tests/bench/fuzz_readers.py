@@ -24,7 +24,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
-sys.path.insert(0, str(ROOT / "tests" / "hostile"))
+sys.path.insert(0, str(ROOT))
 WORK = ROOT / "build" / "fuzz"
 
 
@@ -34,10 +34,9 @@ def worker(target: str, libfuzzer_args: list[str]) -> None:
     import atheris
 
     with atheris.instrument_imports(include=["kafka_authz_cli"]):
-        from readers import READERS
-
         from kafka_authz_cli.errors import InputError
         from kafka_authz_cli.formats.reading import decode_utf8
+        from tests.hostile.readers import READERS
 
     reader, allowed = READERS[target]
 
@@ -60,10 +59,10 @@ def worker(target: str, libfuzzer_args: list[str]) -> None:
 def hypothesis_run(target: str, runs: int) -> dict:
     from hypothesis import HealthCheck, given, settings
     from hypothesis import strategies as st
-    from readers import READERS
 
     from kafka_authz_cli.errors import InputError
     from kafka_authz_cli.formats.reading import decode_utf8
+    from tests.hostile.readers import READERS
 
     reader, allowed = READERS[target]
     count = 0
@@ -95,7 +94,7 @@ def hypothesis_run(target: str, runs: int) -> dict:
 # -- driver ---------------------------------------------------------------------------------------------
 
 def seed_corpus(target: str) -> Path:
-    from hostile_catalogue import REQUEST, RULES, TYPES, _record, slot_variants
+    from tests.hostile.hostile_catalogue import REQUEST, RULES, TYPES, _record, slot_variants
 
     corpus = WORK / "corpus" / target
     corpus.mkdir(parents=True, exist_ok=True)
@@ -135,7 +134,13 @@ _ECOSYSTEM_CORPUS = {"strimzi": ("strimzi", (".yaml", ".yml", ".json")), "ksm-ya
 
 def _ecosystem_seeds(target: str) -> list[bytes]:
     """The real files of the format (tests/formats/), its valid base and its small hostile variants."""
-    from hostile_ecosystem import VALID, jikkou_match, julieops_laughs, strimzi_alias_list, terraform_doubling
+    from tests.hostile.hostile_ecosystem import (
+        VALID,
+        jikkou_match,
+        julieops_laughs,
+        strimzi_alias_list,
+        terraform_doubling,
+    )
 
     if target == "jikkou-match":
         return [b"orders-.*", b"(a+)+$", rb"(a+)+\1x", rb"[a-z]{3,5}\.v\d", b"(?i)ORDERS|payments", b"((a))"]
@@ -192,7 +197,7 @@ def main() -> int:
     parser.add_argument("--max-len", type=int, default=4096)
     parser.add_argument("--json", type=Path, help="also write the summary here")
     ns, rest = parser.parse_known_args()
-    from readers import READERS
+    from tests.hostile.readers import READERS
 
     targets = ns.target or sorted(READERS)
     unknown = [t for t in targets if t not in READERS]

@@ -23,7 +23,6 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
-sys.path.insert(0, str(ROOT / "tests" / "hostile"))
 
 
 #: runs the command and reports its peak RSS on fd 3: a fresh small process forks it, so that the peak is the
@@ -114,7 +113,7 @@ def run_measured(argv: list[str], timeout: float, memory_mb: int, cwd: Path) -> 
 
 
 def main() -> int:
-    from hostile_ecosystem import cases
+    from tests.hostile.hostile_ecosystem import cases
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--authz", default=str(Path(sys.executable).parent / "authz"))
@@ -147,4 +146,5 @@ def main() -> int:
 
 
 if __name__ == "__main__":
+    sys.path.insert(0, str(ROOT))  # run as a script: tests.hostile from this checkout (pytest has it on its pythonpath)
     sys.exit(main())

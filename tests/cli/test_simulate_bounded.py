@@ -3,7 +3,6 @@
 import csv
 import io
 import json
-import sys
 import tracemalloc
 from pathlib import Path
 
@@ -11,12 +10,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
+import tests.bench.gen_authorizer_benchmark as gen
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.formats import WarningTally
 from kafka_authz_cli.services.simulate import SimulateOptions, run_simulation
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
-import gen_authorizer_benchmark as gen  # noqa: E402
 
 runner = CliRunner()
 

@@ -16,42 +16,10 @@ from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.cluster import DEFAULT_MAX_DELETES, Declined, DriftError
 from kafka_authz_cli.cluster.kafka_adapter import ClusterError, client_config, from_kafka_acl, plan_sync, to_kafka_acl
 from kafka_authz_cli.errors import AuthzError, InputError
-from kafka_authz_cli.services import live as services_live
+from tests.fake_admin import FakeAdmin, install
 
 EXAMPLE = Path(__file__).parents[2] / "examples" / "acls" / "cluster.json"
 runner = CliRunner()
-
-
-class FakeAdmin:
-    def __init__(self, acls, fail_on=None, die_after=None):
-        self.acls = list(acls)
-        self.created, self.deleted = [], []
-        self.fail_on = fail_on or set()
-        self.die_after = die_after  # requests answered before the "broker" stops
-        self.calls = 0
-
-    def _tick(self):
-        self.calls += 1
-        if self.die_after is not None and self.calls > self.die_after:
-            raise ClusterError("CreateAcls failed: KafkaConnectionError: connection lost")
-
-    def list_acls(self, filters=None):
-        return [a for a in self.acls if not filters or any(f.matches(a) for f in filters)]
-
-    def create_acls(self, bindings):
-        self._tick()
-        failed = [(b, "InvalidRequestError") for b in bindings if b in self.fail_on]
-        for b in bindings:
-            if b not in self.fail_on and b not in self.acls:
-                self.created.append(b)
-                self.acls.append(b)
-        return failed
-
-    def delete_acls(self, bindings):
-        self._tick()
-        self.deleted += bindings
-        self.acls = [a for a in self.acls if a not in bindings]
-        return []
 
 
 def acl(name, principal="User:x", op="READ", perm="ALLOW", rtype="TOPIC", pattern="LITERAL"):
@@ -65,9 +33,7 @@ def write_set(path, bindings):
 
 @pytest.fixture
 def fake(monkeypatch):
-    admin = FakeAdmin([acl("legacy", "User:old")])
-    monkeypatch.setattr(services_live, "ADMIN_FACTORY", lambda bootstrap, config: admin)
-    return admin
+    return install(monkeypatch, FakeAdmin([acl("legacy", "User:old")]))
 
 
 def cli(*args, input=None):
@@ -105,8 +71,7 @@ def test_empty_desired_set_never_deletes_without_allow_delete(fake, tmp_path, co
 
 
 def test_deleting_more_than_half_needs_max_deletes_or_typed_number(monkeypatch, tmp_path):
-    admin = FakeAdmin([acl(f"t{i}") for i in range(4)])
-    monkeypatch.setattr(services_live, "ADMIN_FACTORY", lambda b, c: admin)
+    admin = install(monkeypatch, FakeAdmin([acl(f"t{i}") for i in range(4)]))
     keep_one = write_set(tmp_path / "one.json", [acl("t0")])
     args = ["cluster", "apply", str(keep_one), "--bootstrap-server", "x:1", "--allow-delete", "--yes"]
     res = cli(*args, input="")  # stdin at EOF: a decline, exit 4, nothing deleted
@@ -121,8 +86,7 @@ def test_deleting_more_than_half_needs_max_deletes_or_typed_number(monkeypatch, 
 
 
 def test_more_than_n_deletes_need_max_deletes(monkeypatch, tmp_path):
-    admin = FakeAdmin([acl(f"t{i}") for i in range(DEFAULT_MAX_DELETES * 3)])
-    monkeypatch.setattr(services_live, "ADMIN_FACTORY", lambda b, c: admin)
+    admin = install(monkeypatch, FakeAdmin([acl(f"t{i}") for i in range(DEFAULT_MAX_DELETES * 3)]))
     keep = write_set(tmp_path / "keep.json", admin.acls[:DEFAULT_MAX_DELETES * 2 - 1])
     n = DEFAULT_MAX_DELETES + 1
     res = cli("cluster", "apply", str(keep), "--bootstrap-server", "x:1", "--allow-delete", "--yes")
@@ -226,8 +190,7 @@ def test_apply_refuses_drift_and_shows_it(fake, tmp_path):
 
 
 def test_apply_rerun_is_a_no_op_and_a_partial_apply_resumes(monkeypatch, tmp_path):
-    admin = FakeAdmin([acl("legacy", "User:old")], die_after=2)
-    monkeypatch.setattr(services_live, "ADMIN_FACTORY", lambda b, c: admin)
+    admin = install(monkeypatch, FakeAdmin([acl("legacy", "User:old")], die_after=2))
     path = _plan(tmp_path, EXAMPLE)
     res = cli("cluster", "apply", str(path), "--yes", "--batch-size", "3")
     assert res.exit_code == 1, res.output
@@ -244,8 +207,7 @@ def test_apply_rerun_is_a_no_op_and_a_partial_apply_resumes(monkeypatch, tmp_pat
 def test_a_refused_deny_stops_before_any_allow_is_added(monkeypatch, tmp_path):
     deny = acl("orders", "User:bob", "READ", "DENY")
     allow = acl("orders", "User:*", "READ", "ALLOW")
-    admin = FakeAdmin([], fail_on={deny})
-    monkeypatch.setattr(services_live, "ADMIN_FACTORY", lambda b, c: admin)
+    admin = install(monkeypatch, FakeAdmin([], refuse={deny}))
     path = _plan(tmp_path, write_set(tmp_path / "d.json", [allow, deny]))
     res = cli("cluster", "apply", str(path), "--yes")
     assert res.exit_code == 1

@@ -29,7 +29,7 @@ from kafka_authz_cli.config.live import (
     sources_from_describe,
     static_drift,
 )
-from kafka_authz_cli.services import live as services_live
+from tests.fake_admin import FakeAdmin, install
 
 runner = CliRunner()
 ORIGIN = LiveOrigin("h:9092", "1")
@@ -330,34 +330,13 @@ def test_static_drift():
 
 # -- the command, with a fake admin --------------------------------------------------------------
 
-class FakeAdmin:
-    def __init__(self, configs, brokers=((1, "h", 9092),), error=None):
-        self.configs, self._brokers, self.error = configs, list(brokers), error
-        self.asked, self.closed = [], False
-
-    def brokers(self):
-        return self._brokers
-
-    def describe_broker_configs(self, broker_id):
-        self.asked.append(broker_id)
-        if self.error:
-            raise self.error
-        return self.configs
-
-    def close(self):
-        self.closed = True
+#: the cluster's one broker, at the bootstrap address `live` gives
+AT_BOOTSTRAP = [(1, "h", 9092)]
 
 
 @pytest.fixture
 def fake(monkeypatch):
-    holder = {}
-
-    def install(admin):
-        monkeypatch.setattr(services_live, "ADMIN_FACTORY", lambda bootstrap, command_config: admin)
-        holder["admin"] = admin
-        return admin
-
-    return install
+    return lambda admin: install(monkeypatch, admin)
 
 
 def live(*args):
@@ -365,13 +344,14 @@ def live(*args):
 
 
 def test_cli_live_json(fake):
-    admin = fake(FakeAdmin(naive_describe(static={"num.io.threads": "4", "ssl.key.password": "hunter2",
-                                                  "my.secret.thing": "hunter3"},
-                                          default={"log.retention.ms": "1000"}, broker={"num.io.threads": "12"})))
+    admin = fake(FakeAdmin(configs=naive_describe(static={"num.io.threads": "4", "ssl.key.password": "hunter2",
+                                                          "my.secret.thing": "hunter3"},
+                                                  default={"log.retention.ms": "1000"},
+                                                  broker={"num.io.threads": "12"}), brokers=AT_BOOTSTRAP))
     res = live("-f", "json")
     assert res.exit_code == 0, res.output
     doc = json.loads(res.stdout)
-    assert admin.asked == [1] and admin.closed
+    assert admin.described_brokers == [1] and admin.closed
     assert doc["broker_id"] == "1" and doc["bootstrap_server"] == "h:9092" and doc["drift"] is None
     rows = {r["key"]: r for r in doc["configs"]}
     assert set(rows) == {"num.io.threads", "ssl.key.password", "my.secret.thing", "log.retention.ms"}
@@ -387,7 +367,7 @@ def test_cli_live_json(fake):
 
 
 def test_cli_live_table_and_keys(fake):
-    fake(FakeAdmin(naive_describe(static={"log.retention.hours": "2"}), brokers=[(1, "a", 1), (2, "b", 2)]))
+    fake(FakeAdmin(configs=naive_describe(static={"log.retention.hours": "2"}), brokers=[(1, "a", 1), (2, "b", 2)]))
     res = runner.invoke(app, ["config", "resolve", "--bootstrap-server", "lb:9092", "--broker-id", "2", "--key",
                               "log.retention.ms"], env={"COLUMNS": "200"})
     assert res.exit_code == 0, res.output
@@ -396,7 +376,7 @@ def test_cli_live_table_and_keys(fake):
 
 
 def test_cli_live_disagreement_exits_1_and_says_it_is_authz(fake):
-    fake(FakeAdmin(naive_describe(defaults={**DEFAULTS, "num.io.threads": "9"})))
+    fake(FakeAdmin(configs=naive_describe(defaults={**DEFAULTS, "num.io.threads": "9"}), brokers=AT_BOOTSTRAP))
     res = live("--key", "num.io.threads")
     assert res.exit_code == 1
     assert "DISAGREES" in res.stdout
@@ -406,8 +386,8 @@ def test_cli_live_disagreement_exits_1_and_says_it_is_authz(fake):
 
 
 def test_cli_live_drift_exits_3(fake, tmp_path):
-    fake(FakeAdmin(naive_describe(static={"node.id": "1", "broker.id": "1", "num.io.threads": "4",
-                                          "ssl.key.password": "x"})))
+    fake(FakeAdmin(configs=naive_describe(static={"node.id": "1", "broker.id": "1", "num.io.threads": "4",
+                                                  "ssl.key.password": "x"}), brokers=AT_BOOTSTRAP))
     props = tmp_path / "server.properties"
     props.write_text("node.id=1\nnum.io.threads=4\nssl.key.password=other\n")
     res = live("--broker-config", props)
@@ -426,11 +406,12 @@ def test_cli_live_drift_exits_3(fake, tmp_path):
 
 
 def test_cli_live_errors(fake, tmp_path):
-    fake(FakeAdmin([], error=ClusterError("User:bob is not allowed to DESCRIBE_CONFIGS on the cluster: ...")))
+    fake(FakeAdmin(brokers=AT_BOOTSTRAP,
+                   config_error=ClusterError("User:bob is not allowed to DESCRIBE_CONFIGS on the cluster: ...")))
     res = live()
     assert res.exit_code == 2 and res.stderr.strip().splitlines() == [
         "authz: error: User:bob is not allowed to DESCRIBE_CONFIGS on the cluster: ..."]
-    fake(FakeAdmin([]))
+    fake(FakeAdmin(brokers=AT_BOOTSTRAP))
     res = live("--broker-id", "x")
     assert res.exit_code == 2 and "a broker id is a whole number, got 'x'" in res.output
     res = live("--broker-id", "5")
@@ -449,7 +430,7 @@ def test_cli_live_errors(fake, tmp_path):
 
 def test_cli_live_all_lists_every_key_the_broker_reports(fake):
     configs = naive_describe(defaults={**DEFAULTS, "my.plugin.setting": "2147483647"})
-    fake(FakeAdmin(configs))
+    fake(FakeAdmin(configs=configs, brokers=AT_BOOTSTRAP))
     res = live("--all", "-f", "json")
     assert res.exit_code == 0, res.output
     rows = {r["key"]: r for r in json.loads(res.stdout)["configs"]}

@@ -7,7 +7,6 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from roundtrip import assert_lossy_keeps_what_it_can, assert_round_trips
 from typer.testing import CliRunner
 
 from kafka_authz_cli.acl import AclBinding, AclOperation, AclPermissionType, PatternType, ResourceType
@@ -15,6 +14,7 @@ from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.ecosystem import NotExpressible
 from kafka_authz_cli.ecosystem.jikkou import read
 from kafka_authz_cli.ecosystem.jikkou_write import why_not, write
+from tests.ecosystem.roundtrip import assert_lossy_keeps_what_it_can, assert_round_trips
 
 texts = st.text(max_size=12).filter(lambda t: not any(m in t for m in ("{{", "{%", "{#")))
 expressible = st.builds(AclBinding, st.sampled_from(ResourceType.concrete()), texts,

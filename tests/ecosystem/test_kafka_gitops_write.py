@@ -8,7 +8,6 @@ import json
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from roundtrip import assert_lossy_keeps_what_it_can, assert_round_trips
 from typer.testing import CliRunner
 
 from kafka_authz_cli.acl import AclBinding, AclOperation, AclPermissionType, PatternType, ResourceType
@@ -16,6 +15,7 @@ from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.ecosystem import NotExpressible
 from kafka_authz_cli.ecosystem.kafka_gitops import OPERATIONS, PATTERNS, RESOURCE_TYPES, read
 from kafka_authz_cli.ecosystem.kafka_gitops_write import why_not, write
+from tests.ecosystem.roundtrip import assert_lossy_keeps_what_it_can, assert_round_trips
 
 texts = st.text(max_size=12)
 expressible = st.builds(AclBinding, st.sampled_from(list(RESOURCE_TYPES.values())), texts,

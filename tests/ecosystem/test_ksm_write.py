@@ -6,7 +6,6 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from roundtrip import assert_lossy_keeps_what_it_can, assert_round_trips
 from typer.testing import CliRunner
 
 from kafka_authz_cli.acl import AclBinding, AclOperation, AclPermissionType, PatternType, ResourceType
@@ -14,6 +13,7 @@ from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.ecosystem import NotExpressible
 from kafka_authz_cli.ecosystem.ksm import OPERATIONS, SECTIONS, read
 from kafka_authz_cli.ecosystem.ksm_write import why_not, write
+from tests.ecosystem.roundtrip import assert_lossy_keeps_what_it_can, assert_round_trips
 
 texts = st.text(min_size=1, max_size=12)
 names = texts.filter(lambda t: t == t.strip())

@@ -10,27 +10,17 @@ from typer.testing import CliRunner
 
 from kafka_authz_cli.acl import AclBinding
 from kafka_authz_cli.cli.app import app
-from kafka_authz_cli.services import live as services_live
-
-
-class FakeAdmin:
-    def __init__(self, acls):
-        self.acls = list(acls)
-
-    def list_acls(self, filters=None):
-        return [a for a in self.acls if not filters or any(f.matches(a) for f in filters)]
+from tests.fake_admin import FakeAdmin, install
 
 
 @pytest.fixture
 def fake(monkeypatch):
-    admin = FakeAdmin([
+    return install(monkeypatch, FakeAdmin([
         AclBinding.of("TOPIC", "orders", "LITERAL", "User:CN=orders-app", "*", "READ", "ALLOW"),
         AclBinding.of("GROUP", "orders-", "PREFIXED", "User:CN=orders-app", "*", "READ", "ALLOW"),
         AclBinding.of("TOPIC", "orders", "LITERAL", "User:billing", "10.1.2.3", "WRITE", "DENY"),
         AclBinding.of("CLUSTER", "kafka-cluster", "LITERAL", "User:billing", "*", "IDEMPOTENT_WRITE", "ALLOW"),
-    ])
-    monkeypatch.setattr(services_live, "ADMIN_FACTORY", lambda bootstrap, config: admin)
-    return admin
+    ]))
 
 
 def test_pull_to_strimzi_then_plan_plans_nothing(fake, tmp_path):

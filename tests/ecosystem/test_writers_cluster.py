@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from kafka_authz_cli.acl import AclBinding, AclOperation
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.ecosystem import FORMATS
-from kafka_authz_cli.services import live as services_live
+from tests.fake_admin import FakeAdmin, install
 
 CLUSTER_ACLS = [AclBinding.of("TOPIC", "orders", "LITERAL", "User:orders-app", "*", "READ", "ALLOW"),
                 AclBinding.of("GROUP", "orders-", "PREFIXED", "User:orders-app", "*", "READ", "ALLOW"),
@@ -32,18 +32,10 @@ RULES = ('from io.kroxylicious.filter.authorization import TopicResource as Topi
 runner = CliRunner()
 
 
-class FakeAdmin:
-    def __init__(self, acls):
-        self.acls = list(acls)
-
-    def list_acls(self, filters=None):
-        return [a for a in self.acls if not filters or any(f.matches(a) for f in filters)]
-
-
 @pytest.mark.parametrize("fmt, extra, name, check", PULLS, ids=[f"{p[0]}{'-' + p[1][1] if p[1] else ''}"
                                                                 for p in PULLS])
 def test_pull_then_plan_plans_nothing(fmt, extra, name, check, monkeypatch, tmp_path):
-    monkeypatch.setattr(services_live, "ADMIN_FACTORY", lambda bootstrap, config: FakeAdmin(CLUSTER_ACLS))
+    install(monkeypatch, FakeAdmin(CLUSTER_ACLS))
     out = tmp_path / name
     pulled = runner.invoke(app, ["cluster", "pull", "--bootstrap-server", "x:1", "--to", fmt, *extra, "-o", str(out)])
     assert pulled.exit_code == 0, pulled.output

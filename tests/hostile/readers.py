@@ -76,19 +76,19 @@ def _fields(build, keys):
 
 
 def _acl_doc(key, value):
-    from hostile_catalogue import ACL
+    from tests.hostile.hostile_catalogue import ACL
 
     return parse_acls(json.dumps({"version": 1, "acls": [dict(ACL, **{key: value})]}, indent=1), LABEL)
 
 
 def _request_doc(key, value):
-    from hostile_catalogue import REQUEST
+    from tests.hostile.hostile_catalogue import REQUEST
 
     return parse_requests(json.dumps(dict(REQUEST, **{key: value})), LABEL)
 
 
 def _record_doc(key, value):
-    from hostile_catalogue import _record
+    from tests.hostile.hostile_catalogue import _record
 
     return parse_records(json.dumps(dict(_record(), **{key: value}), indent=2), LABEL)
 

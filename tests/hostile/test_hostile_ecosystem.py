@@ -18,14 +18,13 @@ import time
 from pathlib import Path
 
 import pytest
-from hostile_ecosystem import _directory, cases  # noqa: F401  (see conftest.py: this directory is on sys.path)
-from test_hostile_inputs import SECONDS
 from typer.testing import CliRunner
 
 from kafka_authz_cli.cli.app import app
+from tests.hostile.hostile_ecosystem import _directory, cases  # noqa: F401  (_directory: a fixture)
+from tests.hostile.test_hostile_inputs import SECONDS
 
 ROOT = Path(__file__).parents[2]
-sys.path.insert(0, str(ROOT / "tests" / "bench"))
 MEMORY_MB = 2048  # the fuzzer's -rss_limit_mb
 runner = CliRunner()
 #: built in seconds of their own (tens of thousands of files): run by the comparison test below, smaller
@@ -68,7 +67,7 @@ def test_hostile_ecosystem_file(name, tmp_path, monkeypatch):
 @pytest.mark.parametrize("name", [n for n, c in CASES.items() if c.worst and n not in HEAVY])
 def test_worst_case_within_time_and_memory(name, tmp_path):
     """In its own process, under an address-space limit: the time and the peak memory it really takes."""
-    from hostile_worst import run_measured
+    from tests.bench.hostile_worst import run_measured
 
     authz = shutil.which("authz", path=str(Path(sys.executable).parent))
     case = CASES[name]

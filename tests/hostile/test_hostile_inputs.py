@@ -14,16 +14,16 @@ import time
 from pathlib import Path
 
 import pytest
-from hostile_catalogue import (  # noqa: F401  (see conftest.py: this directory is on sys.path)
+from typer.testing import CliRunner
+
+from kafka_authz_cli.cli.app import app
+from tests.hostile.hostile_catalogue import (
     commands,
     generic_variants,
     materialise,
     slot_variants,
     unreadable_path,
 )
-from typer.testing import CliRunner
-
-from kafka_authz_cli.cli.app import app
 
 ROOT = Path(__file__).parents[2]
 LOGS = ROOT / "examples" / "whatif" / "logs" / "kafka-authorizer.log"

@@ -9,13 +9,13 @@ from __future__ import annotations
 import json
 
 import pytest
-from hostile_catalogue import ACL, REQUEST, TYPES, _record
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from readers import READERS
 
 from kafka_authz_cli.errors import InputError
 from kafka_authz_cli.formats.reading import decode_utf8
+from tests.hostile.hostile_catalogue import ACL, REQUEST, TYPES, _record
+from tests.hostile.readers import READERS
 
 NAMES = sorted(READERS)
 json_values = st.recursive(
@@ -106,7 +106,7 @@ _TOKENS = st.sampled_from(["*a", "&a ", "&a [x, y]", "*b", "{", "}", "[", "]", "
 @FAST
 @given(data=st.data())
 def test_damaged_ecosystem_documents(name, data):
-    from hostile_ecosystem import VALID
+    from tests.hostile.hostile_ecosystem import VALID
 
     text = VALID[_ECOSYSTEM_VALID[name]]
     for _ in range(data.draw(st.integers(1, 4))):

@@ -4,19 +4,14 @@ Every test that uses it is marked ``live``; none is skipped: without Java or Mav
 fails with one line saying what to install.
 """
 
-import importlib.util
 import os
 import stat
-import sys
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
-_spec = importlib.util.spec_from_file_location("authz_live_kafka_broker", Path(__file__).with_name("kafka_broker.py"))
-kafka_broker = importlib.util.module_from_spec(_spec)
-sys.modules[_spec.name] = kafka_broker
-_spec.loader.exec_module(kafka_broker)
+from tests.live import kafka_broker
 
 #: A user created offline with `authz scram create-user -f kafka-storage` and bootstrapped by the
 #: real `kafka-storage format` (proved to log in by tests/live/test_scram_live.py).

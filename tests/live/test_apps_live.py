@@ -42,28 +42,21 @@ def fresh(prefix: str) -> str:
 
 @pytest.fixture(scope="module")
 def harness(kafka, kadmin, tmp_path_factory):
-    import importlib.util
-    import sys
-    from pathlib import Path
-
     from kafka.admin import UserScramCredentialUpsertion
 
-    spec = importlib.util.spec_from_file_location("authz_live_apps_harness", Path(__file__).with_name("apps_harness.py"))
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
+    from tests.live import apps_harness, kafka_broker
+
     kadmin.alter_user_scram_credentials([UserScramCredentialUpsertion(USER, "SCRAM-SHA-256", PASSWORD, 4096)])
-    admin = sys.modules["authz_live_kafka_broker"]  # tests/live/kafka_broker.py, as conftest.py loads it
     try:
-        module.compile_harness(kafka.classpath, admin.CACHE)
-    except module.HarnessError as exc:
+        apps_harness.compile_harness(kafka.classpath, kafka_broker.CACHE)
+    except apps_harness.HarnessError as exc:
         pytest.fail(str(exc), pytrace=False)
-    h = module.Harness(kafka.classpath, tmp_path_factory.mktemp("apps"), kafka.bootstrap, admin.CACHE,
-                       (admin.ADMIN_USER, admin.ADMIN_PASSWORD))
+    h = apps_harness.Harness(kafka.classpath, tmp_path_factory.mktemp("apps"), kafka.bootstrap, kafka_broker.CACHE,
+                             (kafka_broker.ADMIN_USER, kafka_broker.ADMIN_PASSWORD))
     try:
         h.setup(topics=[IN, OUT, SHARE_IN, ADMIN_T], seed=[IN, SHARE_IN, ADMIN_T], feature={"share.version": 1})
         # A group with committed offsets on IN, as the admin (a super user) makes it.
-        answer = h.run("consumer", admin.ADMIN_USER, admin.ADMIN_PASSWORD, topics=[IN],
+        answer = h.run("consumer", kafka_broker.ADMIN_USER, kafka_broker.ADMIN_PASSWORD, topics=[IN],
                        config={"group.id": LISTED_GROUP})
         assert answer["works"], answer
         _wait_for_login(h)

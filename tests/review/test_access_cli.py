@@ -11,7 +11,7 @@ from kafka_authz_cli.acl.model import SUPPORTED_OPERATIONS, ResourceType
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.review.access import AccessReview, covered
 from kafka_authz_cli.review.access_scope import principal_access
-from kafka_authz_cli.services import live as services_live
+from tests.fake_admin import FakeAdmin, install
 
 ACLS = [
     ("TOPIC", "orders", "LITERAL", "User:alice", "*", "READ", "ALLOW"),
@@ -93,16 +93,8 @@ def test_names_file_typed_and_plain_lines(acl_file, tmp_path):
     assert bad.exit_code == 2 and "plain.txt:1:1:" in bad.output and "Traceback" not in bad.output
 
 
-class FakeAdmin:
-    def list_topics(self):
-        return ["orders", "orders-eu"]
-
-    def list_groups(self):
-        return ["app-1"]
-
-
 def test_names_from_a_live_cluster(acl_file, monkeypatch):
-    monkeypatch.setattr(services_live, "ADMIN_FACTORY", lambda bootstrap, config: FakeAdmin())
+    install(monkeypatch, FakeAdmin(topics=["orders", "orders-eu"], groups=["app-1"]))
     doc = _doc(acl_file, "--bootstrap-server", "x:9092")
     assert doc["resources"] == 3
     assert {e["resource_name"] for e in doc["access"]} == {"orders", "orders-eu", "app-1"}

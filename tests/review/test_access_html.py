@@ -5,18 +5,14 @@ import base64
 import hashlib
 import json
 import re
-import sys
 import time
-from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kafka_authz_cli.review import render_access_html
 from kafka_authz_cli.review.access_html import ENTRY_FIELDS, REASON_LABELS, acl_text, pack, render
-
-sys.path.insert(0, str(Path(__file__).parent))
-from access_html_docs import (  # noqa: E402
+from tests.review.access_html_docs import (
     EVIL_ORIGIN,
     EVIL_PRINCIPAL,
     EVIL_TOPIC,

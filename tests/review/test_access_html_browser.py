@@ -8,7 +8,6 @@ errors and every request, and reads the matrix back from the DOM."""
 
 import os
 import shutil
-import sys
 import time
 from pathlib import Path
 
@@ -16,9 +15,7 @@ import pytest
 from playwright.sync_api import sync_playwright
 
 from kafka_authz_cli.review.access_html import render
-
-sys.path.insert(0, str(Path(__file__).parent))
-from access_html_docs import (  # noqa: E402
+from tests.review.access_html_docs import (
     EVIL_ORIGIN,
     EVIL_PRINCIPAL,
     EVIL_TOPIC,

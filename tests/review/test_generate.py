@@ -13,6 +13,7 @@ from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.errors import InputError
 from kafka_authz_cli.review.generate import GenerateOptions, least_privilege, parse_known_names, prove
 from kafka_authz_cli.whatif import Aggregate
+from tests.fake_admin import FakeAdmin, install
 
 EXAMPLES = Path(__file__).parents[2] / "examples" / "whatif"
 LOGS = str(EXAMPLES / "logs")
@@ -283,26 +284,13 @@ def test_names_from_a_file_on_the_command_line(tmp_path):
 
 
 def test_known_names_from_a_live_cluster(tmp_path, monkeypatch):
-    from kafka_authz_cli.services import live as services_live
-
-    class FakeAdmin:
-        closed = False
-
-        def list_topics(self):
-            return [f"orders-eu-{i}" for i in range(1, 6)] + ["orders-us-1"]
-
-        def list_groups(self):
-            return ["billing-eu"]
-
-        def close(self):
-            FakeAdmin.closed = True
-
-    monkeypatch.setattr(services_live, "ADMIN_FACTORY", lambda bootstrap, config: FakeAdmin())
+    admin = install(monkeypatch, FakeAdmin(topics=[f"orders-eu-{i}" for i in range(1, 6)] + ["orders-us-1"],
+                                           groups=["billing-eu"]))
     log = tmp_path / "a.log"
     log.write_text("".join(line("User:app", "WRITE", "Topic", f"orders-eu-{i}") for i in range(1, 6)))
     result = runner.invoke(app, ["generate", "--logs", str(log), "--bootstrap-server", "x:9092", "-f", "json"])
     body = json.loads(result.stdout)
-    assert body["max_widening"] == "names" and FakeAdmin.closed
+    assert body["max_widening"] == "names" and admin.closed
     assert [(a["resource_name"], a["pattern_type"]) for a in body["acls"]] == [("orders-eu-", "PREFIXED")]
 
 

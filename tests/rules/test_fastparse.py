@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 import signal
-import sys
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -20,9 +19,7 @@ from hypothesis import strategies as st
 from kafka_authz_cli.rules import fastparse
 from kafka_authz_cli.rules.fastparse import accelerated
 from kafka_authz_cli.rules.parser import RulesSyntaxError, _parser, parse_rules
-
-sys.path.insert(0, str(Path(__file__).parents[1] / "bench"))
-from gen_rules import generate_varied  # noqa: E402
+from tests.bench.gen_rules import generate_varied
 
 
 def outcome(text: str, fast: bool):

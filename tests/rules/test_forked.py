@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
 
 import pytest
 
 from kafka_authz_cli.rules import lint as lint_module
 from kafka_authz_cli.rules.forked import ForkedCall
-
-sys.path.insert(0, str(Path(__file__).parents[1] / "bench"))
-from gen_rules import generate_varied  # noqa: E402
+from tests.bench.gen_rules import generate_varied
 
 TYPES = Path(__file__).parents[1] / "conformance" / "kroxylicious" / "types.json"
 

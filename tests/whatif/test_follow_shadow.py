@@ -1,9 +1,6 @@
 """Shadow mode's core (whatif/shadow.py): lines followed as they are written give the decisions, the line
 accounting and the classification a whatif replay of the same file gives."""
 
-import os
-import sys
-
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -12,9 +9,7 @@ from kafka_authz_cli.whatif import Quarantined, ReadStats, read_stream
 from kafka_authz_cli.whatif.follow import Follower
 from kafka_authz_cli.whatif.replay import aggregate, classify, decide, key_of
 from kafka_authz_cli.whatif.shadow import LineDecisions, Shadow
-
-sys.path.insert(0, os.path.dirname(__file__))
-from logs_strategy import chunks  # noqa: E402
+from tests.whatif.logs_strategy import chunks
 
 PRINCIPALS = ["User:bob", "User:orders", "User:*", "User:a"]
 POOL = [AclBinding.of(rt, name, pt, p, host, op, perm)

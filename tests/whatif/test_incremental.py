@@ -5,7 +5,6 @@ a full evaluation in slices of bounded size gives the answer of deciding the who
 from __future__ import annotations
 
 import json
-import sys
 from collections import Counter
 from pathlib import Path
 
@@ -35,9 +34,7 @@ from kafka_authz_cli.whatif.index import (
     write_hourly_local,
 )
 from kafka_authz_cli.whatif.replay import Aggregate, Summary, build_report, classify, decide
-
-sys.path.insert(0, str(Path(__file__).parent))
-from logs_strategy import prefix_granted_reads  # noqa: E402
+from tests.whatif.logs_strategy import prefix_granted_reads
 
 runner = CliRunner()
 NAMES = ["orders", "orders-eu", "orders-eu-1", "orders.x", "pay", "pay-1", "p", "*", "*x", "a!b", "team1.a",

@@ -15,9 +15,7 @@ from typer.testing import CliRunner
 
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.services import whatif_session
-
-sys.path.insert(0, str(Path(__file__).parent))
-from logs_strategy import prefix_granted_reads  # noqa: E402
+from tests.whatif.logs_strategy import prefix_granted_reads
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parents[2]

@@ -5,7 +5,6 @@ lines; Spark's file splits are forced down to a few hundred bytes so that record
 straddle split boundaries."""
 
 import shutil
-import sys
 import tempfile
 from dataclasses import asdict
 from pathlib import Path
@@ -17,9 +16,7 @@ from kafka_authz_cli.acl.engine import StandardAuthorizer
 from kafka_authz_cli.acl.model import AclBinding
 from kafka_authz_cli.whatif.auditlog import ReadStats, read_stream
 from kafka_authz_cli.whatif.replay import replay
-
-sys.path.insert(0, str(Path(__file__).parent))
-from logs_strategy import log_files  # noqa: E402
+from tests.whatif.logs_strategy import log_files
 
 SETTINGS = {"super_users": "User:admin", "allow_everyone_if_no_acl_found": False}
 PROPOSED = [AclBinding.of("TOPIC", "orders", "LITERAL", "User:bob", "*", "READ", "ALLOW"),

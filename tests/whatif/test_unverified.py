@@ -5,7 +5,6 @@ an answer called unverified never holds a client-visible request newly denied.""
 
 import io
 import json
-import sys
 from pathlib import Path
 
 import pytest
@@ -24,9 +23,7 @@ from kafka_authz_cli.acl import (
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.whatif import ReadStats, aggregate, replay_aggregates
 from kafka_authz_cli.whatif.auditlog import read_stream  # the reader alone: a generated log is never refused
-
-sys.path.insert(0, str(Path(__file__).parent))
-from logs_strategy import log_files  # noqa: E402
+from tests.whatif.logs_strategy import log_files
 
 ROOT = Path(__file__).parents[2]
 EXAMPLES = ROOT / "examples" / "whatif"

@@ -3,7 +3,6 @@ logs behind an ACL file's text), whatif's reader either reads exactly what the l
 refuses a file in which that reader finds no decision at all."""
 
 import io
-import sys
 from dataclasses import asdict
 from pathlib import Path
 
@@ -12,9 +11,7 @@ from hypothesis import strategies as st
 
 from kafka_authz_cli.errors import InputError
 from kafka_authz_cli.whatif import auditlog, streams
-
-sys.path.insert(0, str(Path(__file__).parent))
-from logs_strategy import log_files  # noqa: E402
+from tests.whatif.logs_strategy import log_files
 
 ROOT = Path(__file__).parents[2]
 HEADS = [b"", (ROOT / "tests/formats/strimzi/kafka-user.yaml").read_bytes(),

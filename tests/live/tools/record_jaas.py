@@ -12,9 +12,9 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[2]
-sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(ROOT))
 
-import kafka_broker  # noqa: E402
+from tests.live import kafka_broker  # noqa: E402
 
 M = "org.apache.kafka.common.security.scram.ScramLoginModule"
 HAND = [
