@@ -65,6 +65,7 @@ def merged_classes(review: AccessReview, results: list[ResourceAccess], prefix: 
     results carry their ``name_class`` (:func:`merged_principal_access`); a result said alone then
     gets its label here."""
     out: list[tuple[int, ResourceAccess]] = []
+    results = _per_principal(results)
     order = {id(r): i for i, r in enumerate(results)}
     for rtype, items in grouped(results, lambda r: r.resource_type).items():
         if rtype is ResourceType.CLUSTER or len(items) == 1:
@@ -90,6 +91,21 @@ def merged_classes(review: AccessReview, results: list[ResourceAccess], prefix: 
                     first = _labelled(first, spaces)
                 out.append((min(order[id(by_class[c])] for c in scope.classes), first))
     return [r for _i, r in sorted(out, key=lambda t: t[0])]
+
+
+def _per_principal(results: list[ResourceAccess]) -> list[ResourceAccess]:
+    """Each class's answer split by principal, as the diff's findings are per principal: a name class
+    where one principal is denied no longer keeps another's equal answers apart ("User:bob: every
+    topic starting with `orders-`" beside "User:analytics: every topic starting with `orders-` except
+    `orders-audit`"). A class the broker answers with errors stays whole (its count is the class's)."""
+    out = []
+    for res in results:
+        if res.errors or len({g.principal for g in res.grants}) < 2:
+            out.append(res)
+            continue
+        for grants in grouped(res.grants, lambda g: g.principal).values():
+            out.append(ResourceAccess(res.resource_type, res.name, res.label, grants, 0, res.name_class))
+    return out
 
 
 def _labelled(res: ResourceAccess, spaces: dict | None) -> ResourceAccess:
@@ -141,8 +157,13 @@ def access_document(results: list[ResourceAccess], query: dict,
                 "except": [{"principal": p, "host": h} for p, h in g.excepts]})
     for via in vias.values():
         del via["_acl"]
-    return {"version": 1, "query": query, "access": access, "resources": len(results),
+    return {"version": 1, "query": query, "access": access, "resources": resource_count(results),
             "principals": len(principals)}
+
+
+def resource_count(results: list[ResourceAccess]) -> int:
+    """The resources (names or classes) the results speak of: a class split by principal is one."""
+    return len({(r.resource_type, r.label if r.label is not None else r.name) for r in results})
 
 
 def access_json(results: list[ResourceAccess], query: dict, origin: Callable[[AclBinding], str | None]) -> str:
@@ -176,4 +197,4 @@ def access_json(results: list[ResourceAccess], query: dict, origin: Callable[[Ac
                 f'{enc([{"principal": p, "host": h} for p, h in excepts]) if excepts else "[]"}}}')
     access = "[\n    " + ",\n    ".join(lines) + "\n  ]" if lines else "[]"
     return (f'{{\n  "version": 1,\n  "query": {enc(query)},\n  "access": {access},\n'
-            f'  "resources": {len(results)},\n  "principals": {len(principals)}\n}}\n')
+            f'  "resources": {resource_count(results)},\n  "principals": {len(principals)}\n}}\n')
