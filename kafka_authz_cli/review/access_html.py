@@ -159,13 +159,19 @@ def _summary(doc: dict, data: dict) -> str:
     supers = settings.get("super_users") or []
     parts = [f"{len(doc.get('access') or []):,} grants (one per principal, host, operation and resource)",
              f"{len(data['principals']):,} principals",
-             f"{_count(doc.get('resources'), len(data['resources'])):,} resources"]
+             _resources_said(_count(doc.get('resources'), len(data['resources'])), len(data['resources']))]
     broker = (f"super users: {', '.join(map(str, supers)) if supers else 'none'}; "
               f"allow.everyone.if.no.acl.found={'true' if settings.get('allow_everyone_if_no_acl_found') else 'false'}")
     return (f'<p id="summary">{_text(" · ".join(parts))}.</p>'
             f'<p class="broker">Broker settings: {_text(broker)}.</p>'
             '<noscript><p class="warn">This report draws its matrix with JavaScript; '
             "the data is in the JSON block of this file.</p></noscript>")
+
+
+def _resources_said(reviewed: int, shown: int) -> str:
+    """The resources the matrix shows, and those reviewed that no one may access (no column)."""
+    more = f" (and {reviewed - shown:,} that no one may access)" if reviewed > shown else ""
+    return f"{shown:,} resources{more}"
 
 
 def _count(value, default: int) -> int:

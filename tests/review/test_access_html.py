@@ -96,8 +96,9 @@ def test_rows_are_contiguous_and_everyone_comes_first():
 def test_an_empty_answer_is_a_page_that_says_so():
     page = render(doc([]))
     assert payload(page)["entries"] == [] and "0 grants" in page
-    assert "1,000 resources" in render({"access": [], "resources": 1000})
-    assert "0 resources" in render({"access": [], "resources": None})
+    # The matrix has a column for each resource someone may access; the others reviewed are counted.
+    assert "0 resources (and 1,000 that no one may access)" in render({"access": [], "resources": 1000})
+    assert "0 resources." in render({"access": [], "resources": None})
 
 
 names = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=6)
