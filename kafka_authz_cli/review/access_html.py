@@ -187,8 +187,8 @@ border:1px solid #ddd}#controls input[type=search]{width:16em}#ops label{margin-
 table{border-collapse:collapse;font-size:12px}td,th{border:1px solid #ddd;padding:2px 4px;text-align:left;
 vertical-align:top}th{background:#f4f4f4;font-weight:normal}
 thead th{position:sticky;top:0;z-index:2}thead th.col{writing-mode:vertical-rl;transform:rotate(180deg);
-max-height:14em;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
-tbody th{position:sticky;left:0;z-index:1;white-space:nowrap;max-width:22em;overflow:hidden;text-overflow:ellipsis}
+max-height:24em;white-space:normal}
+tbody th{position:sticky;left:0;z-index:1;white-space:normal;max-width:30em}
 thead th.corner{left:0;z-index:3}td.has{cursor:pointer;min-width:3em}td.has:hover,td.sel{outline:2px solid #2c7be5}
 .op{display:inline-block;margin:1px;padding:0 3px;border-radius:3px;background:#d7efd9;white-space:nowrap}
 .op.implied{background:#eee;color:#666;font-style:italic}.op.r-super_user{background:#e3d4f5}

@@ -273,3 +273,22 @@ def test_the_report_authz_access_writes_shows_what_its_json_says(browser, tmp_pa
     page = Loaded(browser, html_path)
     got = {k: set(v) for k, v in page.matrix()["cells"].items()}
     assert got == expected and page.errors == [] and page.requests == [page.url]
+
+
+def test_a_class_in_words_is_shown_whole_in_its_header(browser, tmp_path):
+    """Two merged classes whose words differ only at the end (`--resource-prefix orders`) are told
+    apart on the page: no header is clipped, as a row or as a column."""
+    from kafka_authz_cli.services.access import AccessOptions, run_access
+
+    examples = Path(__file__).resolve().parents[2] / "examples" / "whatif" / "proposed.json"
+    doc = run_access(AccessOptions(str(examples), resource_prefix="orders")).document()
+    r = load(browser, tmp_path, doc)
+    clipped = """() => [...document.querySelectorAll('#matrix thead th.col, #matrix tbody th')]
+        .filter(t => t.scrollHeight > t.clientHeight + 1 || t.scrollWidth > t.clientWidth + 1)
+        .map(t => t.textContent)"""
+    heads = r.page.evaluate("() => [...document.querySelectorAll('#matrix thead th.col')].map(t => t.textContent)")
+    assert any("except `orders-audit`" in h for h in heads) and any(h.startswith("topic every topic starting with `orders-` (")
+                                                                     for h in heads), heads
+    assert r.page.evaluate(clipped) == []
+    r.redrawn(lambda: r.page.check("#swap"))
+    assert r.page.evaluate(clipped) == [] and r.errors == []
