@@ -74,7 +74,7 @@ def test_help_lists_exit_codes_for_every_command():
 def test_usage_names_arguments_as_click_does():
     result = CliRunner().invoke(app, ["convert"])
     assert result.exit_code == 2
-    # A usage error is one line (cli/lazy.py); the usage line is --help's.
+    # A usage error is one line (cli/usage_errors.py); the usage line is --help's.
     assert result.output == "authz: error: Missing argument 'SOURCE'. (see authz convert --help)\n"
     result = CliRunner().invoke(app, ["convert", "--help"])
     assert "Usage: authz convert [OPTIONS] SOURCE" in result.output
