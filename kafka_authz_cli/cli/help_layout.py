@@ -98,7 +98,6 @@ class AuthzContext(typer.Context):
     formatter_class = HelpFormatter
 
 
-
 _TYPE_METAVARS = {str: "TEXT", int: "INTEGER", float: "FLOAT", bool: "BOOLEAN", datetime: "DATETIME"}
 
 
@@ -143,7 +142,6 @@ def default_metavar(param: Any) -> Optional[str]:
     return _annotation_metavar(desc.annotation, param)
 
 
-
 def join_opts(opts: list[str]) -> str:
     return ", ".join(sorted(opts, key=lambda o: (len(o) - len(o.lstrip("-/")), o)))
 
@@ -166,7 +164,6 @@ def param_row(param: Any, ctx: Any) -> Optional[tuple[str, str]]:
     if metavar:
         names += f" {metavar}"
     return names, help_text
-
 
 
 def format_params(command: Any, ctx: Any, formatter: Any) -> None:

@@ -30,7 +30,6 @@ class LazyCommand:
     hidden: bool = False
 
 
-
 class LazyTyperGroup(AuthzGroup):
     """The root group: commands listed from `lazy_commands`, each module imported on first use.
 
