@@ -1,15 +1,9 @@
-"""What the live-cluster commands (`cluster`, `scram list|delete|apply`, `config resolve`) share: their
-options, and the prompts the services ask through (the rules of a deliberate change are cluster/guard.py's)."""
+"""The prompts the live-cluster commands (`cluster apply`, `scram delete|apply`) ask through (the rules of a
+deliberate change are cluster/guard.py's); their options are cli/options.py's."""
 
 from __future__ import annotations
 
 import typer
-
-BOOTSTRAP = typer.Option(..., "--bootstrap-server", help="host:port[,host:port...]")
-COMMAND_CONFIG = typer.Option(None, "--command-config", help="Admin client properties (as for kafka-acls): "
-                                                              "security.protocol, sasl.mechanism, sasl.jaas.config, "
-                                                              "PEM ssl.truststore.location.")
-TIMEOUT = typer.Option(10.0, "--timeout", help="Seconds to wait for the broker (connection and each request).")
 
 
 def confirm(question: str) -> bool:
