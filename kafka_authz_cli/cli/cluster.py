@@ -28,7 +28,6 @@ from kafka_authz_cli.cli.common import (
     write_options,
     write_output,
 )
-from kafka_authz_cli.cli.live_common import ask, confirm
 from kafka_authz_cli.cli.options import (
     AllowEveryone,
     BootstrapServer,
@@ -39,6 +38,7 @@ from kafka_authz_cli.cli.options import (
     SuperUsers,
     Timeout,
 )
+from kafka_authz_cli.cli.prompts import ask, confirm
 from kafka_authz_cli.cluster import DriftError
 from kafka_authz_cli.errors import AuthzError
 from kafka_authz_cli.services import cluster as service

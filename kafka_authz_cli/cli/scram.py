@@ -11,7 +11,6 @@ import typer
 
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.cli.common import check_can_write, console, err_console, warn, write_output
-from kafka_authz_cli.cli.live_common import ask, confirm
 from kafka_authz_cli.cli.options import (
     BootstrapServer,
     CommandConfig,
@@ -25,6 +24,7 @@ from kafka_authz_cli.cli.options import (
     TextFormatOption,
     Timeout,
 )
+from kafka_authz_cli.cli.prompts import ask, confirm
 from kafka_authz_cli.cli.secrets import first_line_secret, read_password
 from kafka_authz_cli.errors import AuthzError
 from kafka_authz_cli.services import scram as service
