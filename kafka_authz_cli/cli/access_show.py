@@ -19,6 +19,7 @@ from kafka_authz_cli.cli.common import (
     cell,
     check_can_write,
     console,
+    json_text,
     option_value,
     rows_not_shown,
     write_output,
@@ -234,11 +235,9 @@ def _with_apps(text: str, apps) -> str:
     answers, with its name and where it is declared, or the problem that kept it from being checked)."""
     if apps is None:
         return text
-    import json
-
     body = text.rstrip()
     assert body.endswith("}")
-    member = json.dumps([_app_dict(a) for a in apps], indent=2, ensure_ascii=False).replace("\n", "\n  ")
+    member = json_text([_app_dict(a) for a in apps], depth=1)
     return body[:-1].rstrip() + ',\n  "apps": ' + member + "\n}\n"
 
 

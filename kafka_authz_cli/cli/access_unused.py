@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Optional
@@ -19,9 +18,11 @@ from kafka_authz_cli.cli.common import (
     check_can_write,
     console,
     emit_rows,
+    json_line,
     option_value,
     rows_not_shown,
     warn,
+    write_json,
     write_output,
 )
 from kafka_authz_cli.cli.common import TableFormat as _RowsFormat
@@ -102,12 +103,12 @@ def unused(
                     stdin=getattr(sys.stdin, "buffer", None) if logs and "-" in logs else None,
                     progress=PROGRESS if fmt is ListFormat.table else None)
     if quarantine is not None:
-        write_output("".join(json.dumps({"source": q.source, "reason": q.reason, "text": q.text},
-                                        ensure_ascii=False) + "\n" for q in result.quarantine), quarantine)
+        write_output("".join(json_line({"source": q.source, "reason": q.reason, "text": q.text}) + "\n"
+                             for q in result.quarantine), quarantine)
     for w in result.report.warnings:
         warn(w)
     if fmt is ListFormat.json:
-        typer.echo(json.dumps(result_dict(result), indent=2, ensure_ascii=False))
+        write_json(result_dict(result), None)
     elif fmt is ListFormat.csv:
         emit_rows(binding_rows(result), _RowsFormat.csv)
     else:

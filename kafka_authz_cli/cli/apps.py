@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Optional
 
@@ -29,6 +28,7 @@ from kafka_authz_cli.cli.common import (
     emit_rows,
     err_console,
     option_value,
+    write_json,
     write_options,
     write_output,
 )
@@ -139,7 +139,7 @@ def check(
     if fmt is TableFormat.table:
         print_check(result)
     elif fmt is TableFormat.json:
-        typer.echo(json.dumps(check_json(result), indent=2, ensure_ascii=False))
+        write_json(check_json(result), None)
     else:
         emit_rows(_call_rows(result), fmt)
     if not result.verdict.works:
@@ -206,7 +206,7 @@ def acls_command(
                             terraform_confluent_cluster, lossy)
     text = write_acls(result.acls, to.value, options) if result.acls else ""
     if fmt is TableFormat.json:
-        typer.echo(json.dumps(acls_json(result, to.value, text), indent=2, ensure_ascii=False))
+        write_json(acls_json(result, to.value, text), None)
     else:
         if text:
             write_output(text, out)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Optional
 
@@ -25,6 +24,7 @@ from kafka_authz_cli.cli.common import (
     console,
     option_value,
     warn,
+    write_json,
     write_options,
     write_output,
 )
@@ -177,14 +177,14 @@ def plan_cmd(
                             acls_options(option))
         doc = plan.to_json()
         if out is not None:
-            write_output(json.dumps(doc, indent=1, ensure_ascii=False) + "\n", out)
+            write_json(doc, out)
     except AuthzError as exc:
         if not detailed_exitcode:
             raise
         typer.echo(f"authz: error: {exc}", err=True)
         raise typer.Exit(1) from None
     if fmt is ReportFormat.json:
-        typer.echo(json.dumps(doc, indent=1, ensure_ascii=False))
+        write_json(doc, None)
     else:
         print_plan(plan)
         if out is not None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Optional
 
@@ -10,7 +9,7 @@ import typer
 from rich.markup import escape
 
 from kafka_authz_cli.cli.app import app
-from kafka_authz_cli.cli.common import TableFormat, console, emit_rows, warn, write_output
+from kafka_authz_cli.cli.common import TableFormat, console, emit_rows, json_text, warn, write_json, write_output
 from kafka_authz_cli.cli.options import (
     CommandConfig,
     Listener,
@@ -101,13 +100,12 @@ def resolve(
 
 def _show_offline(result: service.Resolution, fmt: TableFormat, listener: Optional[str]) -> None:
     if fmt is TableFormat.json:
-        typer.echo(json.dumps({"broker_id": result.broker_id, "listener": listener,
-                               "kafka_version": result.kafka_version, "configs": result.rows(),
-                               "ignored": [{"level": i.level, "keys": list(i.keys), "broker_log": i.message,
-                                            "alter_configs": i.alter_message} for i in result.ignored],
-                               "refused": [{"key": r.key, "where": r.where, "error": r.message}
-                                           for r in result.refused],
-                               "notes": result.notes}, indent=2, ensure_ascii=False))
+        write_json({"broker_id": result.broker_id, "listener": listener, "kafka_version": result.kafka_version,
+                    "configs": result.rows(),
+                    "ignored": [{"level": i.level, "keys": list(i.keys), "broker_log": i.message,
+                                 "alter_configs": i.alter_message} for i in result.ignored],
+                    "refused": [{"key": r.key, "where": r.where, "error": r.message} for r in result.refused],
+                    "notes": result.notes}, None)
     elif fmt is not TableFormat.table:
         emit_rows(result.rows(), fmt)
     else:
@@ -160,11 +158,11 @@ def _resolved_table(resolved, checked: Optional[dict] = None):
 def _show_live(result: service.LiveResolution, fmt: TableFormat, broker_config: Optional[Path]) -> None:
     check, chosen, drift = result.check, result.broker_id, result.drift
     if fmt is TableFormat.json:
-        typer.echo(json.dumps({"bootstrap_server": result.bootstrap_server, "broker_id": str(chosen),
-                               "listener": result.listener, "kafka_version": result.kafka_version, "configs": result.rows, "check": check.as_dict(),
-                               "drift": None if drift is None else [d.as_dict() for d in drift],
-                               "drift_compared_as_set_only": result.drift_compared_as_set_only,
-                               "notes": result.notes}, indent=2, ensure_ascii=False))
+        write_json({"bootstrap_server": result.bootstrap_server, "broker_id": str(chosen), "listener": result.listener,
+                    "kafka_version": result.kafka_version, "configs": result.rows, "check": check.as_dict(),
+                    "drift": None if drift is None else [d.as_dict() for d in drift],
+                    "drift_compared_as_set_only": result.drift_compared_as_set_only,
+                    "notes": result.notes}, None)
     elif fmt is not TableFormat.table:
         emit_rows(result.rows, fmt)
     else:
@@ -242,7 +240,7 @@ def encode_password(
 
     made = service.encode_password(broker_config, cipher, key_factory, key_length, iterations, read_secrets)
     if fmt is TextFormat.json:
-        text = json.dumps({"encoded": made.encoded, "fields": made.fields}, indent=2) + "\n"
+        text = json_text({"encoded": made.encoded, "fields": made.fields}) + "\n"
     else:
         text = made.encoded + "\n"
     write_output(text, out, secret=True)
@@ -311,7 +309,7 @@ def _show_decoded(decoded: service.Decoded, fmt: TextFormat, reveal: bool, out: 
         doc = decoded.document()
         if reveal and password is not None:
             doc["password"] = password
-        typer.echo(json.dumps(doc, indent=2, ensure_ascii=False))
+        write_json(doc, None)
         return
     table = Table(show_header=False)
     for k, v in decoded.fields.items():

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 from enum import Enum
 from pathlib import Path
 from typing import Optional
@@ -13,7 +12,7 @@ import typer
 from rich.markup import escape
 
 from kafka_authz_cli.cli.app import app
-from kafka_authz_cli.cli.common import console, write_output
+from kafka_authz_cli.cli.common import console, write_json, write_output
 from kafka_authz_cli.cli.options import BrokerConfig, ClientHost, ReportFormat, ReportFormatOption, SuperUsers
 from kafka_authz_cli.connect import PREFIXES, hide_secret, redact
 from kafka_authz_cli.services.connect import MappingOptions, OverridesReport, check_connector_overrides
@@ -97,7 +96,7 @@ def check_overrides(
         _write_requests([a for r in reports for a in r.actions], host, emit_requests)
     if fmt is ReportFormat.json:
         docs = [_as_json(r) for r in reports]
-        typer.echo(json.dumps(docs[0] if len(docs) == 1 else docs, indent=2, ensure_ascii=False))
+        write_json(docs[0] if len(docs) == 1 else docs, None)
     else:
         for i, r in enumerate(reports):
             if i:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from dataclasses import asdict
 from enum import Enum
@@ -34,6 +33,7 @@ from kafka_authz_cli.cli.common import (
     option_value,
     rows_not_shown,
     warn,
+    write_json,
     write_options,
     write_output,
 )
@@ -153,7 +153,7 @@ def generate_cmd(
     if result.untimed:
         warn(f"{result.untimed} logged decision(s) without a timestamp are left out by --since/--until")
     if fmt is ReportFormat.json:
-        typer.echo(json.dumps(report_dict(result), indent=2, ensure_ascii=False))
+        write_json(report_dict(result), None)
     else:
         if out is None:
             write_output(result.text, None)

@@ -9,7 +9,7 @@ from typing import Optional
 import typer
 
 from kafka_authz_cli.cli.app import app
-from kafka_authz_cli.cli.common import TableFormat, console, emit_rows
+from kafka_authz_cli.cli.common import TableFormat, console, emit_rows, write_json
 from kafka_authz_cli.cli.options import BrokerConfig, Listener, SuperUsers, TableFormatOption
 from kafka_authz_cli.codes import SEVERITIES
 from kafka_authz_cli.principal import CODES
@@ -41,12 +41,9 @@ def _emit(result: NameMappings, fmt: TableFormat) -> None:
     if fmt is TableFormat.table:
         _print_table(result)
     elif report is not None and fmt is TableFormat.json:
-        import json
-
-        typer.echo(json.dumps({"rules": report.rules, "rules_source": result.resolved.source, "names": result.rows(),
-                               "rule_fires": {str(i + 1): n for i, n in sorted(report.fires.items())},
-                               "findings": [f.as_dict() for f in report.findings]},
-                              ensure_ascii=False, indent=2))
+        write_json({"rules": report.rules, "rules_source": result.resolved.source, "names": result.rows(),
+                    "rule_fires": {str(i + 1): n for i, n in sorted(report.fires.items())},
+                    "findings": [f.as_dict() for f in report.findings]}, None)
     else:
         emit_rows(result.rows(), fmt)
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from enum import Enum
 from pathlib import Path
 from typing import Optional
@@ -10,7 +9,7 @@ from typing import Optional
 import typer
 
 from kafka_authz_cli.cli.app import app
-from kafka_authz_cli.cli.common import check_can_write, console, err_console, warn, write_output
+from kafka_authz_cli.cli.common import check_can_write, console, err_console, json_line, warn, write_json, write_output
 from kafka_authz_cli.cli.options import (
     BootstrapServer,
     CommandConfig,
@@ -175,7 +174,7 @@ def exchange_cmd(
                "failed_at_step": result.failed_at_step, "error": result.error, "diagnosis": result.diagnosis}
         if show_keys:
             doc["derived"] = result.derived
-        typer.echo(json.dumps(doc, indent=2))
+        write_json(doc, None)
     else:
         from rich.markup import escape
 
@@ -200,7 +199,7 @@ parser does, and print the UserScramCredentialRecords it would write (JSON lines
 Exit codes: 0 every argument accepted; 2 an argument refused (Kafka's message).""")
 def parse_add_scram_cmd(arguments: list[str] = typer.Argument(..., help="One or more --add-scram values.")) -> None:
     for rec in service.parse_add_scram_arguments(arguments):
-        typer.echo(json.dumps(rec))
+        typer.echo(json_line(rec))
 
 
 # -- bulk --------------------------------------------------------------------------------------------
@@ -294,7 +293,7 @@ def list_users(
 ) -> None:
     rows, n_users, missing = service.list_users(bootstrap_server, command_config, timeout, list(user))
     if fmt is ListFormat.json:
-        typer.echo(json.dumps(rows, indent=2, ensure_ascii=False))
+        write_json(rows, None)
     elif fmt is ListFormat.csv:
         import csv
         import io

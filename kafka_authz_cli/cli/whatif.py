@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from contextlib import contextmanager
 from enum import Enum
@@ -19,8 +18,10 @@ from kafka_authz_cli.cli.common import (
     check_can_write,
     console,
     err_console,
+    json_line,
     option_value,
     warn,
+    write_json,
     write_output,
 )
 from kafka_authz_cli.cli.options import (
@@ -251,7 +252,7 @@ def _interactive(params: dict, fmt: WhatIfFormat) -> None:
             if fmt is WhatIfFormat.json:
                 doc = dict(report_dict(result.report, result.stats), answer={
                     "number": count, "at": stamp, "seconds": round(answered.seconds, 3), "how": result.note})
-                typer.echo(json.dumps(doc, ensure_ascii=False))
+                typer.echo(json_line(doc))
                 sys.stdout.flush()
                 continue
             console.rule(f"answer {count} at {stamp}, {answered.seconds:.2f} s: {result.note}")
@@ -282,7 +283,7 @@ def _render(result: Replayed, fmt: WhatIfFormat, out: Optional[Path], report_htm
     if report_html is not None:
         write_output(render_html(report, stats, title), report_html)
     if fmt is WhatIfFormat.json:
-        typer.echo(json.dumps(report_dict(report, stats), indent=2, ensure_ascii=False))
+        write_json(report_dict(report, stats), None)
     else:
         _print(result, out)
 
@@ -333,7 +334,7 @@ def whatif_index(
     summary = {"index": str(out), "run": indexed.run_id, "runs": indexed.runs, "this_run": stats.as_dict(),
                "index_total": total.as_dict(), "skipped": indexed.skipped}
     if fmt is WhatIfFormat.json:
-        typer.echo(json.dumps(summary, indent=2, ensure_ascii=False))
+        write_json(summary, None)
     else:
         if indexed.run_id is None:
             console.print(f"nothing new to index ({len(indexed.skipped)} file(s) already indexed)")
