@@ -13,6 +13,7 @@ from kafka_authz_cli.cli.common import TableFormat, console, emit_rows, json_tex
 from kafka_authz_cli.cli.options import (
     CommandConfig,
     Listener,
+    PasswordFile,
     TableFormatOption,
     TextFormat,
     TextFormatOption,
@@ -223,7 +224,7 @@ def encode_password(
     secret_stdin: bool = typer.Option(False, "--secret-stdin", help="Read the encoder secret from stdin."),
     secret_file: Optional[Path] = typer.Option(None, "--secret-file", help="Read the encoder secret from a file."),
     password_stdin: bool = typer.Option(False, "--password-stdin", help="Read the password from stdin."),
-    password_file: Optional[Path] = typer.Option(None, "--password-file", help="Read the password from a file."),
+    password_file: PasswordFile = None,
     cipher: Optional[str] = typer.Option(None, "--cipher", help="password.encoder.cipher.algorithm."),
     key_factory: Optional[str] = typer.Option(None, "--key-factory", help="password.encoder.keyfactory.algorithm."),
     key_length: Optional[int] = typer.Option(None, "--key-length", help="password.encoder.key.length (bits)."),
