@@ -6,7 +6,7 @@ from __future__ import annotations
 import typer
 
 from kafka_authz_cli.cli.app import app
-from kafka_authz_cli.cli.lazy import DefaultCommandGroup
+from kafka_authz_cli.cli.commands import DefaultCommandGroup
 
 
 class _AccessGroup(DefaultCommandGroup):

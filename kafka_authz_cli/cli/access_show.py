@@ -19,10 +19,12 @@ from kafka_authz_cli.cli.common import (
     cell,
     check_can_write,
     console,
+    json_text,
     option_value,
     rows_not_shown,
     write_output,
 )
+from kafka_authz_cli.cli.options import AllowEveryone, BrokerConfig, CommandConfig, SuperUsers, Timeout
 from kafka_authz_cli.services.access import AccessOptions, AccessReport, run_access
 
 HELP = """Effective permissions, exactly: every principal and host allowed each operation on a
@@ -72,17 +74,13 @@ def show(
                                                 "--resource-prefix, plain --names lines and --bootstrap-server."),
     bootstrap_server: Optional[str] = typer.Option(None, "--bootstrap-server", help="Review every topic and group "
                                                    "of this live cluster (host:port)."),
-    command_config: Optional[Path] = typer.Option(None, "--command-config", help="Admin client properties (as for "
-                                                  "kafka-acls) for --bootstrap-server and cluster:HOST:PORT."),
-    timeout: float = typer.Option(10.0, "--timeout", help="Seconds to wait for a cluster."),
+    command_config: CommandConfig = None,
+    timeout: Timeout = 10.0,
     principal: Optional[str] = typer.Option(None, "--principal", help="Only what this principal may do "
                                             "(alone: on every class of names of every resource type)."),
-    super_users: Optional[str] = typer.Option(None, "--super-users", help='super.users, e.g. "User:a;User:b".'),
-    allow_everyone: Optional[bool] = typer.Option(None, "--allow-everyone-if-no-acl-found/--deny-if-no-acl-found",
-                                                  help="allow.everyone.if.no.acl.found (default false).",
-                                                  show_default=False),
-    broker_config: Optional[Path] = typer.Option(None, "--broker-config", help="Read super.users and "
-                                                 "allow.everyone.if.no.acl.found from a server.properties."),
+    super_users: SuperUsers = None,
+    allow_everyone: AllowEveryone = None,
+    broker_config: BrokerConfig = None,
     fmt: AccessFormat = typer.Option(AccessFormat.table, "--format", "-f", help="Output format (html: a "
                                      "principal x resource matrix, one self-contained file; give -o)."),
     out: Optional[Path] = typer.Option(None, "-o", "--output", help="Write the report to a file."),
@@ -237,11 +235,9 @@ def _with_apps(text: str, apps) -> str:
     answers, with its name and where it is declared, or the problem that kept it from being checked)."""
     if apps is None:
         return text
-    import json
-
     body = text.rstrip()
     assert body.endswith("}")
-    member = json.dumps([_app_dict(a) for a in apps], indent=2, ensure_ascii=False).replace("\n", "\n  ")
+    member = json_text([_app_dict(a) for a in apps], depth=1)
     return body[:-1].rstrip() + ',\n  "apps": ' + member + "\n}\n"
 
 

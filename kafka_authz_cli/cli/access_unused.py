@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import json
 import sys
-from enum import Enum
 from pathlib import Path
 from typing import Optional
 
@@ -20,12 +18,25 @@ from kafka_authz_cli.cli.common import (
     check_can_write,
     console,
     emit_rows,
+    json_line,
     option_value,
     rows_not_shown,
     warn,
+    write_json,
     write_output,
 )
 from kafka_authz_cli.cli.common import TableFormat as _RowsFormat
+from kafka_authz_cli.cli.options import (
+    AllowEveryone,
+    BrokerConfig,
+    CommandConfig,
+    Index,
+    ListFormat,
+    ListFormatOption,
+    Logs,
+    SuperUsers,
+    Timeout,
+)
 from kafka_authz_cli.services.access_unused import UnusedResult
 from kafka_authz_cli.services.access_unused import unused as review
 
@@ -57,41 +68,29 @@ a gate must not pass on logs that could not fail it).
 EXIT_UNKNOWN = 3
 
 
-class UnusedFormat(str, Enum):
-    table = "table"
-    json = "json"
-    csv = "csv"
-
-
 @access_app.command("unused", help=HELP, short_help="Grants nobody exercised in a window of audit logs: uses per binding, never-used bindings, unseen principals.")
 def unused(
     acls: Path = typer.Argument(..., help="The ACL set the brokers ran in the window (any format, cluster:HOST:PORT).",
                                 show_default=False),
-    logs: Optional[list[str]] = typer.Option(None, "--logs", help="Log files, directories or globs (repeatable); "
-                                             "- reads stdin."),
-    index: Optional[list[Path]] = typer.Option(None, "--index", help="A whatif index instead of --logs (repeatable)."),
+    logs: Logs = None,
+    index: Index = None,
     since: Optional[str] = typer.Option(None, "--since", help="From this hour on (YYYY-MM-DD[THH])."),
     until: Optional[str] = typer.Option(None, "--until", help="Up to this hour, excluded (YYYY-MM-DD[THH])."),
     acls_format: Optional[AclFormat] = typer.Option(None, "--acls-format", help="Override format detection."),
     option: list[str] = typer.Option([], "--option", metavar="KEY=VALUE", help=ACLS_OPTION_HELP),
-    super_users: Optional[str] = typer.Option(None, "--super-users", help='super.users, e.g. "User:a;User:b".'),
-    allow_everyone: Optional[bool] = typer.Option(None, "--allow-everyone-if-no-acl-found/--deny-if-no-acl-found",
-                                                  help="allow.everyone.if.no.acl.found (default false).",
-                                                  show_default=False),
-    broker_config: Optional[Path] = typer.Option(None, "--broker-config", help="Read super.users and "
-                                                 "allow.everyone.if.no.acl.found from a server.properties."),
+    super_users: SuperUsers = None,
+    allow_everyone: AllowEveryone = None,
+    broker_config: BrokerConfig = None,
     assume_complete: bool = typer.Option(False, "--assume-complete-logs", help="Vouch that every allowed and "
                                          "denied decision of the window was logged (DEBUG on every node throughout, "
                                          "or a router config routing every authorization): bindings with no logged "
                                          "use are then called unused."),
     fail_on_unused: bool = typer.Option(False, "--fail-on-unused", help="Exit 1 if a binding is unused (3 if none "
                                         "is but some are unknown)."),
-    command_config: Optional[Path] = typer.Option(None, "--command-config", help="Client properties for ACLS "
-                                                  "cluster:HOST:PORT."),
-    timeout: float = typer.Option(10.0, "--timeout", help="Seconds to wait for a cluster: source."),
+    command_config: CommandConfig = None,
+    timeout: Timeout = 10.0,
     quarantine: Optional[Path] = typer.Option(None, "--quarantine", help="Write the lines kept aside (JSON lines)."),
-    fmt: UnusedFormat = typer.Option(UnusedFormat.table, "--format", "-f", help="table, json, or csv (one row per "
-                                     "binding)."),
+    fmt: ListFormatOption = ListFormat.table,
 ) -> None:
     if quarantine is not None:
         check_can_write(quarantine)
@@ -102,15 +101,15 @@ def unused(
                     broker_config=broker_config, assume_complete=assume_complete,
                     command_config=command_config, timeout=timeout,
                     stdin=getattr(sys.stdin, "buffer", None) if logs and "-" in logs else None,
-                    progress=PROGRESS if fmt is UnusedFormat.table else None)
+                    progress=PROGRESS if fmt is ListFormat.table else None)
     if quarantine is not None:
-        write_output("".join(json.dumps({"source": q.source, "reason": q.reason, "text": q.text},
-                                        ensure_ascii=False) + "\n" for q in result.quarantine), quarantine)
+        write_output("".join(json_line({"source": q.source, "reason": q.reason, "text": q.text}) + "\n"
+                             for q in result.quarantine), quarantine)
     for w in result.report.warnings:
         warn(w)
-    if fmt is UnusedFormat.json:
-        typer.echo(json.dumps(result_dict(result), indent=2, ensure_ascii=False))
-    elif fmt is UnusedFormat.csv:
+    if fmt is ListFormat.json:
+        write_json(result_dict(result), None)
+    elif fmt is ListFormat.csv:
         emit_rows(binding_rows(result), _RowsFormat.csv)
     else:
         _print(result)

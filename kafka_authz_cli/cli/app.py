@@ -8,7 +8,8 @@ import sys
 import typer
 
 from kafka_authz_cli import __version__
-from kafka_authz_cli.cli.lazy import LazyCommand, LazyTyperGroup, one_line
+from kafka_authz_cli.cli.lazy import LazyCommand, LazyTyperGroup
+from kafka_authz_cli.cli.usage_errors import one_line
 from kafka_authz_cli.errors import AuthzError
 
 # Every command, in `authz --help` order: its name, the module that registers it on `app` and its
@@ -80,7 +81,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=True,
     pretty_exceptions_enable=False,
-    # click's plain help layout (see cli/lazy.py): full flag names, no truncation, no panels.
+    # click's plain help layout (see cli/help_layout.py): full flag names, no truncation, no panels.
     rich_markup_mode=None,
     context_settings={"help_option_names": ["-h", "--help"]},
 )

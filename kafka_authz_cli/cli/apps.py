@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Optional
 
@@ -29,8 +28,18 @@ from kafka_authz_cli.cli.common import (
     emit_rows,
     err_console,
     option_value,
+    write_json,
     write_options,
     write_output,
+)
+from kafka_authz_cli.cli.options import (
+    AllowEveryone,
+    BrokerConfig,
+    ClientHost,
+    CommandConfig,
+    Listener,
+    SuperUsers,
+    TableFormatOption,
 )
 from kafka_authz_cli.services.apps import AppAcls, AppCheck, AppOptions, app_acls, check_app, list_apps
 
@@ -73,7 +82,6 @@ def _options(kind, acls, acls_format, option, principal, host, topic, input_topi
 
 PRINCIPAL_OPTION = typer.Option(None, "--principal", help="Who the application connects as, e.g. User:alice "
                                 "(default: from --client-config).")
-HOST_OPTION = typer.Option("127.0.0.1", "--host", help="The client's IP address, as the broker sees it.")
 TOPIC_OPTION = typer.Option(None, "--topic", help="A topic the application uses (repeatable).")
 INPUT_OPTION = typer.Option(None, "--input", help="The topic it reads (consume-transform-produce, streams).")
 OUTPUT_OPTION = typer.Option(None, "--output", help="The topic it writes (consume-transform-produce, streams).")
@@ -84,13 +92,8 @@ STATEFUL_OPTION = typer.Option(False, "--stateful", help="streams: a topology wi
 CLIENT_CONFIG_OPTION = typer.Option(None, "--client-config", help="The application's client .properties.")
 CONFIG_OPTION = typer.Option(None, "--config", metavar="KEY=VALUE", help="A client config key (repeatable; wins "
                              "over --client-config).")
-BROKER_CONFIG_OPTION = typer.Option(None, "--broker-config", help="The broker's server.properties.")
 VERSION_OPTION = typer.Option(None, "--kafka-version", help="The Kafka release of the clients and brokers (3.0 to "
                               "4.1; default 4.1).")
-SUPER_USERS_OPTION = typer.Option(None, "--super-users", help='super.users, e.g. "User:a;User:b".')
-ALLOW_EVERYONE_OPTION = typer.Option(None, "--allow-everyone-if-no-acl-found/--deny-if-no-acl-found",
-                                     show_default=False, help="allow.everyone.if.no.acl.found (default false).")
-LISTENER_OPTION = typer.Option(None, "--listener", help="The listener whose listener.name.<l>. mapping rules apply.")
 
 
 @app_app.command("check", help=f"""Will this application work with these ACLs?
@@ -108,7 +111,7 @@ def check(
     acls: Path = typer.Argument(..., help="The ACL set (any format authz reads, or cluster:HOST:PORT)."),
     kind: str = typer.Argument(..., help=KIND_HELP),
     principal: Optional[str] = PRINCIPAL_OPTION,
-    host: str = HOST_OPTION,
+    host: ClientHost = "127.0.0.1",
     topic: Optional[list[str]] = TOPIC_OPTION,
     input_topic: Optional[list[str]] = INPUT_OPTION,
     output_topic: Optional[list[str]] = OUTPUT_OPTION,
@@ -117,16 +120,15 @@ def check(
     stateful: bool = STATEFUL_OPTION,
     client_config: Optional[Path] = CLIENT_CONFIG_OPTION,
     config: Optional[list[str]] = CONFIG_OPTION,
-    broker_config: Optional[Path] = BROKER_CONFIG_OPTION,
+    broker_config: BrokerConfig = None,
     kafka_version: Optional[str] = VERSION_OPTION,
-    super_users: Optional[str] = SUPER_USERS_OPTION,
-    allow_everyone: Optional[bool] = ALLOW_EVERYONE_OPTION,
-    listener: Optional[str] = LISTENER_OPTION,
+    super_users: SuperUsers = None,
+    allow_everyone: AllowEveryone = None,
+    listener: Listener = None,
     acls_format: Optional[AclFormat] = typer.Option(None, "--acls-format", help="Override format detection."),
     option: list[str] = typer.Option([], "--option", metavar="KEY=VALUE", help=ACLS_OPTION_HELP),
-    command_config: Optional[Path] = typer.Option(None, "--command-config", help="With ACLS cluster:HOST:PORT: the "
-                                                  "admin client's properties (as kafka-acls takes them)."),
-    fmt: TableFormat = typer.Option(TableFormat.table, "--format", "-f", help="Output format (json: one object)."),
+    command_config: CommandConfig = None,
+    fmt: TableFormatOption = TableFormat.table,
 ) -> None:
     options = _options(kind, acls, acls_format, option, principal, host, topic, input_topic, output_topic, group,
                        topic_absent, stateful, client_config, config, broker_config, kafka_version, super_users,
@@ -137,7 +139,7 @@ def check(
     if fmt is TableFormat.table:
         print_check(result)
     elif fmt is TableFormat.json:
-        typer.echo(json.dumps(check_json(result), indent=2, ensure_ascii=False))
+        write_json(check_json(result), None)
     else:
         emit_rows(_call_rows(result), fmt)
     if not result.verdict.works:
@@ -171,7 +173,7 @@ def acls_command(
     to: WriteFormat = typer.Option(WriteFormat.kafka_acls, "--to", help="Output format of the ACL set."),
     prefixed: bool = typer.Option(False, "--prefixed", help="PREFIXED ACLs on the application's names (team style)."),
     principal: Optional[str] = PRINCIPAL_OPTION,
-    host: str = HOST_OPTION,
+    host: ClientHost = "127.0.0.1",
     topic: Optional[list[str]] = TOPIC_OPTION,
     input_topic: Optional[list[str]] = INPUT_OPTION,
     output_topic: Optional[list[str]] = OUTPUT_OPTION,
@@ -180,11 +182,11 @@ def acls_command(
     stateful: bool = STATEFUL_OPTION,
     client_config: Optional[Path] = CLIENT_CONFIG_OPTION,
     config: Optional[list[str]] = CONFIG_OPTION,
-    broker_config: Optional[Path] = BROKER_CONFIG_OPTION,
+    broker_config: BrokerConfig = None,
     kafka_version: Optional[str] = VERSION_OPTION,
-    super_users: Optional[str] = SUPER_USERS_OPTION,
-    allow_everyone: Optional[bool] = ALLOW_EVERYONE_OPTION,
-    listener: Optional[str] = LISTENER_OPTION,
+    super_users: SuperUsers = None,
+    allow_everyone: AllowEveryone = None,
+    listener: Listener = None,
     strimzi_authentication: Optional[StrimziAuthentication] = STRIMZI_AUTHENTICATION_OPTION,
     strimzi_cluster: Optional[str] = STRIMZI_CLUSTER_OPTION,
     strimzi_api_version: Optional[StrimziApiVersion] = STRIMZI_API_VERSION_OPTION,
@@ -192,8 +194,7 @@ def acls_command(
     terraform_confluent_cluster: Optional[str] = TERRAFORM_CONFLUENT_CLUSTER_OPTION,
     lossy: bool = LOSSY_OPTION,
     out: Optional[Path] = typer.Option(None, "-o", "--output-file", help="Write the ACL set here instead of stdout."),
-    fmt: TableFormat = typer.Option(TableFormat.table, "--format", "-f", help="json: one object with the set and "
-                                    "the proof."),
+    fmt: TableFormatOption = TableFormat.table,
 ) -> None:
     from kafka_authz_cli.cli.apps_render import acls_json, print_proof
     from kafka_authz_cli.services.convert import write_acls
@@ -205,7 +206,7 @@ def acls_command(
                             terraform_confluent_cluster, lossy)
     text = write_acls(result.acls, to.value, options) if result.acls else ""
     if fmt is TableFormat.json:
-        typer.echo(json.dumps(acls_json(result, to.value, text), indent=2, ensure_ascii=False))
+        write_json(acls_json(result, to.value, text), None)
     else:
         if text:
             write_output(text, out)
@@ -218,7 +219,7 @@ def acls_command(
 it reads, the Kafka releases it covers and how it was verified.
 
 Exit codes: 0 ok; 2 usage error.""", short_help="The catalogue of application kinds.")
-def list_command(fmt: TableFormat = typer.Option(TableFormat.table, "--format", "-f", help="Output format.")) -> None:
+def list_command(fmt: TableFormatOption = TableFormat.table) -> None:
     rows = list_apps()
     if fmt is not TableFormat.table:
         emit_rows([{**r, "reads": " ".join(r["reads"])} if fmt is TableFormat.csv else r for r in rows], fmt)

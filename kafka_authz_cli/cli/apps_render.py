@@ -220,16 +220,12 @@ def print_proof(result: AppAcls, out) -> None:
 
 def print_api_call(call, mapping, fmt) -> int:
     """`authz simulate --api`: the request's checks and the answer; exit 1 when the client gets an error."""
-    import json
-
-    import typer
-
-    from kafka_authz_cli.cli.common import TableFormat, emit_rows
+    from kafka_authz_cli.cli.common import TableFormat, emit_rows, json_cell, write_json
 
     if fmt is TableFormat.json:
-        typer.echo(json.dumps({**call.as_dict(), "mapping": mapping}, indent=2, ensure_ascii=False))
+        write_json({**call.as_dict(), "mapping": mapping}, None)
     elif fmt is not TableFormat.table:
-        emit_rows([{"api": call.request.api, "handler": call.handler, **c.as_dict(), "acl": json.dumps(c.as_dict()["acl"]),
+        emit_rows([{"api": call.request.api, "handler": call.handler, **c.as_dict(), "acl": json_cell(c.as_dict()["acl"]),
                     "request_error": call.first_error()} for c in call.checks], fmt)
     else:
         _print_api_table(call)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Optional
 
@@ -25,10 +24,21 @@ from kafka_authz_cli.cli.common import (
     console,
     option_value,
     warn,
+    write_json,
     write_options,
     write_output,
 )
-from kafka_authz_cli.cli.live_common import BOOTSTRAP, COMMAND_CONFIG, TIMEOUT, ask, confirm
+from kafka_authz_cli.cli.options import (
+    AllowEveryone,
+    BootstrapServer,
+    BrokerConfig,
+    CommandConfig,
+    ReportFormat,
+    ReportFormatOption,
+    SuperUsers,
+    Timeout,
+)
+from kafka_authz_cli.cli.prompts import ask, confirm
 from kafka_authz_cli.cluster import DriftError
 from kafka_authz_cli.errors import AuthzError
 from kafka_authz_cli.services import cluster as service
@@ -55,9 +65,9 @@ NAME (repeatable), --cluster, --resource-pattern-type (literal by default when a
 
 Exit codes: 0 written; 2 usage, connection or input error.""")
 def pull(
-    bootstrap_server: str = BOOTSTRAP,
-    command_config: Optional[Path] = COMMAND_CONFIG,
-    timeout: float = TIMEOUT,
+    bootstrap_server: BootstrapServer = ...,
+    command_config: CommandConfig = None,
+    timeout: Timeout = 10.0,
     topic: list[str] = typer.Option([], "--topic", help="TOPIC resource name (repeatable)."),
     group: list[str] = typer.Option([], "--group", help="GROUP resource name (repeatable)."),
     transactional_id: list[str] = typer.Option([], "--transactional-id", help="TRANSACTIONAL_ID name (repeatable)."),
@@ -144,9 +154,9 @@ Exit codes: 0 done (with --detailed-exitcode: nothing to change); 2 usage, conne
 error (with --detailed-exitcode: 2 changes to apply, 1 error).""")
 def plan_cmd(
     desired: Path = typer.Argument(..., help="The desired ACL set (any format authz reads, rules files too)."),
-    bootstrap_server: str = BOOTSTRAP,
-    command_config: Optional[Path] = COMMAND_CONFIG,
-    timeout: float = TIMEOUT,
+    bootstrap_server: BootstrapServer = ...,
+    command_config: CommandConfig = None,
+    timeout: Timeout = 10.0,
     acls_format: Optional[AclFormat] = typer.Option(None, "--acls-format", help="Format of DESIRED (default: "
                                                                                 "detected)."),
     option: list[str] = typer.Option([], "--option", metavar="KEY=VALUE", help=ACLS_OPTION_HELP),
@@ -154,31 +164,27 @@ def plan_cmd(
     scope_file: Optional[Path] = typer.Option(None, "--scope-file", help="A file of KIND=VALUE lines."),
     allow_delete: bool = typer.Option(False, "--allow-delete", help="Delete managed ACLs absent from DESIRED."),
     out: Optional[Path] = typer.Option(None, "-o", "--output", help="Write the plan (JSON) for `cluster apply`."),
-    fmt: str = typer.Option("table", "--format", "-f", help="table or json (the plan document on stdout)."),
+    fmt: ReportFormatOption = ReportFormat.table,
     detailed_exitcode: bool = typer.Option(False, "--detailed-exitcode",
                                            help="Exit 0 nothing to do, 2 changes, 1 error (as Terraform)."),
-    super_users: Optional[str] = typer.Option(None, "--super-users", help="The broker's super.users (for the "
-                                                                          "effect)."),
-    allow_everyone: Optional[bool] = typer.Option(None, "--allow-everyone-if-no-acl-found/--deny-if-no-acl-found",
-                                                  show_default=False, help="The broker's setting (default: deny)."),
-    broker_config: Optional[Path] = typer.Option(None, "--broker-config", help="The broker's server.properties."),
+    super_users: SuperUsers = None,
+    allow_everyone: AllowEveryone = None,
+    broker_config: BrokerConfig = None,
 ) -> None:
-    if fmt not in ("table", "json"):
-        raise typer.BadParameter("expected table or json", param_hint="--format")
     try:
         plan = service.plan(desired, bootstrap_server, command_config, timeout, option_value(acls_format), scope,
                             scope_file, allow_delete, super_users, allow_everyone, broker_config,
                             acls_options(option))
         doc = plan.to_json()
         if out is not None:
-            write_output(json.dumps(doc, indent=1, ensure_ascii=False) + "\n", out)
+            write_json(doc, out)
     except AuthzError as exc:
         if not detailed_exitcode:
             raise
         typer.echo(f"authz: error: {exc}", err=True)
         raise typer.Exit(1) from None
-    if fmt == "json":
-        typer.echo(json.dumps(doc, indent=1, ensure_ascii=False))
+    if fmt is ReportFormat.json:
+        write_json(doc, None)
     else:
         print_plan(plan)
         if out is not None:
@@ -227,8 +233,8 @@ def apply(
     plan_file: Path = typer.Argument(..., help="plan.json from `authz cluster plan` (or a desired ACL set)."),
     bootstrap_server: Optional[str] = typer.Option(None, "--bootstrap-server",
                                                    help="host:port (default: the plan's)."),
-    command_config: Optional[Path] = COMMAND_CONFIG,
-    timeout: float = TIMEOUT,
+    command_config: CommandConfig = None,
+    timeout: Timeout = 10.0,
     batch_size: int = typer.Option(500, "--batch-size", min=1, help="ACLs per CreateAcls/DeleteAcls request."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Show what would be done; change nothing."),
     yes: bool = typer.Option(False, "--yes", help="Apply without asking (many deletes still need --max-deletes)."),

@@ -199,17 +199,17 @@ def emit_rows(rows: list[dict], fmt: TableFormat) -> None:
     if fmt is TableFormat.json:
         # A list with one record per line: as readable as indent=2 for big outputs, and it uses the
         # C encoder (indent=2 takes the pure-Python one: half the run time at 100,000 rows).
-        body = ",\n".join("  " + json.dumps(row, ensure_ascii=False) for row in rows)
+        body = ",\n".join("  " + json_line(row) for row in rows)
         typer.echo("[\n" + body + "\n]" if rows else "[]")
     elif fmt is TableFormat.jsonl:
-        typer.echo("".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows), nl=False)
+        typer.echo("".join(json_line(row) + "\n" for row in rows), nl=False)
     elif fmt is TableFormat.csv:
         buf = io.StringIO()
         if rows:
             writer = csv.DictWriter(buf, fieldnames=list(rows[0]), lineterminator="\n", extrasaction="ignore")
             writer.writeheader()
             for row in rows:
-                writer.writerow({k: ("" if v is None else json.dumps(v) if isinstance(v, (dict, list)) else v)
+                writer.writerow({k: ("" if v is None else json_cell(v) if isinstance(v, (dict, list)) else v)
                                  for k, v in row.items()})
         typer.echo(buf.getvalue(), nl=False)
 
@@ -219,21 +219,20 @@ def stream_rows(rows: Iterable[dict], fmt: TableFormat, batch: int = 2000) -> No
     of ``batch``), none is kept. CSV columns are those of the first row, as in emit_rows. Rows made
     before an error (a bad line far down a request file) are written before it propagates."""
     out: list[str] = []
-    encode = json.JSONEncoder(ensure_ascii=False).encode
     writer = None
     buf = io.StringIO()
     count = 0
     try:
         for row in rows:
             if fmt is TableFormat.json:
-                out.append(("[\n  " if not count else ",\n  ") + encode(row))
+                out.append(("[\n  " if not count else ",\n  ") + json_line(row))
             elif fmt is TableFormat.jsonl:
-                out.append(encode(row) + "\n")
+                out.append(json_line(row) + "\n")
             else:
                 if writer is None:
                     writer = csv.DictWriter(buf, fieldnames=list(row), lineterminator="\n", extrasaction="ignore")
                     writer.writeheader()
-                writer.writerow({k: ("" if v is None else json.dumps(v) if isinstance(v, (dict, list)) else v)
+                writer.writerow({k: ("" if v is None else json_cell(v) if isinstance(v, (dict, list)) else v)
                                  for k, v in row.items()})
             count += 1
             if count % batch == 0:
@@ -265,6 +264,26 @@ def check_can_write(out: Path) -> None:
         raise InputError(f"no such directory: {parent}", str(out))
     if not os.access(parent, os.W_OK | os.X_OK) or (out.exists() and not os.access(out, os.W_OK)):
         raise InputError("cannot be written (permission denied)", str(out))
+
+
+_LINE_ENCODER = json.JSONEncoder(ensure_ascii=False)
+
+
+def json_line(record) -> str:
+    """``record`` as one line of JSON lines, without the newline: json's separators, UTF-8 as is, json's C
+    encoder (one encoder for every line: a file of 100,000 rows is written a row at a time)."""
+    return _LINE_ENCODER.encode(record)
+
+
+def json_cell(value) -> str:
+    """A list or a dict where a flat record holds text (a CSV cell): compact JSON, non-ASCII escaped."""
+    return json.dumps(value)
+
+
+def json_text(doc, depth: int = 0) -> str:
+    """What :func:`write_json` writes, as text without the newline: for a document that goes where text
+    goes (a file of secrets) or into another one at ``depth`` (a member spliced into JSON made elsewhere)."""
+    return "".join(_json_chunks(doc, depth))
 
 
 def write_json(doc, out: Optional[Path], stderr: bool = False) -> None:
@@ -306,8 +325,6 @@ def write_json(doc, out: Optional[Path], stderr: bool = False) -> None:
 def _json_chunks(value, depth: int):
     """json.dumps(indent=2)'s layout of ``value`` at ``depth``: containers of the two outer levels
     item by item, anything deeper (or not a container) in one piece."""
-    import json
-
     pad = "  " * (depth + 1)
     if depth < 2 and isinstance(value, dict) and value:
         for i, (key, item) in enumerate(value.items()):
@@ -327,8 +344,6 @@ def _json_chunks(value, depth: int):
 
 
 def _json_leaf(value, depth: int) -> str:
-    import json
-
     import orjson
 
     try:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from enum import Enum
 from pathlib import Path
 from typing import Optional
 
@@ -21,15 +20,19 @@ from kafka_authz_cli.cli.common import (
     write_json,
     write_output,
 )
+from kafka_authz_cli.cli.options import (
+    AllowEveryone,
+    BrokerConfig,
+    CommandConfig,
+    ReportFormat,
+    ReportFormatOption,
+    SuperUsers,
+    Timeout,
+)
 from kafka_authz_cli.services.compact import CompactResult, compact_acl_set
 
 #: Removals shown in the table (the json report lists every one).
 SHOWN_REMOVALS = 20
-
-
-class ReportFormat(str, Enum):
-    table = "table"
-    json = "json"
 
 
 COMPACT_HELP = """Write an ACL set with fewer ACLs that decides every request exactly as the input does, and
@@ -75,7 +78,7 @@ def compact_cmd(
     to: WriteFormat = typer.Option(WriteFormat.json, "--to", help="Format of the compacted set."),
     out: Optional[Path] = typer.Option(None, "-o", "--output", help="Write the compacted set to a file "
                                        "(default stdout)."),
-    fmt: ReportFormat = typer.Option(ReportFormat.table, "--format", "-f", help="Format of the report."),
+    fmt: ReportFormatOption = ReportFormat.table,
     report: Optional[Path] = typer.Option(None, "--report", help="Write the report to a file."),
     names: Optional[Path] = typer.Option(None, "--names", help="Known names (one a line: a topic, group:NAME, "
                                          "transactional-id:NAME): merge literal ALLOWs into prefixes over them."),
@@ -84,15 +87,11 @@ def compact_cmd(
     acls_format: Optional[AclFormat] = typer.Option(None, "--acls-format", help="Format of the ACL set "
                                                     "(default: detected by content)."),
     option: list[str] = typer.Option([], "--option", metavar="KEY=VALUE", help=ACLS_OPTION_HELP),
-    super_users: Optional[str] = typer.Option(None, "--super-users", help='super.users, e.g. "User:a;User:b".'),
-    allow_everyone: Optional[bool] = typer.Option(None, "--allow-everyone-if-no-acl-found/--deny-if-no-acl-found",
-                                                  show_default=False, help="allow.everyone.if.no.acl.found "
-                                                  "(default false, or from --broker-config)."),
-    broker_config: Optional[Path] = typer.Option(None, "--broker-config", help="Read super.users and "
-                                                 "allow.everyone.if.no.acl.found from a server.properties."),
-    command_config: Optional[Path] = typer.Option(None, "--command-config", help="Admin client properties for "
-                                                  "a cluster:HOST:PORT source."),
-    timeout: float = typer.Option(10.0, "--timeout", help="Seconds to wait for a cluster: source."),
+    super_users: SuperUsers = None,
+    allow_everyone: AllowEveryone = None,
+    broker_config: BrokerConfig = None,
+    command_config: CommandConfig = None,
+    timeout: Timeout = 10.0,
     no_proof: bool = typer.Option(False, "--no-proof", help="Skip the proof by the exact decision diff (its cost "
                                   "grows with the removals: about a minute per 10,000 ACLs removed); warned."),
 ) -> None:

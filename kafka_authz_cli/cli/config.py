@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-from enum import Enum
 from pathlib import Path
 from typing import Optional
 
@@ -11,8 +9,16 @@ import typer
 from rich.markup import escape
 
 from kafka_authz_cli.cli.app import app
-from kafka_authz_cli.cli.common import TableFormat, console, emit_rows, warn, write_output
-from kafka_authz_cli.cli.live_common import COMMAND_CONFIG, TIMEOUT
+from kafka_authz_cli.cli.common import TableFormat, console, emit_rows, json_text, warn, write_json, write_output
+from kafka_authz_cli.cli.options import (
+    CommandConfig,
+    Listener,
+    PasswordFile,
+    TableFormatOption,
+    TextFormat,
+    TextFormatOption,
+    Timeout,
+)
 from kafka_authz_cli.cli.secrets import StdinLines, read_secret
 from kafka_authz_cli.services import config as service
 
@@ -72,16 +78,15 @@ def resolve(
                                            "--describe output)."),
     broker_id: Optional[str] = typer.Option(None, "--broker-id", help="Broker id (default: node.id/broker.id; "
                                             "live: the broker at the bootstrap address)."),
-    listener: Optional[str] = typer.Option(None, "--listener", help="Resolve listener-scoped keys for this "
-                                           "listener."),
+    listener: Listener = None,
     keys: Optional[list[str]] = typer.Option(None, "--key", help="Only these keys (repeatable)."),
     all_defaults: bool = typer.Option(False, "--all", help="Also every key with a default in the Kafka version "
                                       "(live: and every key the broker reports)."),
-    fmt: TableFormat = typer.Option(TableFormat.table, "--format", "-f", help="Output format."),
+    fmt: TableFormatOption = TableFormat.table,
     bootstrap_server: Optional[str] = typer.Option(None, "--bootstrap-server", help="Resolve from a live broker "
                                                    "(DescribeConfigs with synonyms): host:port[,host:port...]."),
-    command_config: Optional[Path] = COMMAND_CONFIG,
-    timeout: float = TIMEOUT,
+    command_config: CommandConfig = None,
+    timeout: Timeout = 10.0,
     kafka_version: Optional[str] = typer.Option(None, "--kafka-version", help="Interpret keys as this Kafka "
                                                 "version does (e.g. 3.9 or 4.1.1; default: the newest authz has "
                                                 "read; live: the version whose keys the broker reports)."),
@@ -96,13 +101,12 @@ def resolve(
 
 def _show_offline(result: service.Resolution, fmt: TableFormat, listener: Optional[str]) -> None:
     if fmt is TableFormat.json:
-        typer.echo(json.dumps({"broker_id": result.broker_id, "listener": listener,
-                               "kafka_version": result.kafka_version, "configs": result.rows(),
-                               "ignored": [{"level": i.level, "keys": list(i.keys), "broker_log": i.message,
-                                            "alter_configs": i.alter_message} for i in result.ignored],
-                               "refused": [{"key": r.key, "where": r.where, "error": r.message}
-                                           for r in result.refused],
-                               "notes": result.notes}, indent=2, ensure_ascii=False))
+        write_json({"broker_id": result.broker_id, "listener": listener, "kafka_version": result.kafka_version,
+                    "configs": result.rows(),
+                    "ignored": [{"level": i.level, "keys": list(i.keys), "broker_log": i.message,
+                                 "alter_configs": i.alter_message} for i in result.ignored],
+                    "refused": [{"key": r.key, "where": r.where, "error": r.message} for r in result.refused],
+                    "notes": result.notes}, None)
     elif fmt is not TableFormat.table:
         emit_rows(result.rows(), fmt)
     else:
@@ -155,11 +159,11 @@ def _resolved_table(resolved, checked: Optional[dict] = None):
 def _show_live(result: service.LiveResolution, fmt: TableFormat, broker_config: Optional[Path]) -> None:
     check, chosen, drift = result.check, result.broker_id, result.drift
     if fmt is TableFormat.json:
-        typer.echo(json.dumps({"bootstrap_server": result.bootstrap_server, "broker_id": str(chosen),
-                               "listener": result.listener, "kafka_version": result.kafka_version, "configs": result.rows, "check": check.as_dict(),
-                               "drift": None if drift is None else [d.as_dict() for d in drift],
-                               "drift_compared_as_set_only": result.drift_compared_as_set_only,
-                               "notes": result.notes}, indent=2, ensure_ascii=False))
+        write_json({"bootstrap_server": result.bootstrap_server, "broker_id": str(chosen), "listener": result.listener,
+                    "kafka_version": result.kafka_version, "configs": result.rows, "check": check.as_dict(),
+                    "drift": None if drift is None else [d.as_dict() for d in drift],
+                    "drift_compared_as_set_only": result.drift_compared_as_set_only,
+                    "notes": result.notes}, None)
     elif fmt is not TableFormat.table:
         emit_rows(result.rows, fmt)
     else:
@@ -199,10 +203,6 @@ def _show_drift(result: service.LiveResolution, broker_config: Optional[Path]) -
 
 # -- the password encoder -----------------------------------------------------------------------------
 
-class EncodeFormat(str, Enum):
-    text = "text"
-    json = "json"
-
 
 @config_app.command("encode-password", help=f"""Encode a password as a ZooKeeper-mode broker stores a dynamic password config.
 
@@ -224,12 +224,12 @@ def encode_password(
     secret_stdin: bool = typer.Option(False, "--secret-stdin", help="Read the encoder secret from stdin."),
     secret_file: Optional[Path] = typer.Option(None, "--secret-file", help="Read the encoder secret from a file."),
     password_stdin: bool = typer.Option(False, "--password-stdin", help="Read the password from stdin."),
-    password_file: Optional[Path] = typer.Option(None, "--password-file", help="Read the password from a file."),
+    password_file: PasswordFile = None,
     cipher: Optional[str] = typer.Option(None, "--cipher", help="password.encoder.cipher.algorithm."),
     key_factory: Optional[str] = typer.Option(None, "--key-factory", help="password.encoder.keyfactory.algorithm."),
     key_length: Optional[int] = typer.Option(None, "--key-length", help="password.encoder.key.length (bits)."),
     iterations: Optional[int] = typer.Option(None, "--iterations", help="password.encoder.iterations."),
-    fmt: EncodeFormat = typer.Option(EncodeFormat.text, "--format", "-f", help="Output format."),
+    fmt: TextFormatOption = TextFormat.text,
     out: Optional[Path] = typer.Option(None, "-o", "--output", help="Write to a file (created 0600)."),
 ) -> None:
     def read_secrets(secret_in_file: Optional[str]) -> tuple[str, str]:
@@ -240,8 +240,8 @@ def encode_password(
                                    "Password to encode", True)
 
     made = service.encode_password(broker_config, cipher, key_factory, key_length, iterations, read_secrets)
-    if fmt is EncodeFormat.json:
-        text = json.dumps({"encoded": made.encoded, "fields": made.fields}, indent=2) + "\n"
+    if fmt is TextFormat.json:
+        text = json_text({"encoded": made.encoded, "fields": made.fields}) + "\n"
     else:
         text = made.encoded + "\n"
     write_output(text, out, secret=True)
@@ -278,7 +278,7 @@ def decode_password(
     expect_stdin: bool = typer.Option(False, "--expect-password-stdin", help="Compare with a password from stdin."),
     expect_file: Optional[Path] = typer.Option(None, "--expect-password-file", help="Compare with a password from a "
                                                "file's first line."),
-    fmt: EncodeFormat = typer.Option(EncodeFormat.text, "--format", "-f", help="Output format."),
+    fmt: TextFormatOption = TextFormat.text,
     out: Optional[Path] = typer.Option(None, "-o", "--output", help="Write the password to a file (created 0600)."),
 ) -> None:
     def read_secrets(secret_in_file: Optional[str]) -> tuple[str, Optional[str], Optional[str]]:
@@ -302,15 +302,15 @@ def decode_password(
         raise typer.Exit(1)
 
 
-def _show_decoded(decoded: service.Decoded, fmt: EncodeFormat, reveal: bool, out: Optional[Path]) -> None:
+def _show_decoded(decoded: service.Decoded, fmt: TextFormat, reveal: bool, out: Optional[Path]) -> None:
     from rich.table import Table
 
     password = decoded.password
-    if fmt is EncodeFormat.json:
+    if fmt is TextFormat.json:
         doc = decoded.document()
         if reveal and password is not None:
             doc["password"] = password
-        typer.echo(json.dumps(doc, indent=2, ensure_ascii=False))
+        write_json(doc, None)
         return
     table = Table(show_header=False)
     for k, v in decoded.fields.items():

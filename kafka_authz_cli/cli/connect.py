@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 from enum import Enum
 from pathlib import Path
 from typing import Optional
@@ -13,7 +12,8 @@ import typer
 from rich.markup import escape
 
 from kafka_authz_cli.cli.app import app
-from kafka_authz_cli.cli.common import console, write_output
+from kafka_authz_cli.cli.common import console, write_json, write_output
+from kafka_authz_cli.cli.options import BrokerConfig, ClientHost, ReportFormat, ReportFormatOption, SuperUsers
 from kafka_authz_cli.connect import PREFIXES, hide_secret, redact
 from kafka_authz_cli.services.connect import MappingOptions, OverridesReport, check_connector_overrides
 
@@ -26,11 +26,6 @@ app.add_typer(connect_app, name="connect", short_help="Kafka Connect: which clie
 class ConnectorType(str, Enum):
     source = "source"
     sink = "sink"
-
-
-class OutFormat(str, Enum):
-    table = "table"
-    json = "json"
 
 
 @connect_app.command("check-overrides", help="""Which producer.override.*, consumer.override.* and admin.override.*
@@ -79,10 +74,9 @@ def check_overrides(
     connector_type: Optional[ConnectorType] = typer.Option(None, "--type", help="source or sink (default: inferred)."),
     acls: Optional[Path] = typer.Option(None, "--acls", help="Decide the ACLs the connector needs against this set."),
     topics: Optional[list[str]] = typer.Option(None, "--topic", help="Topics the connector uses (repeatable)."),
-    host: str = typer.Option("127.0.0.1", "--host", help="The worker's address as the broker sees it."),
-    broker_config: Optional[Path] = typer.Option(None, "--broker-config", help="Broker server.properties: "
-                                                 "super.users, mapping rules."),
-    super_users: Optional[str] = typer.Option(None, "--super-users", help='super.users, e.g. "User:a;User:b".'),
+    host: ClientHost = "127.0.0.1",
+    broker_config: BrokerConfig = None,
+    super_users: SuperUsers = None,
     ssl_mapping_rules: Optional[str] = typer.Option(None, "--ssl-mapping-rules", help="ssl.principal.mapping.rules "
                                                     "of the brokers (default: DEFAULT)."),
     client_cert: Optional[Path] = typer.Option(None, "--client-cert", help="The certificate in the connector's "
@@ -93,17 +87,16 @@ def check_overrides(
     kerberos_realm: Optional[str] = typer.Option(None, "--kerberos-realm", help="The brokers' default Kerberos realm."),
     emit_requests: Optional[Path] = typer.Option(None, "--emit-requests", help="Write the needed ACL checks as "
                                                  "an authz simulate requests CSV (expect ALLOWED)."),
-    fmt: OutFormat = typer.Option(OutFormat.table, "--format", "-f", help="Output format (json: one object, or "
-                                  "a list of them for a file of several connectors)."),
+    fmt: ReportFormatOption = ReportFormat.table,
 ) -> None:
     mapping = MappingOptions(broker_config, ssl_mapping_rules, client_cert, kerberos_rules, kerberos_realm)
     reports = check_connector_overrides(connector, policy, worker, connector_type.value if connector_type else None,
                                         topics, mapping, acls, host, super_users, name)
     if emit_requests is not None:
         _write_requests([a for r in reports for a in r.actions], host, emit_requests)
-    if fmt is OutFormat.json:
+    if fmt is ReportFormat.json:
         docs = [_as_json(r) for r in reports]
-        typer.echo(json.dumps(docs[0] if len(docs) == 1 else docs, indent=2, ensure_ascii=False))
+        write_json(docs[0] if len(docs) == 1 else docs, None)
     else:
         for i, r in enumerate(reports):
             if i:

@@ -22,6 +22,7 @@ from kafka_authz_cli.cli.common import (
     write_json,
     write_output,
 )
+from kafka_authz_cli.cli.options import AllowEveryone, BrokerConfig, CommandConfig, SuperUsers, Timeout
 from kafka_authz_cli.services.diff import condition_holds, diff_acl_sets
 
 
@@ -58,13 +59,9 @@ def diff_cmd(
     acls_format: Optional[AclFormat] = typer.Option(None, "--acls-format", help="Format of both ACL sets (default: "
                                                     "detected by content)."),
     option: list[str] = typer.Option([], "--option", metavar="KEY=VALUE", help=ACLS_OPTION_HELP),
-    super_users: Optional[str] = typer.Option(None, "--super-users", help='super.users for both sides, e.g. '
-                                              '"User:a;User:b".'),
-    allow_everyone: Optional[bool] = typer.Option(None, "--allow-everyone-if-no-acl-found/--deny-if-no-acl-found",
-                                                  show_default=False, help="allow.everyone.if.no.acl.found for both "
-            "sides (default false)."),
-    broker_config: Optional[Path] = typer.Option(None, "--broker-config", help="Broker settings for both sides from "
-                                                 "a server.properties."),
+    super_users: SuperUsers = None,
+    allow_everyone: AllowEveryone = None,
+    broker_config: BrokerConfig = None,
     old_super_users: Optional[str] = typer.Option(None, "--old-super-users", help="super.users of the old side only."),
     new_super_users: Optional[str] = typer.Option(None, "--new-super-users", help="super.users of the new side only."),
     old_broker_config: Optional[Path] = typer.Option(None, "--old-broker-config", help="server.properties of the old "
@@ -74,9 +71,8 @@ def diff_cmd(
     fmt: DiffFormat = typer.Option(DiffFormat.table, "--format", "-f", help="Output format."),
     fail_on: Optional[FailOn] = typer.Option(None, "--fail-on", help="Exit 1 when this holds."),
     out: Optional[Path] = typer.Option(None, "-o", "--output", help="Write the report to a file."),
-    command_config: Optional[Path] = typer.Option(None, "--command-config", help="Admin client properties for a "
-                                                  "cluster:HOST:PORT side (as for kafka-acls)."),
-    timeout: float = typer.Option(10.0, "--timeout", help="Seconds to wait for a cluster: side."),
+    command_config: CommandConfig = None,
+    timeout: Timeout = 10.0,
 ) -> None:
     result = diff_acl_sets(old, new, option_value(acls_format), super_users, allow_everyone, broker_config,
                            old_super_users, new_super_users, old_broker_config, new_broker_config, command_config,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from dataclasses import asdict
 from enum import Enum
@@ -34,17 +33,24 @@ from kafka_authz_cli.cli.common import (
     option_value,
     rows_not_shown,
     warn,
+    write_json,
     write_options,
     write_output,
+)
+from kafka_authz_cli.cli.options import (
+    AllowEveryone,
+    BrokerConfig,
+    CommandConfig,
+    Index,
+    Logs,
+    ReportFormat,
+    ReportFormatOption,
+    SuperUsers,
+    Timeout,
 )
 from kafka_authz_cli.errors import InputError
 from kafka_authz_cli.services.generate import GenerateResult, Widening, Window, generate
 from kafka_authz_cli.whatif import hour_bound
-
-
-class ReportFormat(str, Enum):
-    table = "table"
-    json = "json"
 
 
 class MaxWidening(str, Enum):
@@ -95,17 +101,15 @@ allowed and denied in the window is treated as allowed (warned)."""
 
 @app.command("generate", short_help="Least-privilege ACLs from observed traffic (audit logs or a whatif index), with the proof.", help=GENERATE_HELP)
 def generate_cmd(
-    logs: Optional[list[str]] = typer.Option(None, "--logs", help="Log files, directories or globs (repeatable); - "
-                                             "reads stdin."),
-    index: Optional[list[Path]] = typer.Option(None, "--index", help="A whatif index instead of --logs (repeatable)."),
+    logs: Logs = None,
+    index: Index = None,
     principal: Optional[list[str]] = typer.Option(None, "--principal", help="Only this principal (repeatable)."),
     since: Optional[str] = typer.Option(None, "--since", help="From this hour on (YYYY-MM-DD[THH])."),
     until: Optional[str] = typer.Option(None, "--until", help="Up to this hour, excluded (YYYY-MM-DD[THH])."),
     to: WriteFormat = typer.Option(WriteFormat.json, "--to", help="Format of the generated ACL set."),
     out: Optional[Path] = typer.Option(None, "-o", "--output", help="Write the ACL set here (the report goes to "
                                        "stdout); default: the ACL set to stdout, the report to stderr."),
-    fmt: ReportFormat = typer.Option(ReportFormat.table, "--format", "-f", help="The report: table or json (json "
-                                     "holds the ACLs too)."),
+    fmt: ReportFormatOption = ReportFormat.table,
     max_widening: Optional[MaxWidening] = typer.Option(None, "--max-widening", help="How far inferred prefixes "
                                                        "may reach: none, names, any (see above)."),
     names: Optional[Path] = typer.Option(None, "--names", help="Known names: one topic a line, group:NAME, "
@@ -118,13 +122,11 @@ def generate_cmd(
                                            "cluster:HOST:PORT): the diff lists what the generated set takes away."),
     acls_format: Optional[AclFormat] = typer.Option(None, "--acls-format", help="Format of --current (default: detected)."),
     option: list[str] = typer.Option([], "--option", metavar="KEY=VALUE", help=ACLS_OPTION_HELP),
-    super_users: Optional[str] = typer.Option(None, "--super-users", help="super.users of the brokers (User:a;User:b)."),
-    allow_everyone: Optional[bool] = typer.Option(None, "--allow-everyone-if-no-acl-found/--deny-if-no-acl-found",
-                                                  show_default=False, help="allow.everyone.if.no.acl.found."),
-    broker_config: Optional[Path] = typer.Option(None, "--broker-config", help="A broker's server.properties."),
-    command_config: Optional[Path] = typer.Option(None, "--command-config", help="Client properties for "
-                                                  "--bootstrap-server and --current cluster:HOST:PORT."),
-    timeout: float = typer.Option(10.0, "--timeout", help="Seconds to wait for a cluster."),
+    super_users: SuperUsers = None,
+    allow_everyone: AllowEveryone = None,
+    broker_config: BrokerConfig = None,
+    command_config: CommandConfig = None,
+    timeout: Timeout = 10.0,
     strimzi_authentication: Optional[StrimziAuthentication] = STRIMZI_AUTHENTICATION_OPTION,
     strimzi_cluster: Optional[str] = STRIMZI_CLUSTER_OPTION,
     strimzi_api_version: Optional[StrimziApiVersion] = STRIMZI_API_VERSION_OPTION,
@@ -151,7 +153,7 @@ def generate_cmd(
     if result.untimed:
         warn(f"{result.untimed} logged decision(s) without a timestamp are left out by --since/--until")
     if fmt is ReportFormat.json:
-        typer.echo(json.dumps(report_dict(result), indent=2, ensure_ascii=False))
+        write_json(report_dict(result), None)
     else:
         if out is None:
             write_output(result.text, None)

@@ -68,7 +68,8 @@ def _params(command: Any, ctx: Any) -> list[Any]:
 
 
 def render_command(command: Any, ctx: Any, path: str) -> list[str]:
-    from kafka_authz_cli.cli.lazy import param_row, polish
+    from kafka_authz_cli.cli.commands import polish
+    from kafka_authz_cli.cli.help_layout import param_row
 
     polish(command)
     usage = " ".join(command.collect_usage_pieces(ctx))
@@ -98,18 +99,18 @@ def render_command(command: Any, ctx: Any, path: str) -> list[str]:
             sub = command.get_command(ctx, name)
             if sub is None or sub.hidden:
                 continue
-            from kafka_authz_cli.cli.lazy import first_sentence
+            from kafka_authz_cli.cli.help_layout import first_sentence
 
             out += [".TP", roff_flag(f"{path} {name}"), roff_text(first_sentence(sub))]
     return out
 
 
 def _roff_option(param: Any) -> str:
-    from kafka_authz_cli.cli.lazy import _join_opts
+    from kafka_authz_cli.cli.help_layout import join_opts
 
-    names = ", ".join(roff_flag(o) for o in _join_opts(list(param.opts)).split(", "))
+    names = ", ".join(roff_flag(o) for o in join_opts(list(param.opts)).split(", "))
     if getattr(param, "secondary_opts", None):
-        names += " / " + ", ".join(roff_flag(o) for o in _join_opts(list(param.secondary_opts)).split(", "))
+        names += " / " + ", ".join(roff_flag(o) for o in join_opts(list(param.secondary_opts)).split(", "))
     if param.metavar:
         names += " " + roff_metavar(param.metavar)
     return names

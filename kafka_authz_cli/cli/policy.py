@@ -16,6 +16,7 @@ from kafka_authz_cli.cli.common import (
     emit_rows,
     option_value,
 )
+from kafka_authz_cli.cli.options import AllowEveryone, BrokerConfig, SuperUsers, TableFormatOption
 from kafka_authz_cli.services.policy import check_policy
 
 policy_app = typer.Typer(help="KIP-201 topic management policy: create, alter, delete and delete-records "
@@ -92,17 +93,14 @@ def check(
     requests: Path = typer.Argument(..., help="Requests, JSON lines."),
     policy: Path = typer.Option(..., "--policy", help="The policy file (JSON or TOML)."),
     cluster_state: Optional[Path] = typer.Option(None, "--cluster-state", help="Current topics and broker count."),
-    broker_config: Optional[Path] = typer.Option(None, "--broker-config", help="server.properties: broker "
-                                                 "defaults of topic configs; super.users with --acls."),
+    broker_config: BrokerConfig = None,
     acls: Optional[Path] = typer.Option(None, "--acls", help="Also decide each request with these ACLs."),
     acls_format: Optional[AclFormat] = typer.Option(None, "--acls-format", help="Format of --acls (default: detected "
                                                     "by content)."),
-    super_users: Optional[str] = typer.Option(None, "--super-users", help='super.users, e.g. "User:a;User:b".'),
-    allow_everyone: Optional[bool] = typer.Option(None, "--allow-everyone-if-no-acl-found/--deny-if-no-acl-found",
-                                                  show_default=False, help="allow.everyone.if.no.acl.found (default "
-            "false)."),
+    super_users: SuperUsers = None,
+    allow_everyone: AllowEveryone = None,
     fail_on_deny: bool = typer.Option(False, "--fail-on-deny", help="Exit 1 when any request is refused."),
-    fmt: TableFormat = typer.Option(TableFormat.table, "--format", "-f", help="Output format."),
+    fmt: TableFormatOption = TableFormat.table,
     kafka_version: Optional[str] = typer.Option(None, "--kafka-version", help="Read topic configs as this Kafka "
                                                 "version does (e.g. 3.9; default: the newest authz has read)."),
 ) -> None:

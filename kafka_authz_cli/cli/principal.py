@@ -9,7 +9,8 @@ from typing import Optional
 import typer
 
 from kafka_authz_cli.cli.app import app
-from kafka_authz_cli.cli.common import TableFormat, console, emit_rows
+from kafka_authz_cli.cli.common import TableFormat, console, emit_rows, write_json
+from kafka_authz_cli.cli.options import BrokerConfig, Listener, SuperUsers, TableFormatOption
 from kafka_authz_cli.codes import SEVERITIES
 from kafka_authz_cli.principal import CODES
 from kafka_authz_cli.services.principal import NameMappings, map_kerberos_names, map_tls_names
@@ -40,12 +41,9 @@ def _emit(result: NameMappings, fmt: TableFormat) -> None:
     if fmt is TableFormat.table:
         _print_table(result)
     elif report is not None and fmt is TableFormat.json:
-        import json
-
-        typer.echo(json.dumps({"rules": report.rules, "rules_source": result.resolved.source, "names": result.rows(),
-                               "rule_fires": {str(i + 1): n for i, n in sorted(report.fires.items())},
-                               "findings": [f.as_dict() for f in report.findings]},
-                              ensure_ascii=False, indent=2))
+        write_json({"rules": report.rules, "rules_source": result.resolved.source, "names": result.rows(),
+                    "rule_fires": {str(i + 1): n for i, n in sorted(report.fires.items())},
+                    "findings": [f.as_dict() for f in report.findings]}, None)
     else:
         emit_rows(result.rows(), fmt)
 
@@ -117,9 +115,8 @@ def tls(
     rules: Optional[list[str]] = typer.Option(None, "--rules", help="ssl.principal.mapping.rules, e.g. "
                                               "'RULE:^CN=(.*?),OU=ops.*$/$1/L,DEFAULT'; repeatable (one rule "
                                               "each)."),
-    broker_config: Optional[Path] = typer.Option(None, "--broker-config", help="Read the rules (and "
-                                                 "super.users) from a server.properties."),
-    listener: Optional[str] = typer.Option(None, "--listener", help="Listener name for listener-prefixed keys."),
+    broker_config: BrokerConfig = None,
+    listener: Listener = None,
     names: Optional[list[Path]] = typer.Option(None, "--names", help="File of DNs, one per line ('-' = stdin)."),
     certs: Optional[list[Path]] = typer.Option(None, "--cert", help="PEM/DER certificate(s): map their subjects."),
     normalize: bool = typer.Option(False, "--normalize", help="Map each DN as the broker would render it "
@@ -127,8 +124,8 @@ def tls(
     check: bool = typer.Option(False, "--check", help="Lint the rule set against the names."),
     fail_level: Severity = typer.Option(Severity.warning, "--fail-level", help="With --check: lowest severity "
                                         "that fails the run."),
-    super_users: Optional[str] = typer.Option(None, "--super-users", help='With --check: "User:a;User:b".'),
-    fmt: TableFormat = typer.Option(TableFormat.table, "--format", "-f", help="Output format."),
+    super_users: SuperUsers = None,
+    fmt: TableFormatOption = TableFormat.table,
 ) -> None:
     result = map_tls_names(dns, rules, broker_config, listener, names, certs, normalize, check, super_users)
     _emit(result, fmt)
@@ -163,16 +160,15 @@ def kerberos(
                                               "property value); repeat for a list."),
     rules_config: Optional[str] = typer.Option(None, "--rules-config", help="The comma-separated config value."),
     realm: Optional[str] = typer.Option(None, "--realm", help="The broker's default Kerberos realm."),
-    broker_config: Optional[Path] = typer.Option(None, "--broker-config", help="Read the rules (and "
-                                                 "super.users) from a server.properties."),
-    listener: Optional[str] = typer.Option(None, "--listener", help="Listener name for listener-prefixed keys."),
+    broker_config: BrokerConfig = None,
+    listener: Listener = None,
     names: Optional[list[Path]] = typer.Option(None, "--names", help="File of principals, one per line "
                                                "('-' = stdin)."),
     check: bool = typer.Option(False, "--check", help="Lint the rule set against the names."),
     fail_level: Severity = typer.Option(Severity.warning, "--fail-level", help="With --check: lowest severity that "
                                         "fails the run."),
-    super_users: Optional[str] = typer.Option(None, "--super-users", help='With --check: "User:a;User:b".'),
-    fmt: TableFormat = typer.Option(TableFormat.table, "--format", "-f", help="Output format."),
+    super_users: SuperUsers = None,
+    fmt: TableFormatOption = TableFormat.table,
 ) -> None:
     result = map_kerberos_names(principals, rules, rules_config, realm, broker_config, listener, names, check,
                                 super_users)

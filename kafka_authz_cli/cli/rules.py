@@ -32,6 +32,7 @@ from kafka_authz_cli.cli.common import (
     write_options,
     write_output,
 )
+from kafka_authz_cli.cli.options import RuleTypes
 from kafka_authz_cli.codes import SEVERITIES
 from kafka_authz_cli.errors import AuthzError
 from kafka_authz_cli.rules import CODES
@@ -90,7 +91,7 @@ def lint(
     fmt: LintFormat = typer.Option(LintFormat.text, "--format", "-f", help="Report format (sarif for code scanning, "
                                    "github for workflow annotations)."),
     fail_level: Severity = typer.Option(Severity.error, "--fail-level", help="Lowest severity that fails the run."),
-    types: Optional[Path] = typer.Option(None, "--types", help="Extra principal/resource classes (JSON)."),
+    types: RuleTypes = None,
     explain_code: Optional[str] = typer.Option(None, "--explain", help="Explain a finding code and exit."),
     out: Optional[Path] = typer.Option(None, "-o", "--output", help="Write the report to a file."),
     by_content: bool = typer.Option(False, "--by-content", help="Pick the files given by name as a directory's "
@@ -163,7 +164,7 @@ cannot express (file:line:col: reason).""")
 def compile_cmd(
     rules: Path = typer.Argument(..., help="Rules file."),
     to: WriteFormat = typer.Option(WriteFormat.json, "--to", help="Output ACL format."),
-    types: Optional[Path] = typer.Option(None, "--types", help="Extra principal/resource classes (JSON)."),
+    types: RuleTypes = None,
     expand_against: Optional[Path] = typer.Option(None, "--expand-against", help="Existing names to expand "
                                                                                    "regexes and prefixes against."),
     strimzi_authentication: Optional[StrimziAuthentication] = STRIMZI_AUTHENTICATION_OPTION,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from enum import Enum
 from pathlib import Path
 from typing import Optional
@@ -10,8 +9,21 @@ from typing import Optional
 import typer
 
 from kafka_authz_cli.cli.app import app
-from kafka_authz_cli.cli.common import check_can_write, console, err_console, warn, write_output
-from kafka_authz_cli.cli.live_common import BOOTSTRAP, COMMAND_CONFIG, TIMEOUT, ask, confirm
+from kafka_authz_cli.cli.common import check_can_write, console, err_console, json_line, warn, write_json, write_output
+from kafka_authz_cli.cli.options import (
+    BootstrapServer,
+    CommandConfig,
+    ListFormat,
+    ListFormatOption,
+    PasswordArgv,
+    PasswordArgvOk,
+    PasswordFile,
+    PasswordStdin,
+    TextFormat,
+    TextFormatOption,
+    Timeout,
+)
+from kafka_authz_cli.cli.prompts import ask, confirm
 from kafka_authz_cli.cli.secrets import first_line_secret, read_password
 from kafka_authz_cli.errors import AuthzError
 from kafka_authz_cli.services import scram as service
@@ -62,16 +74,14 @@ def create_user(
                                      "(UserScramCredentialRecord), kafka-storage (--add-scram argument), credential, "
                                      "jaas (holds the password)."),
     out: Optional[Path] = typer.Option(None, "-o", "--output", help="Write to a file (created 0600)."),
-    password_stdin: bool = typer.Option(False, "--password-stdin", help="Read the password from stdin's first line."),
-    password_file: Optional[Path] = typer.Option(None, "--password-file", help="Read the password from a file's "
-                                                 "first line."),
-    password: Optional[str] = typer.Option(None, "--password", hidden=True),
-    argv_ok: bool = typer.Option(False, "--password-argv-i-understand", hidden=True),
+    password_stdin: PasswordStdin = False,
+    password_file: PasswordFile = None,
+    password: PasswordArgv = None,
+    argv_ok: PasswordArgvOk = False,
     bootstrap_server: Optional[str] = typer.Option(None, "--bootstrap-server", help="Create (or update) the "
                                                    "credential on this live cluster instead (AlterUserScramCredentials)."),
-    command_config: Optional[Path] = typer.Option(None, "--command-config", help="With --bootstrap-server: admin "
-                                                  "client properties (as for kafka-configs)."),
-    timeout: float = typer.Option(10.0, "--timeout", help="With --bootstrap-server: seconds to wait for the broker."),
+    command_config: CommandConfig = None,
+    timeout: Timeout = 10.0,
 ) -> None:
     def ask_password() -> str:  # once the options are checked; an output file that cannot be written first
         if out is not None and str(out) != "-":
@@ -106,11 +116,10 @@ def verify(
     record: Optional[Path] = typer.Option(None, "--record", help="JSON UserScramCredentialRecord(s)."),
     user: Optional[str] = typer.Option(None, "--user", help="Which user's record, when --record holds several."),
     mechanism: Optional[str] = typer.Option(None, "--mechanism", help="Mechanism of --credential."),
-    password_stdin: bool = typer.Option(False, "--password-stdin", help="Read the password from stdin's first line."),
-    password_file: Optional[Path] = typer.Option(None, "--password-file", help="Read the password from a file's "
-                                                 "first line."),
-    password: Optional[str] = typer.Option(None, "--password", hidden=True),
-    argv_ok: bool = typer.Option(False, "--password-argv-i-understand", hidden=True),
+    password_stdin: PasswordStdin = False,
+    password_file: PasswordFile = None,
+    password: PasswordArgv = None,
+    argv_ok: PasswordArgvOk = False,
 ) -> None:
     def ask_password() -> str:
         return read_password(password_stdin, password_file, password, argv_ok, confirm=False)
@@ -121,11 +130,6 @@ def verify(
     console.print("[red]no match[/]: the password does not produce this credential "
                   "(Kafka does no Unicode normalisation; check the mechanism too)")
     raise typer.Exit(1)
-
-
-class ExchangeFormat(str, Enum):
-    text = "text"
-    json = "json"
 
 
 @scram_app.command("exchange", help=f"""Run a full client/server SCRAM conversation locally and print the transcript.
@@ -153,25 +157,24 @@ def exchange_cmd(
                                                "random), for a reproducible transcript."),
     show_keys: bool = typer.Option(False, "--show-derived", help="Also print the derived keys and signatures "
                                                                   "(secret-equivalent material)."),
-    fmt: ExchangeFormat = typer.Option(ExchangeFormat.text, "--format", "-f", help="Output format."),
-    password_stdin: bool = typer.Option(False, "--password-stdin", help="Read the password from stdin's first line."),
-    password_file: Optional[Path] = typer.Option(None, "--password-file", help="Read the password from a file's "
-                                                 "first line."),
-    password: Optional[str] = typer.Option(None, "--password", hidden=True),
-    argv_ok: bool = typer.Option(False, "--password-argv-i-understand", hidden=True),
+    fmt: TextFormatOption = TextFormat.text,
+    password_stdin: PasswordStdin = False,
+    password_file: PasswordFile = None,
+    password: PasswordArgv = None,
+    argv_ok: PasswordArgvOk = False,
 ) -> None:
     def ask_password() -> str:
         return read_password(password_stdin, password_file, password, argv_ok, confirm=False)
 
     result = service.run_exchange(user, credential, record, mechanism, client_mechanism, client_nonce, server_nonce,
                                   ask_password)
-    if fmt is ExchangeFormat.json:
+    if fmt is TextFormat.json:
         doc = {"ok": result.ok, "transcript": [{"from": s.sender, "step": s.step, "message": s.message}
                                                for s in result.transcript],
                "failed_at_step": result.failed_at_step, "error": result.error, "diagnosis": result.diagnosis}
         if show_keys:
             doc["derived"] = result.derived
-        typer.echo(json.dumps(doc, indent=2))
+        write_json(doc, None)
     else:
         from rich.markup import escape
 
@@ -196,7 +199,7 @@ parser does, and print the UserScramCredentialRecords it would write (JSON lines
 Exit codes: 0 every argument accepted; 2 an argument refused (Kafka's message).""")
 def parse_add_scram_cmd(arguments: list[str] = typer.Argument(..., help="One or more --add-scram values.")) -> None:
     for rec in service.parse_add_scram_arguments(arguments):
-        typer.echo(json.dumps(rec))
+        typer.echo(json_line(rec))
 
 
 # -- bulk --------------------------------------------------------------------------------------------
@@ -282,18 +285,16 @@ class _ProgressBar:
 
 Exit codes: 0 listed; 2 usage, input or connection error (or a --user that has no credential).""")
 def list_users(
-    bootstrap_server: str = BOOTSTRAP,
-    command_config: Optional[Path] = COMMAND_CONFIG,
-    timeout: float = TIMEOUT,
+    bootstrap_server: BootstrapServer = ...,
+    command_config: CommandConfig = None,
+    timeout: Timeout = 10.0,
     user: list[str] = typer.Option([], "--user", help="Only these users (repeatable)."),
-    fmt: str = typer.Option("table", "--format", "-f", help="table, json or csv."),
+    fmt: ListFormatOption = ListFormat.table,
 ) -> None:
-    if fmt not in ("table", "json", "csv"):
-        raise typer.BadParameter("expected table, json or csv", param_hint="--format")
     rows, n_users, missing = service.list_users(bootstrap_server, command_config, timeout, list(user))
-    if fmt == "json":
-        typer.echo(json.dumps(rows, indent=2, ensure_ascii=False))
-    elif fmt == "csv":
+    if fmt is ListFormat.json:
+        write_json(rows, None)
+    elif fmt is ListFormat.csv:
         import csv
         import io
 
@@ -353,9 +354,9 @@ Exit codes: 0 deleted (or --dry-run); 1 the broker refused some; 2 usage, input 
 def delete_users(
     user: list[str] = typer.Option(..., "--user", help="User name (repeatable)."),
     mechanism: Optional[str] = typer.Option(None, "--mechanism", help="Only this mechanism."),
-    bootstrap_server: str = BOOTSTRAP,
-    command_config: Optional[Path] = COMMAND_CONFIG,
-    timeout: float = TIMEOUT,
+    bootstrap_server: BootstrapServer = ...,
+    command_config: CommandConfig = None,
+    timeout: Timeout = 10.0,
     dry_run: bool = typer.Option(False, "--dry-run", help="Show the plan only."),
     yes: bool = typer.Option(False, "--yes", help="Delete without asking."),
 ) -> None:
@@ -378,9 +379,9 @@ Exit codes: 0 applied (or nothing to do, or --dry-run); 1 the broker refused som
 2 usage, input or connection error; 4 declined at a prompt (or stdin closed).""")
 def apply_users(
     users_csv: Path = typer.Argument(..., help="CSV with a `user` column."),
-    bootstrap_server: str = BOOTSTRAP,
-    command_config: Optional[Path] = COMMAND_CONFIG,
-    timeout: float = TIMEOUT,
+    bootstrap_server: BootstrapServer = ...,
+    command_config: CommandConfig = None,
+    timeout: Timeout = 10.0,
     mechanism: str = typer.Option("SCRAM-SHA-512", "--mechanism", help="Default for rows without one."),
     iterations: int = typer.Option(4096, "--iterations", help="Default for rows without one."),
     password_column: Optional[str] = typer.Option(None, "--password-column", help="CSV column holding passwords."),

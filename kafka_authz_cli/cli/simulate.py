@@ -22,6 +22,15 @@ from kafka_authz_cli.cli.common import (
     rows_not_shown,
     stream_rows,
 )
+from kafka_authz_cli.cli.options import (
+    AllowEveryone,
+    BrokerConfig,
+    ClientHost,
+    Listener,
+    RuleTypes,
+    SuperUsers,
+    TableFormatOption,
+)
 from kafka_authz_cli.services.simulate import (
     ApiCall,
     AuthorizedOperations,
@@ -95,23 +104,20 @@ def simulate(
     delegation_token: Optional[str] = typer.Option(None, "--delegation-token", help="DELEGATION_TOKEN resource "
                                                    "(token id)."),
     user_principal: Optional[str] = typer.Option(None, "--user-principal", help="USER resource, e.g. User:bob."),
-    host: str = typer.Option("127.0.0.1", "--host", help="Client IP address (as the broker sees it)."),
+    host: ClientHost = "127.0.0.1",
     request_type: Optional[str] = typer.Option(None, "--request", help="Request type for the audit line: "
                                                                       "Fetch, Produce or an ApiKeys id."),
     requests: Optional[Path] = typer.Option(None, "--requests", help="Many requests: JSON lines or CSV."),
     rules: Optional[Path] = typer.Option(None, "--rules", help="Decide with a Kroxylicious rules file as the "
                                                                "proxy would (instead of ACLs)."),
-    types: Optional[Path] = typer.Option(None, "--types", help="Extra principal/resource classes for --rules."),
-    super_users: Optional[str] = typer.Option(None, "--super-users", help='super.users, e.g. "User:a;User:b".'),
-    allow_everyone: Optional[bool] = typer.Option(None, "--allow-everyone-if-no-acl-found/--deny-if-no-acl-found",
-                                                  help="allow.everyone.if.no.acl.found (default false).",
-                                                  show_default=False),
-    broker_config: Optional[Path] = typer.Option(None, "--broker-config", help="Read super.users and "
-                                                 "allow.everyone.if.no.acl.found from a server.properties."),
+    types: RuleTypes = None,
+    super_users: SuperUsers = None,
+    allow_everyone: AllowEveryone = None,
+    broker_config: BrokerConfig = None,
     authorized_operations: bool = typer.Option(False, "--authorized-operations",
                                                help="List every operation the principal may perform on the "
                                                     "resource (what Kafka returns per KIP-430)."),
-    fmt: TableFormat = typer.Option(TableFormat.table, "--format", "-f", help="Output format."),
+    fmt: TableFormatOption = TableFormat.table,
     tls_dn: Optional[str] = typer.Option(None, "--tls-dn", help="Instead of --principal: the client "
                                          "certificate's DN, mapped as ssl.principal.mapping.rules does."),
     kerberos_principal: Optional[str] = typer.Option(None, "--kerberos-principal", help="Instead of "
@@ -121,8 +127,7 @@ def simulate(
     kerberos_rules: Optional[list[str]] = typer.Option(None, "--kerberos-rules", help="One auth_to_local rule "
                                                        "(repeatable; default: from --broker-config, else DEFAULT)."),
     kerberos_realm: Optional[str] = typer.Option(None, "--kerberos-realm", help="The broker's default realm."),
-    listener: Optional[str] = typer.Option(None, "--listener", help="Listener whose listener.name.<l>. keys "
-                                           "of --broker-config apply."),
+    listener: Listener = None,
     topic_policy: Optional[Path] = typer.Option(None, "--topic-policy", help="A KIP-201 policy file: give the "
                                                 "request-level verdict (ACLs, then the policy) for Create, Alter, "
                                                 "AlterConfigs or Delete on --topic."),

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from contextlib import contextmanager
 from enum import Enum
@@ -19,9 +18,20 @@ from kafka_authz_cli.cli.common import (
     check_can_write,
     console,
     err_console,
+    json_line,
     option_value,
     warn,
+    write_json,
     write_output,
+)
+from kafka_authz_cli.cli.options import (
+    AllowEveryone,
+    BrokerConfig,
+    CommandConfig,
+    Index,
+    Logs,
+    SuperUsers,
+    Timeout,
 )
 from kafka_authz_cli.cli.whatif_follow import FOLLOW_HELP, fail_closed, refuse_shadow_options, shadow
 from kafka_authz_cli.errors import InputError, OptionError
@@ -107,12 +117,11 @@ are the baseline) every request is decided, in slices of bounded memory.
 @whatif_app.callback(invoke_without_command=True, help=WHATIF_HELP)
 def whatif(
     ctx: typer.Context,
-    logs: Optional[list[str]] = typer.Option(None, "--logs", help="Log files, directories or globs (repeatable); - reads stdin."),
+    logs: Logs = None,
     proposed: Optional[Path] = typer.Option(None, "--proposed", help="The proposed ACL set (any format, rules files too)."),
     current: Optional[Path] = typer.Option(None, "--current", help="The ACL set the cluster runs today (or "
                                            "cluster:HOST:PORT: read it live, with --command-config)."),
-    index: Optional[list[Path]] = typer.Option(None, "--index", help="Answer from an index written by `authz whatif index` "
-                                               "(repeatable: indexes merge) instead of --logs."),
+    index: Index = None,
     logs_topic: Optional[str] = typer.Option(None, "--logs-topic", help="Read Confluent audit-log events from this "
                                              "topic instead of --logs (with --bootstrap-server)."),
     bootstrap_server: Optional[str] = typer.Option(None, "--bootstrap-server", help="HOST:PORT of the cluster holding "
@@ -132,10 +141,9 @@ def whatif(
     executor_memory: Optional[str] = typer.Option(None, "--executor-memory", help="Spark executor memory (cluster)."),
     partition_bytes: int = typer.Option(128 << 20, "--partition-bytes", min=MIN_PARTITION_BYTES,
                                         help="Bytes of log per Spark task (with --spark)."),
-    super_users: Optional[str] = typer.Option(None, "--super-users", help="super.users of the brokers (User:a;User:b)."),
-    allow_everyone: Optional[bool] = typer.Option(None, "--allow-everyone-if-no-acl-found/--deny-if-no-acl-found",
-                                                  show_default=False, help="allow.everyone.if.no.acl.found."),
-    broker_config: Optional[Path] = typer.Option(None, "--broker-config", help="A broker's server.properties."),
+    super_users: SuperUsers = None,
+    allow_everyone: AllowEveryone = None,
+    broker_config: BrokerConfig = None,
     out: Optional[Path] = typer.Option(None, "--out", help="Directory for whatif.json, Parquet files and the "
                                                            "quarantine."),
     report_html: Optional[Path] = typer.Option(None, "--report", help="A self-contained HTML report."),
@@ -145,9 +153,8 @@ def whatif(
                                           "input could not show a request newly denied (no logged decision read, "
                                           "or, without --current, none logged ALLOWED) instead of failing closed."),
     fmt: WhatIfFormat = typer.Option(WhatIfFormat.table, "--format", "-f", help="table or json (jsonl: --follow)."),
-    command_config: Optional[Path] = typer.Option(None, "--command-config", help="Client properties for "
-                                                  "--current cluster:HOST:PORT and --logs-topic/--follow-topic."),
-    timeout: float = typer.Option(10.0, "--timeout", help="Seconds to wait for a cluster: source."),
+    command_config: CommandConfig = None,
+    timeout: Timeout = 10.0,
     full: bool = typer.Option(False, "--full", help="With --index: decide every request of the window, not only "
                               "those a changed ACL can touch (the answer is the same; for checking)."),
     interactive: bool = typer.Option(False, "--interactive", "--watch", help="With --index and --current: keep "
@@ -245,7 +252,7 @@ def _interactive(params: dict, fmt: WhatIfFormat) -> None:
             if fmt is WhatIfFormat.json:
                 doc = dict(report_dict(result.report, result.stats), answer={
                     "number": count, "at": stamp, "seconds": round(answered.seconds, 3), "how": result.note})
-                typer.echo(json.dumps(doc, ensure_ascii=False))
+                typer.echo(json_line(doc))
                 sys.stdout.flush()
                 continue
             console.rule(f"answer {count} at {stamp}, {answered.seconds:.2f} s: {result.note}")
@@ -276,7 +283,7 @@ def _render(result: Replayed, fmt: WhatIfFormat, out: Optional[Path], report_htm
     if report_html is not None:
         write_output(render_html(report, stats, title), report_html)
     if fmt is WhatIfFormat.json:
-        typer.echo(json.dumps(report_dict(report, stats), indent=2, ensure_ascii=False))
+        write_json(report_dict(report, stats), None)
     else:
         _print(result, out)
 
@@ -327,7 +334,7 @@ def whatif_index(
     summary = {"index": str(out), "run": indexed.run_id, "runs": indexed.runs, "this_run": stats.as_dict(),
                "index_total": total.as_dict(), "skipped": indexed.skipped}
     if fmt is WhatIfFormat.json:
-        typer.echo(json.dumps(summary, indent=2, ensure_ascii=False))
+        write_json(summary, None)
     else:
         if indexed.run_id is None:
             console.print(f"nothing new to index ({len(indexed.skipped)} file(s) already indexed)")

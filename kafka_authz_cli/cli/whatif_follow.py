@@ -4,7 +4,6 @@ terminal, or JSON lines)."""
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import sys
@@ -12,7 +11,7 @@ from contextlib import contextmanager
 
 import typer
 
-from kafka_authz_cli.cli.common import acls_options, console, err_console, option_value, warn
+from kafka_authz_cli.cli.common import acls_options, console, err_console, json_line, option_value, warn
 from kafka_authz_cli.errors import InputError
 from kafka_authz_cli.services.whatif import SparkOptions
 from kafka_authz_cli.services.whatif_follow import FollowBounds, Followed, FollowHooks, FollowSource, follow
@@ -92,7 +91,7 @@ def shadow(params: dict, *, jsonl: bool, fail: bool) -> None:
     if "closed" in stopped:
         pass  # whoever read the changes is gone (`... | head`): nobody to tell the summary to
     elif jsonl:
-        _echo(json.dumps(done.as_dict(), ensure_ascii=False))
+        _echo(json_line(done.as_dict()))
     else:
         _print_summary(done, quarantine)
     if fail and done.summary.visible_newly_denied:
@@ -136,7 +135,7 @@ def _echo(text: str) -> None:
 
 
 def _print_json(change: ShadowChange) -> None:
-    _echo(json.dumps({"type": "change", **change.as_dict()}, ensure_ascii=False))
+    _echo(json_line({"type": "change", **change.as_dict()}))
 
 
 def _print_change(change: ShadowChange, printer) -> None:

@@ -74,9 +74,27 @@ def test_help_lists_exit_codes_for_every_command():
 def test_usage_names_arguments_as_click_does():
     result = CliRunner().invoke(app, ["convert"])
     assert result.exit_code == 2
-    # A usage error is one line (cli/lazy.py); the usage line is --help's.
+    # A usage error is one line (cli/usage_errors.py); the usage line is --help's.
     assert result.output == "authz: error: Missing argument 'SOURCE'. (see authz convert --help)\n"
     result = CliRunner().invoke(app, ["convert", "--help"])
     assert "Usage: authz convert [OPTIONS] SOURCE" in result.output
     result = CliRunner().invoke(app, ["lint", "--help"])
     assert "Usage: authz lint [OPTIONS] [PATHS]..." in result.output
+
+
+# Declared once in cli/options.py. The `config` commands read other things from --broker-config, and
+# encode-password's password is a line of the stdin it shares with the encoder secret: theirs are their own.
+SHARED = ("--super-users", "--allow-everyone-if-no-acl-found", "--broker-config", "--command-config", "--timeout",
+          "--listener", "--host", "--types", "--index", "--password-stdin", "--password-file")
+OWN = {"--broker-config": ("authz config resolve", "authz config encode-password", "authz config decode-password"),
+       "--password-stdin": ("authz config encode-password",)}
+
+
+@pytest.mark.parametrize("flag", SHARED)
+def test_an_option_several_commands_share_says_the_same_everywhere(flag):
+    helps = {}
+    for path, command, ctx in ALL:
+        for param in command.get_params(ctx):
+            if flag in param.opts and path not in OWN.get(flag, ()):
+                helps.setdefault(param.help, []).append(path)
+    assert len(helps) == 1 and len(next(iter(helps.values()))) >= 3, helps

@@ -3,7 +3,7 @@
 import typer
 from typer.testing import CliRunner
 
-from kafka_authz_cli.cli.lazy import AuthzCommand, AuthzGroup
+from kafka_authz_cli.cli.commands import AuthzCommand, AuthzGroup
 from kafka_authz_cli.errors import OptionError
 
 

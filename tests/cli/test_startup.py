@@ -15,7 +15,7 @@ import pytest
 from typer.main import get_command, get_command_name
 
 from kafka_authz_cli.cli.app import COMMANDS, app, load_all
-from kafka_authz_cli.cli.lazy import first_sentence
+from kafka_authz_cli.cli.help_layout import first_sentence
 
 ROOT = Path(__file__).parents[2]
 SMALL_RULES = ROOT / "examples" / "rules" / "multi-team.acl"

@@ -7,14 +7,15 @@ from typer.core import TyperArgument, TyperOption
 from typer.main import get_command_from_info, get_command_name, get_group_from_info
 
 from kafka_authz_cli.cli.app import app
-from kafka_authz_cli.cli.lazy import default_metavar, polish
+from kafka_authz_cli.cli.commands import polish
+from kafka_authz_cli.cli.help_layout import default_metavar
 
 
 def test_typer_parameters_build_their_coercion_through_get_runtime_param():
-    # cli/lazy.py defers it (an unset option must not import pydantic: `authz --help` stays fast)
+    # cli/deferred_coercion.py defers it (an unset option must not import pydantic: `authz --help` stays fast)
     for cls in (TyperOption, TyperArgument):
         assert callable(getattr(cls, "get_runtime_param", None)), \
-            f"typer {typer.__version__}: {cls.__name__}.get_runtime_param() is gone; see cli/lazy.py _defer_coercion"
+            f"typer {typer.__version__}: {cls.__name__}.get_runtime_param() is gone; see cli/deferred_coercion.py"
 
 
 def test_typer_leaves_the_metavar_to_authz_and_describes_each_type():
@@ -34,11 +35,11 @@ def test_typer_leaves_the_metavar_to_authz_and_describes_each_type():
 
 def test_the_command_building_functions_authz_uses_exist():
     assert callable(get_command_from_info) and callable(get_group_from_info) and callable(get_command_name)
-    assert typer.Context.formatter_class is not None  # cli/lazy.py's HelpFormatter extends it
+    assert typer.Context.formatter_class is not None  # cli/help_layout.py's HelpFormatter extends it
 
 
 def test_typer_shows_its_click_errors_through_their_show_method():
-    # cli/lazy.py makes usage errors one line by giving the error a `show` of its own: Typer's click errors
+    # cli/usage_errors.py makes usage errors one line by giving the error a `show` of its own: Typer's click errors
     # must stay TyperExceptions with a `show`, and its main (rich_markup_mode None) must call it.
     from typer.main import get_command
     from typer.testing import CliRunner
