@@ -321,7 +321,8 @@ class AccessReview:
         supers = self._supers
         named: dict[str, HostSet] = {}
         own = set(supers)
-        for principal in (allow.keys() | deny.keys()) - supers:
+        # In one order whatever the hash seed: the grants, and the JSON, come out in this order.
+        for principal in sorted((allow.keys() | deny.keys()) - supers):
             if principal == WILDCARD_PRINCIPAL:
                 continue
             mine = allow.get(principal)
@@ -330,7 +331,7 @@ class AccessReview:
                 named[principal] = _allowed({**w_allow, **mine} if w_allow else mine, w_deny | deny.get(principal, set()))
             else:
                 named[principal] = _allowed(w_allow, w_deny | deny.get(principal, set()))
-        for su in supers:
+        for su in sorted(supers):
             named[su] = EVERYWHERE
         return OpView(op, _allowed(w_allow, w_deny), named, own, _fast_via(allow, supers))
 

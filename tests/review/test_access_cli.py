@@ -1,6 +1,8 @@
 """`authz access`: the command's modes, formats and errors."""
 
 import json
+import os
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -183,3 +185,18 @@ def test_the_adapter_lists_topics_and_group_ids_as_kafka_python_returns_them():
     assert admin.list_topics() == ["a", "b"]
     assert admin.list_groups() == ["g1", "g2"]
     assert admin.round_trips == 2
+
+
+def test_the_json_is_the_same_whatever_the_hash_seed():
+    """Sets of principals are walked in one order: the same ACLs give the same bytes on every run."""
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    outs = set()
+    for seed in ("1", "2", "3"):
+        run = subprocess.run([sys.executable, "-m", "kafka_authz_cli", "access", "examples/whatif/proposed.json",
+                              "--resource-prefix", "orders", "--format", "json"], cwd=root, capture_output=True,
+                             text=True, env={**os.environ, "PYTHONHASHSEED": seed}, check=True)
+        outs.add(run.stdout)
+    assert len(outs) == 1
