@@ -39,7 +39,6 @@ from kafka_authz_cli.formats import (
     what_is,
     wrong_kind,
 )
-from kafka_authz_cli.formats.sniff import HEAD
 
 JSON_VERSION = 1
 ACL_FORMATS = ("json", "kafka-acls", "csv")
@@ -72,34 +71,20 @@ class AclSet:
 # Detection
 
 def detect_format(text: str) -> str | None:
-    """``json``, ``kafka-acls``, ``csv`` or ``rules`` from the content, or None."""
-    stripped = text.lstrip("\ufeff \t\r\n")
-    if not stripped:
-        return None
-    if stripped[0] in "{[":
-        return "json"
-    head = stripped[:HEAD]
-    if _ACLS_TEXT.search(head):
-        return "kafka-acls"
-    first_line = stripped.splitlines()[0]
-    if "KafkaPrincipal" in first_line and "," in first_line:
-        return "csv"
-    if re.match(r"(?:from|allow|deny|otherwise|//|/\*)", stripped):
-        return "rules"
-    # Comments or blank lines first: ask the sniffer (a rules file may start with "#"-junk the proxy refuses)
-    kind = what_is(head)
+    """``json``, ``kafka-acls``, ``csv`` or ``rules``: the format ``formats.what_is`` tells, or None."""
+    kind = what_is(text)
     return _FORMAT_OF_KIND.get(kind.key) if kind else None
 
 
-_ACLS_TEXT = re.compile(r"^[ \t]*(?:(?:Current|Adding) ACLs for resource `|ACLs for principal `)", re.M)
 #: what the ACL readers take, for errors
 ACL_SET_READS = "authz ACL JSON, kafka-acls --list/--add output (Kafka 1.0 to 4.x), Kafka Security Manager CSV and YAML, " \
         "a Kroxylicious rules file or the proxy configuration, KafkaProtocolFilter or ConfigMap holding it, " \
         "Strimzi KafkaUser YAML (a file or a directory), JulieOps topologies, Jikkou resources, " \
         "kafka-gitops state files"
 ACL_SET_EXPECTED = "an ACL set"
+#: the kinds of text each format's files are
+_FORMAT_OF_KIND = {"rules": "rules", "kafka-acls": "kafka-acls", "ksm-csv": "csv", "acl-json": "json", "json": "json"}
 #: kinds a reader of each format may fail on with its own (better) message
-_FORMAT_OF_KIND = {"rules": "rules", "kafka-acls": "kafka-acls", "ksm-csv": "csv", "acl-json": "json"}
 _OWN_KINDS = {"json": {"acl-json", "json"}, "kafka-acls": {"kafka-acls"}, "csv": {"ksm-csv", "csv"}}
 
 

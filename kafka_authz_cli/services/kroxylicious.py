@@ -176,7 +176,7 @@ def _special(path: Path) -> str | None:
 
 def _from_maps(yamls: list[_Yaml], key_option: str | None, source: str) -> AclSet:
     """No filter: the ConfigMap/Secret values that read as rules files; exactly one, or the one ``key`` names."""
-    from kafka_authz_cli.rules import is_rules
+    from kafka_authz_cli.formats import is_rules
 
     held = [(y.path, key, e) for y in yamls for values in y.found.maps.values() for key, e in values.items()
             if is_rules(e.text)]

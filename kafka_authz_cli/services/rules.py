@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Mapping, Optional
 
 from kafka_authz_cli.codes import SEVERITIES
 from kafka_authz_cli.errors import InputError, OptionError
-from kafka_authz_cli.formats import open_regular, read_text, special_file
+from kafka_authz_cli.formats import RULES_HEAD as SNIFF_CHARS
+from kafka_authz_cli.formats import is_rules, looks_like, open_regular, read_text, special_file
 from kafka_authz_cli.rules import (
     CODES,
     MOUNTED,
@@ -24,16 +25,13 @@ from kafka_authz_cli.rules import (
     RELATIVE_ACL_FILE,
     RULES_NOT_HERE,
     RULES_UNREADABLE,
-    SNIFF_CHARS,
     SYNTAX_ERROR,
     Finding,
     KroxyliciousYaml,
     LintResult,
     YamlSyntaxError,
     explain,
-    is_rules,
     lint_text,
-    looks_like,
     may_hold_rules,
     read_kroxylicious_yaml,
 )
