@@ -8,7 +8,6 @@ services and the command options take their choices from :data:`FORMATS`.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Mapping, Optional
@@ -28,7 +27,7 @@ from kafka_authz_cli.ecosystem import (
     terraform_write,
 )
 from kafka_authz_cli.errors import InputError, OptionError
-from kafka_authz_cli.formats import read_text
+from kafka_authz_cli.formats import files_under, read_text
 
 
 @dataclass(frozen=True)
@@ -171,13 +170,5 @@ def _reads(fmt: EcosystemFormat, text: str, path: str, options: Mapping[str, str
 
 
 def _texts(root: Path, suffixes: tuple[str, ...]) -> Iterator[tuple[str, str]]:
-    for path in _files(root, suffixes):
+    for path in files_under(root, suffixes):
         yield read_text(path), str(path)
-
-
-def _files(root: Path, suffixes: tuple[str, ...]) -> list[Path]:
-    out = []
-    for here, dirs, files in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-        out.extend(Path(here, f) for f in sorted(files) if f.endswith(suffixes) and not f.startswith("."))
-    return out

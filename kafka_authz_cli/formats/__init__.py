@@ -7,6 +7,7 @@ excessive nesting refused, every error located) and CSV with a header, and locat
 the text it came from. ``sniff`` says what a text is (``what_is``; ``is_rules`` for a Kroxylicious
 rules file), which tells Kafka's ACL formats apart and makes the error a reader gives when a file is
 not what it expected (``wrong_kind``).
+``walk`` lists the files of a directory (hidden ones skipped), the same for every command.
 ``tally`` counts warnings that repeat, so that a command prints one line per kind (a count and the
 first few places) instead of one per finding; ``bulk.paused_gc`` keeps the garbage collector off while
 a reader builds a million objects.
@@ -19,4 +20,5 @@ __getattr__, __all__ = lazy_face(__name__, {**{name: "reading" for name in (
     "json_lines", "json_type", "line_col", "loads", "locate", "read_bytes", "next_stdin_line", "open_regular", "read_text",
     "source_label", "special_file", "text_lines",
 )}, **{name: "sniff" for name in ("Kind", "JSON_KINDS", "what_is", "wrong_kind", "other_kind",
-                                        "is_rules", "looks_like", "RULES_HEAD")}, "WarningTally": "tally", "paused_gc": "bulk"})
+                                        "is_rules", "looks_like", "RULES_HEAD")}, "WarningTally": "tally", "paused_gc": "bulk",
+    "files_under": "walk"})

@@ -26,7 +26,7 @@ from typing import Iterable, Mapping
 
 from kafka_authz_cli.acl import AclSet
 from kafka_authz_cli.errors import InputError
-from kafka_authz_cli.formats import read_text, special_file
+from kafka_authz_cli.formats import files_under, read_text, special_file
 
 #: ``--acls-format`` name
 FORMAT = "kroxylicious"
@@ -245,12 +245,8 @@ def holds(text: str) -> bool:
 
 
 def yaml_files(root: Path) -> list[Path]:
-    """A directory's YAML files, recursively, hidden ones skipped, in name order."""
-    out = []
-    for here, dirs, files in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-        out.extend(Path(here, f) for f in sorted(files) if f.endswith(SUFFIXES) and not f.startswith("."))
-    return out
+    """A directory's YAML files (formats.files_under: hidden ones skipped)."""
+    return files_under(root, SUFFIXES)
 
 
 def read_directory(root: Path, options: Mapping[str, str] | None = None) -> AclSet:

@@ -8,7 +8,6 @@ in any format) and its answers handed back for the CLI to render.
 
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -17,6 +16,7 @@ from typing import TYPE_CHECKING, Mapping, Optional
 from kafka_authz_cli.codes import SEVERITIES
 from kafka_authz_cli.errors import InputError, OptionError
 from kafka_authz_cli.formats import RULES_HEAD as SNIFF_CHARS
+from kafka_authz_cli.formats import files_under as _walk
 from kafka_authz_cli.formats import is_rules, looks_like, open_regular, read_text, special_file
 from kafka_authz_cli.rules import (
     CODES,
@@ -67,10 +67,6 @@ def finding_codes() -> Mapping:
     return {**CODES, **ECOSYSTEM_CODES, **APPS_CODES}
 
 
-#: Directories a walk never enters (version control).
-_NOT_WALKED = {".git", ".hg", ".svn"}
-
-
 @dataclass(frozen=True)
 class Skipped:
     """A file of a directory that lint did not read as rules, and why."""
@@ -114,14 +110,6 @@ class _Inputs:
     #: apps files (a team's declared applications, apps/appsfile.py): path -> text
     apps: dict[Path, str] = field(default_factory=dict)
     skipped: list[Skipped] = field(default_factory=list)
-
-
-def _walk(directory: Path) -> list[Path]:
-    found = []
-    for root, dirs, files in os.walk(directory):
-        dirs[:] = sorted(d for d in dirs if d not in _NOT_WALKED)
-        found += [Path(root) / f for f in sorted(files)]
-    return found
 
 
 def _read(path: Path, explicit: bool) -> tuple[str | None, str]:
