@@ -177,7 +177,7 @@ def _is_apps(text: str) -> bool:
 
 def _ecosystem(path: Path, text: str, inputs: _Inputs) -> bool:
     """A file of an ecosystem format: linted for what its tool applies differently from how it reads."""
-    from kafka_authz_cli.ecosystem import format_of_text
+    from kafka_authz_cli.acl import ecosystem_format_of as format_of_text
 
     fmt = format_of_text(text)
     if fmt is None:
