@@ -4,7 +4,7 @@ failure path.
 A reader that cannot read a file should say what the file looks like instead of reporting the
 first token it choked on (a ``server.properties`` given as ACLs is not "a rules syntax error").
 Kafka's own ACL formats and rules files are told by it (``acl/registry.py``: each format names its
-kinds); the ecosystem formats, told by their own stricter tests, use it for messages only.
+kinds); the ecosystem formats, told by tests of their own, use it for messages only.
 
 The interface, kept small on purpose:
 
