@@ -8,9 +8,10 @@ indexes of ``index`` and, where Kafka's own quirks decide, the step-by-step walk
 ``walk`` (both match ACLs with ``matching``); ``naive`` is the deliberately simple reference the
 engine is tested against. Around it: ``filter`` is ``AclBindingFilter`` (what DescribeAcls /
 DeleteAcls match); ``apikeys`` names request types; ``compare`` compares two ACL sets as bindings
-and, exactly, as decisions; ``formats`` reads and writes ACL sets (authz's canonical JSON,
-``kafka-acls --list`` text, Kafka Security Manager CSV); ``requests`` reads request files for
-``simulate``.
+and, exactly, as decisions; ``registry`` is the table of every format an ACL set is kept in (Kafka's,
+the Kroxylicious rules language and configurations, the ecosystem's: how each is told, read and written);
+``formats`` reads and writes Kafka's own (authz's canonical JSON, ``kafka-acls --list`` text, Kafka
+Security Manager CSV); ``requests`` reads request files for ``simulate``.
 
 Pure: no terminal, no Spark, no network. Other packages import what is listed here.
 """
@@ -36,7 +37,9 @@ __getattr__, __all__ = lazy_face(__name__, {
     "NameSpace": "compare", "NameClass": "compare", "FRESH_HOST": "compare", "FRESH_PRINCIPAL": "compare",
     # files
     "ACL_FORMATS": "formats", "AclSet": "formats", "detect_format": "formats", "dump_acls": "formats",
-    "load_acls": "formats", "parse_acls": "formats", "ACL_SET_READS": "formats", "ACL_SET_EXPECTED": "formats",
-    "empty_warning": "formats",
+    "load_acls": "formats", "parse_acls": "formats", "ACL_SET_EXPECTED": "formats", "empty_warning": "formats",
+    "ACL_SET_READS": "registry", "AclSetFormat": "registry", "FORMATS": "registry", "ecosystem_formats": "registry",
+    "ecosystem_format_of": "registry", "format_of": "registry", "no_reading_options": "registry",
+    "told_apart": "registry", "KAFKA": "registry", "KROXYLICIOUS": "registry", "ECOSYSTEM": "registry",
     "RequestSpec": "requests", "iter_requests": "requests", "parse_expect": "requests", "parse_requests": "requests",
 })

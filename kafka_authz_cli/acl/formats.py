@@ -1,7 +1,8 @@
 """ACL sets on disk: canonical JSON, ``kafka-acls --list`` text, Kafka Security Manager CSV.
 
 Readers return bindings and raise :class:`InputError` with file:line[:col] for anything they
-cannot read; nothing is dropped silently. Writers are exact inverses of the readers.
+cannot read; nothing is dropped silently. Writers are exact inverses of the readers. Each format is
+an entry of ``registry`` (:data:`~kafka_authz_cli.acl.registry.FORMATS`), which names these functions.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
+from kafka_authz_cli.acl import registry
 from kafka_authz_cli.acl.model import (
     AclBinding,
     AclError,
@@ -39,10 +41,10 @@ from kafka_authz_cli.formats import (
     what_is,
     wrong_kind,
 )
-from kafka_authz_cli.formats.sniff import HEAD
 
 JSON_VERSION = 1
-ACL_FORMATS = ("json", "kafka-acls", "csv")
+#: Kafka's own formats (and authz's), which this module reads and writes
+ACL_FORMATS = tuple(f.name for f in registry.FORMATS.values() if f.family == registry.KAFKA and f.reader)
 KSM_COLUMNS = ["KafkaPrincipal", "ResourceType", "PatternType", "ResourceName", "Operation", "PermissionType", "Host"]
 JSON_FIELDS = ["resource_type", "resource_name", "pattern_type", "principal", "host", "operation", "permission"]
 
@@ -72,35 +74,14 @@ class AclSet:
 # Detection
 
 def detect_format(text: str) -> str | None:
-    """``json``, ``kafka-acls``, ``csv`` or ``rules`` from the content, or None."""
-    stripped = text.lstrip("\ufeff \t\r\n")
-    if not stripped:
-        return None
-    if stripped[0] in "{[":
-        return "json"
-    head = stripped[:HEAD]
-    if _ACLS_TEXT.search(head):
-        return "kafka-acls"
-    first_line = stripped.splitlines()[0]
-    if "KafkaPrincipal" in first_line and "," in first_line:
-        return "csv"
-    if re.match(r"(?:from|allow|deny|otherwise|//|/\*)", stripped):
-        return "rules"
-    # Comments or blank lines first: ask the sniffer (a rules file may start with "#"-junk the proxy refuses)
-    kind = what_is(head)
-    return _FORMAT_OF_KIND.get(kind.key) if kind else None
+    """``json``, ``kafka-acls``, ``csv`` or ``rules``: the format ``formats.what_is`` tells, or None."""
+    found = registry.format_by_kind(text)
+    return found.name if found else None
 
 
-_ACLS_TEXT = re.compile(r"^[ \t]*(?:(?:Current|Adding) ACLs for resource `|ACLs for principal `)", re.M)
 #: what the ACL readers take, for errors
-ACL_SET_READS = "authz ACL JSON, kafka-acls --list/--add output (Kafka 1.0 to 4.x), Kafka Security Manager CSV and YAML, " \
-        "a Kroxylicious rules file or the proxy configuration, KafkaProtocolFilter or ConfigMap holding it, " \
-        "Strimzi KafkaUser YAML (a file or a directory), JulieOps topologies, Jikkou resources, " \
-        "kafka-gitops state files"
+ACL_SET_READS = registry.ACL_SET_READS
 ACL_SET_EXPECTED = "an ACL set"
-#: kinds a reader of each format may fail on with its own (better) message
-_FORMAT_OF_KIND = {"rules": "rules", "kafka-acls": "kafka-acls", "ksm-csv": "csv", "acl-json": "json"}
-_OWN_KINDS = {"json": {"acl-json", "json"}, "kafka-acls": {"kafka-acls"}, "csv": {"ksm-csv", "csv"}}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -556,10 +537,6 @@ def write_csv(bindings: Iterable[AclBinding]) -> str:
 
 # ---------------------------------------------------------------------------------------------
 
-READERS = {"json": read_json, "kafka-acls": read_kafka_acls, "csv": read_csv}
-WRITERS = {"json": write_json, "kafka-acls": write_kafka_acls, "csv": write_csv}
-
-
 def parse_acls(text: str, path: str = "<input>", fmt: str | None = None) -> AclSet:
     """An ACL set in ``fmt`` (detected by content when None). A file that is no ACL set at all is
     refused saying what it looks like; an empty one is zero ACLs, with a warning."""
@@ -573,14 +550,15 @@ def parse_acls(text: str, path: str = "<input>", fmt: str | None = None) -> AclS
         # Rules files are compiled by the rules package (services.sources.parse_acl_source reads both).
         raise InputError("this looks like a Kroxylicious rules file; expected an ACL set (json, kafka-acls "
                          "or csv)", path, 1, 1)
-    if fmt not in READERS:
+    if fmt not in ACL_FORMATS:
         raise InputError(f"unknown ACL format {fmt!r} (expected one of {', '.join(ACL_FORMATS)}, rules)")
+    found = registry.FORMATS[fmt]
     try:
         with paused_gc():
-            acl_set = READERS[fmt](text, path)
+            acl_set = found.read(text, path)
     except InputError:
         kind = what_is(text)
-        if kind is not None and kind.key not in _OWN_KINDS[fmt]:
+        if kind is not None and kind.key not in found.own_kinds:
             expected = f"{ACL_SET_EXPECTED} ({fmt}, as --acls-format says)" if forced else ACL_SET_EXPECTED
             raise wrong_kind(text, path, expected, ACL_SET_READS) from None
         raise
@@ -608,6 +586,6 @@ def load_acl_set(path: str | Path, fmt: str | None = None) -> AclSet:
 
 
 def dump_acls(bindings: Iterable[AclBinding], fmt: str) -> str:
-    if fmt not in WRITERS:
+    if fmt not in ACL_FORMATS:
         raise InputError(f"unknown ACL format {fmt!r} (expected one of {', '.join(ACL_FORMATS)})")
-    return WRITERS[fmt](bindings)
+    return registry.FORMATS[fmt].write(bindings)

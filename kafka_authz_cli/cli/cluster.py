@@ -20,6 +20,7 @@ from kafka_authz_cli.cli.common import (
     StrimziApiVersion,
     StrimziAuthentication,
     TerraformProvider,
+    WriteFormat,
     acls_options,
     console,
     option_value,
@@ -77,10 +78,10 @@ def pull(
     pattern_type: Optional[str] = typer.Option(None, "--resource-pattern-type",
                                                help="literal, prefixed, match or any."),
     principal: list[str] = typer.Option([], "--principal", help="Only ACLs of this principal (repeatable)."),
-    to: AclFormat = typer.Option(AclFormat.json, "--to", help="Output format: json, kafka-acls, csv, strimzi, ksm-yaml, "
-                                                              "jikkou, kafka-gitops or terraform (KafkaUser resources, KSM "
-                                                              "YAML, Jikkou resources, a kafka-gitops state file, Terraform "
-                                                              "resources: see `authz convert --help`)."),
+    to: WriteFormat = typer.Option(WriteFormat.json, "--to", help="Output format: json, kafka-acls, csv, strimzi, ksm-yaml, "
+                                                                  "jikkou, kafka-gitops or terraform (KafkaUser resources, KSM "
+                                                                  "YAML, Jikkou resources, a kafka-gitops state file, Terraform "
+                                                                  "resources: see `authz convert --help`)."),
     strimzi_authentication: Optional[StrimziAuthentication] = STRIMZI_AUTHENTICATION_OPTION,
     strimzi_cluster: Optional[str] = STRIMZI_CLUSTER_OPTION,
     strimzi_api_version: Optional[StrimziApiVersion] = STRIMZI_API_VERSION_OPTION,

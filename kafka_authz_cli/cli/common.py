@@ -12,6 +12,7 @@ from typing import Iterable, Iterator, Optional
 
 import typer
 
+from kafka_authz_cli.acl.registry import FORMATS
 from kafka_authz_cli.errors import InputError
 
 
@@ -47,19 +48,8 @@ err_console = _LazyConsole(stderr=True, highlight=False, wrap_on_terminal_only=T
 
 EXIT_CODES_HELP = "Exit codes: 0 ok; 1 {one}; 2 usage or input error."
 
-class AclFormat(str, Enum):
-    json = "json"
-    kafka_acls = "kafka-acls"
-    csv = "csv"
-    rules = "rules"
-    strimzi = "strimzi"
-    ksm_yaml = "ksm-yaml"
-    ksm = "ksm"
-    kroxylicious = "kroxylicious"
-    julieops = "julieops"
-    jikkou = "jikkou"
-    kafka_gitops = "kafka-gitops"
-    terraform = "terraform"
+#: ``--acls-format``: every format authz reads (acl.registry's table, in its order)
+AclFormat = Enum("AclFormat", [(f.name.replace("-", "_"), f.name) for f in FORMATS.values()], type=str, module=__name__)
 
 
 class TerraformProvider(str, Enum):
@@ -73,17 +63,9 @@ TERRAFORM_CONFLUENT_CLUSTER_HELP = ("--to terraform --terraform-provider conflue
                                     "every resource's kafka_cluster block and import ID (required).")
 
 
-class WriteFormat(str, Enum):
-    """The formats authz writes ACL sets in (`--to` of convert, compile, generate, compact)."""
-
-    json = "json"
-    kafka_acls = "kafka-acls"
-    csv = "csv"
-    strimzi = "strimzi"
-    ksm_yaml = "ksm-yaml"
-    jikkou = "jikkou"
-    kafka_gitops = "kafka-gitops"
-    terraform = "terraform"
+#: ``--to``: the formats authz writes ACL sets in
+WriteFormat = Enum("WriteFormat", [(f.name.replace("-", "_"), f.name) for f in FORMATS.values() if f.writer],
+                   type=str, module=__name__)
 
 
 class StrimziAuthentication(str, Enum):
@@ -103,14 +85,9 @@ class StrimziApiVersion(str, Enum):
 STRIMZI_API_VERSION_HELP = ("--to strimzi: kafka.strimzi.io/v1 (Strimzi 0.49 and later; the default) or v1beta2 "
                             "(Strimzi 0.22 to 0.51: one rule per operation, with `operation`).")
 STRIMZI_CLUSTER_HELP = "--to strimzi: the strimzi.io/cluster label of every KafkaUser (default my-cluster)."
-#: ``--option KEY=VALUE`` (repeatable): an ecosystem format's reading options
-ACLS_OPTION_HELP = ("A reading option of the ACL set's format, KEY=VALUE (repeatable). Strimzi: cluster=NAME reads only "
-                    "the KafkaUsers labelled strimzi.io/cluster=NAME. JulieOps: its own configuration keys (see "
-                    "`authz convert --help`). Jikkou: topics=FILE lists the cluster's topics (one a line) that "
-                    "patternType MATCH rules are expanded against. Kroxylicious: filter=NAME, key=KEY. kafka-gitops: "
-                    "ccloud-service-accounts=NAME=ID,... (or a file of `ccloud service-account list -o json`) gives "
-                    "the Confluent Cloud ids settings.ccloud needs. Terraform: unevaluated=skip leaves out (warned, "
-                    "EA504) the resources whose values authz cannot evaluate, instead of refusing the file.")
+#: ``--option KEY=VALUE`` (repeatable): a format's reading options, as each format's entry says them
+ACLS_OPTION_HELP = " ".join(["A reading option of the ACL set's format, KEY=VALUE (repeatable)."]
+                            + [f.option_help for f in FORMATS.values() if f.option_help])
 
 
 def acls_options(values: list[str]) -> dict[str, str]:

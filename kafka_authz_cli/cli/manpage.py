@@ -129,7 +129,7 @@ def reference() -> list[str]:
 def ecosystem_formats() -> list[str]:
     """The ECOSYSTEM FORMATS section: each format, the version of its tool followed, its reading options,
     what it cannot hold, and its finding codes (from the registries, so it stays true)."""
-    from kafka_authz_cli.ecosystem import FORMATS
+    from kafka_authz_cli.acl.registry import ecosystem_formats
     from kafka_authz_cli.ecosystem.findings import BY_FORMAT, UNREADABLE
 
     out = [".SH ECOSYSTEM FORMATS",
@@ -137,11 +137,11 @@ def ecosystem_formats() -> list[str]:
                      "each as its tool applies it; written with --to where the format can be written. "
                      "authz lint reports the coded findings (EA) of each, and " + UNREADABLE.code + " ("
                      + UNREADABLE.summary + ") for a file its tool would refuse.")]
-    for fmt in FORMATS.values():
+    for fmt in ecosystem_formats():
         out += [".TP", roff_flag(fmt.name), roff_text(f"{fmt.title}, as {fmt.follows} applies them"
-                                                     + ("" if fmt.write else "; read only") + "."),
+                                                     + ("" if fmt.writer else "; read only") + "."),
                 ".RS"]
-        if fmt.write is not None and fmt.cannot_hold:
+        if fmt.writer is not None and fmt.cannot_hold:
             out += [".PP", roff_text(f"Cannot hold (refused unless --lossy): {fmt.cannot_hold}.")]
         for key, what in fmt.options.items():
             out += [".PP", roff_text(f"--option {key}=...: {what}")]

@@ -1,8 +1,8 @@
 """ACL formats of the Kafka ecosystem: the files teams keep their ACLs in, read and written as Kafka
 bindings, each expanded exactly as the tool that applies it does (for a stated version of it).
 
-``registry`` is the table of formats (``FORMATS``: name, how it is told by content, its reader and
-writer, what it can hold); each format is one module (``strimzi``: Strimzi ``KafkaUser`` resources as
+Each format is an entry of ``acl.registry`` (its name, how it is told by content, its reader and
+writer, its reading options, what it can hold) and one module (``strimzi``: Strimzi ``KafkaUser`` resources as
 the User Operator applies them; ``ksm``: Kafka Security Manager YAML files as its ``YamlAclParser`` reads
 them; ``jikkou``: Jikkou ``KafkaPrincipalAuthorization``/``KafkaPrincipalRole`` resources, roles and
 MATCH rules expanded as Jikkou's ACL binding builders do; ``kafka_gitops``: kafka-gitops state files,
@@ -15,6 +15,7 @@ or within a CPU budget; ``terraform_state`` reads Terraform's JSON strictly. ``r
 what every reader keeps while reading (warnings per kind, coded findings), ``findings`` the registry of
 the EA codes. ``written`` is what a writer
 returns: the text, and the bindings it could not express (refused unless the caller accepts the loss).
+``directory`` reads a directory of files of one format as one ACL set.
 
 Pure: no terminal, no network. Above ``acl`` (bindings, ``AclSet``), below the services, which make
 every command that takes ACLs accept these formats (``services/sources.py``).
@@ -23,8 +24,7 @@ every command that takes ACLs accept these formats (``services/sources.py``).
 from kafka_authz_cli import lazy_face
 
 __getattr__, __all__ = lazy_face(__name__, {
-    "FORMATS": "registry", "EcosystemFormat": "registry", "ecosystem_format": "registry",
-    "format_of_text": "registry", "read_directory": "registry",
+    "read_directory": "directory",
     "Lost": "written", "Written": "written", "NotExpressible": "written",
     "CODES": "findings", "SourceFinding": "reading",
 })

@@ -39,14 +39,11 @@ from kafka_authz_cli.ecosystem.yaml_aliases import JACKSON
 from kafka_authz_cli.errors import InputError, OptionError
 from kafka_authz_cli.formats import WarningTally, read_text
 
-FOLLOWS = "Jikkou 1.1.0 (kafka.jikkou.io/v1; v1beta2 read alike)"
 GROUP = "kafka.jikkou.io"
 AUTHORIZATION = "KafkaPrincipalAuthorization"
 ROLE = "KafkaPrincipalRole"
 DELETE = "jikkou.io/delete"
 IGNORE = "jikkou.io/ignore"
-OPTIONS = {"topics": "a file of the cluster's topic names, one a line (kafka-topics.sh --list output), that "
-                     "patternType MATCH rules are expanded against, as Jikkou does when it plans"}
 #: Kafka's enums as Jackson reads them (case-insensitive); the values Kafka refuses in an ACL are left out
 OPERATIONS = {op.name: op for op in AclOperation if op not in (AclOperation.ANY, AclOperation.UNKNOWN)}
 RESOURCE_TYPES = {t.name: t for t in ResourceType if t not in (ResourceType.ANY, ResourceType.UNKNOWN)}

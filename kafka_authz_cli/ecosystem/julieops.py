@@ -25,14 +25,13 @@ from kafka_authz_cli.codes import FindingCode
 from kafka_authz_cli.ecosystem import julieops_acls
 from kafka_authz_cli.ecosystem import julieops_model as m
 from kafka_authz_cli.ecosystem import yamlnodes as y
-from kafka_authz_cli.ecosystem.julieops_config import OPTIONS, config
+from kafka_authz_cli.ecosystem.julieops_config import config
 from kafka_authz_cli.ecosystem.reading import record
 from kafka_authz_cli.ecosystem.yaml_aliases import JACKSON
 from kafka_authz_cli.errors import InputError
 from kafka_authz_cli.formats import WarningTally, brief
 
-FOLLOWS = "JulieOps 4.4.1 (its default ACL provider, AclsBindingsBuilder)"
-__all__ = ["FOLLOWS", "OPTIONS", "FINDINGS", "sniff", "read", "read_many"]
+__all__ = ["FINDINGS", "sniff", "read", "read_many"]
 
 _EX = 'context: "c"\nprojects:\n  - name: "p"\n    topics:\n      - name: "t"\n'
 FINDINGS = (

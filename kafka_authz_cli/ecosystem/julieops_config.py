@@ -2,8 +2,8 @@
 
 Each key is JulieOps' own configuration key (``Constants``; defaults from ``reference.conf`` of 4.4.1),
 so a team passes the values of its ``topology-builder.properties``. Only the keys the default ACL
-provider's code reads while building bindings are here; the rest of JulieOps' configuration does not
-change which ACLs it creates.
+provider's code reads while building bindings are here (each described among the format's reading
+options, ``acl/registry.py``); the rest of JulieOps' configuration does not change which ACLs it creates.
 """
 
 from __future__ import annotations
@@ -18,41 +18,6 @@ SIMPLE_ACLS = "com.purbon.kafka.topology.roles.SimpleAclsProvider"
 CCLOUD_ACLS = ("com.purbon.kafka.topology.roles.CCloudAclsProvider",
                "com.purbon.kafka.topology.roles.HybridCCloudAclsProvider")
 RBAC = "com.purbon.kafka.topology.roles.RBACProvider"
-
-#: reading options (``--option KEY=VALUE``): JulieOps' key -> what it does here
-OPTIONS = {
-    "topology.topic.prefix.separator": "separator of the default topic and project prefixes (default '.')",
-    "topology.topic.prefix.format": "Jinja format of full topic names ({{context}}, other top-level keys, "
-                                    "{{project}}, {{topic}}, {{dataType}}); set with the project format",
-    "topology.project.prefix.format": "Jinja format of the project prefix (streams/ksql without applicationId, "
-                                      "optimized ACLs); set with the topic format, which must start with it",
-    "topology.acls.optimized": "true: project-level consumers and producers get PREFIXED ACLs on the project "
-                               "prefix instead of LITERAL ones per topic (default false)",
-    "topology.connector.allow.topic.create": "false: connectors get no CREATE on the cluster (default true)",
-    "topology.dlq.topics.generate": "true: every project topic gets a dead-letter topic, with the topic's users "
-                                    "(default false)",
-    "topology.topic.dlq.label": "the dead-letter topics' suffix (default dlq)",
-    "topology.topic.dlq.prefix.format": "Jinja format of dead-letter topic names (default: the topic name, "
-                                        "separator, label)",
-    "topology.dlq.topics.allow.list": "comma-separated regular expressions: only matching topics get a "
-                                      "dead-letter topic",
-    "topology.dlq.topics.deny.list": "comma-separated regular expressions: matching topics get none",
-    "confluent.monitoring.topic": "Control Center's monitoring topic (default _confluent-monitoring)",
-    "confluent.command.topic": "Control Center's command topic (default _confluent-command)",
-    "confluent.metrics.topic": "Control Center's metrics topic (default _confluent-metrics)",
-    "julie.roles": "the custom roles file (JulieRoles YAML) that project keys other than the built-in "
-                   "ones name",
-    "topology.topic.managed.prefixes": "comma-separated: only TOPIC ACLs on names with these prefixes are "
-                                       "created",
-    "topology.group.managed.prefixes": "comma-separated: only GROUP ACLs on names with these prefixes are "
-                                       "created",
-    "topology.service.accounts.managed.prefixes": "comma-separated: only ACLs of principals with these "
-                                                  "prefixes are created",
-    "julie.multiple.context.per.dir.enabled": "true: a directory may hold topologies of several contexts "
-                                              "(default false: refused)",
-    "topology.builder.access.control.class": f"the access control provider (default {SIMPLE_ACLS}; the "
-                                             "Confluent Cloud ones create the same bindings; RBAC creates none)",
-}
 
 _TRUE = {"true", "yes", "on"}  # HOCON's getBoolean
 _FALSE = {"false", "no", "off"}

@@ -48,7 +48,6 @@ from kafka_authz_cli.ecosystem.yaml_aliases import JACKSON
 from kafka_authz_cli.errors import InputError
 from kafka_authz_cli.formats import WarningTally, loads, read_text
 
-FOLLOWS = "kafka-gitops 0.2.15 (StateManager, ServiceDetails; custom ACL defaults as on master 8f3afc9)"
 TOP_KEYS = ("settings", "topics", "services", "users", "customServiceAcls", "customUserAcls")
 #: the Kafka 2.4 client enums ``CustomAclDetails.validate`` accepts (exact case; ANY and UNKNOWN refused)
 RESOURCE_TYPES = {t.name: t for t in (ResourceType.TOPIC, ResourceType.GROUP, ResourceType.CLUSTER,
@@ -60,9 +59,6 @@ OPERATIONS = {o.name: o for o in (AclOperation.ALL, AclOperation.READ, AclOperat
                                   AclOperation.ALTER_CONFIGS, AclOperation.IDEMPOTENT_WRITE)}
 PERMISSIONS = {"DENY": AclPermissionType.DENY, "ALLOW": AclPermissionType.ALLOW}
 CUSTOM_KEYS = ("name", "type", "pattern", "principal", "host", "operation", "permission")
-OPTIONS = {"ccloud-service-accounts": "with settings.ccloud.enabled, the Confluent Cloud service-account ids "
-                                      "kafka-gitops looks up: NAME=ID,... (a service's account is named after "
-                                      "it, a user's user-<name>) or a file of `ccloud service-account list -o json`"}
 
 _EX_CUSTOM = ("      name: orders\n      type: TOPIC\n      pattern: LITERAL\n      operation: READ\n"
               "      principal: User:a\n      host: '*'\n      permission: ALLOW\n")

@@ -25,7 +25,6 @@ from kafka_authz_cli.ecosystem import yamlnodes as y
 from kafka_authz_cli.ecosystem.reading import SourceReading
 from kafka_authz_cli.ecosystem.yaml_aliases import SNAKEYAML
 
-FOLLOWS = "Kafka Security Manager 1.1.0 (YamlAclParser, KSM 0.10 and later)"
 #: ``kafka.security.auth.Operation.values`` (Kafka 2.8), matched with ``equalsIgnoreCase``
 OPERATIONS = {"Read": AclOperation.READ, "Write": AclOperation.WRITE, "Create": AclOperation.CREATE,
               "Delete": AclOperation.DELETE, "Alter": AclOperation.ALTER, "Describe": AclOperation.DESCRIBE,

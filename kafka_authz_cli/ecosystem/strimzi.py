@@ -26,7 +26,6 @@ from kafka_authz_cli.ecosystem.reading import SourceReading
 from kafka_authz_cli.ecosystem.yaml_aliases import KUBERNETES
 from kafka_authz_cli.errors import InputError
 
-FOLLOWS = "Strimzi 1.2.0 (kafka.strimzi.io/v1; v1beta2 and older as 0.51.0)"
 GROUPS = ("kafka.strimzi.io", "eventstreams.ibm.com")
 VERSIONS = ("v1", "v1beta2", "v1beta1", "v1alpha1")
 AUTHENTICATIONS = ("tls", "tls-external", "scram-sha-512")
@@ -42,9 +41,6 @@ RESOURCE_TYPES = {"topic": ResourceType.TOPIC, "group": ResourceType.GROUP, "clu
 PATTERNS = {"literal": PatternType.LITERAL, "prefix": PatternType.PREFIXED}
 PERMISSIONS = {"allow": AclPermissionType.ALLOW, "deny": AclPermissionType.DENY}
 CLUSTER_NAME = "kafka-cluster"
-#: reading options (``--option KEY=VALUE``)
-OPTIONS = {"cluster": "read only the KafkaUsers labelled strimzi.io/cluster=VALUE (what that cluster's User "
-                      "Operator applies)"}
 #: Kubernetes object names: DNS-1123 subdomains (k8s.io/apimachinery IsDNS1123Subdomain)
 K8S_NAME = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*")
 #: ``KafkaUserModel.validateTlsUsername``: the CN of a certificate holds at most 64 characters

@@ -35,10 +35,6 @@ from kafka_authz_cli.ecosystem.reading import record
 from kafka_authz_cli.errors import InputError, OptionError
 from kafka_authz_cli.formats import WarningTally, json_type
 
-FOLLOWS = ("Mongey/terraform-provider-kafka 0.13.1 (kafka_acl) and confluentinc/terraform-provider-confluent 2.83 "
-           "(confluent_kafka_acl)")
-OPTIONS = {"unevaluated": "error (the default): a kafka_acl whose values authz cannot evaluate (references to other "
-                          "resources, for_each, functions) is an error; skip: it is left out, warned (EA504)"}
 _OPS = ("ALL", "READ", "WRITE", "CREATE", "DELETE", "ALTER", "DESCRIBE", "CLUSTER_ACTION", "DESCRIBE_CONFIGS",
         "ALTER_CONFIGS", "IDEMPOTENT_WRITE")
 _TYPES = ("TOPIC", "GROUP", "CLUSTER", "TRANSACTIONAL_ID", "DELEGATION_TOKEN")

@@ -21,8 +21,8 @@ import hashlib
 import re
 from typing import Iterable
 
-from kafka_authz_cli.acl import AclBinding, PatternType
-from kafka_authz_cli.ecosystem.terraform import CONFLUENT, FOLLOWS, MONGEY, Provider
+from kafka_authz_cli.acl import FORMATS, AclBinding, PatternType
+from kafka_authz_cli.ecosystem.terraform import CONFLUENT, MONGEY, Provider
 from kafka_authz_cli.ecosystem.written import Lost, NotExpressible, Written
 from kafka_authz_cli.errors import OptionError
 
@@ -126,7 +126,8 @@ def _labels(provider: Provider, bindings: list[AclBinding], cluster: str | None)
 def _text(provider: Provider, bindings: list[AclBinding], cluster: str | None) -> str:
     names = _NAMES[provider.resource]
     a = provider.attributes
-    out = [f"# {len(bindings)} Kafka ACL(s) as {provider.resource} resources, written by authz ({FOLLOWS}).",
+    follows = FORMATS["terraform"].follows
+    out = [f"# {len(bindings)} Kafka ACL(s) as {provider.resource} resources, written by authz ({follows}).",
            "# The import blocks (Terraform 1.5 and later) adopt the ACLs the cluster already has: `terraform plan`",
            "# against it plans no change."]
     if provider is CONFLUENT:

@@ -4,8 +4,10 @@ The bottom layer every reader builds on (no domain types): each domain package r
 formats through it. ``reading`` decodes files and stdin (UTF-8 only, a byte-order mark noted, a
 directory, a FIFO, a device or a socket refused), parses JSON strictly (duplicate keys, ``NaN``, lone surrogates and
 excessive nesting refused, every error located) and CSV with a header, and locates a JSON path in
-the text it came from. ``sniff`` says what a text looks like (``what_is``), for the error a reader
-gives when a file is not what it expected (``wrong_kind``).
+the text it came from. ``sniff`` says what a text is (``what_is``; ``is_rules`` for a Kroxylicious
+rules file), which tells Kafka's ACL formats apart and makes the error a reader gives when a file is
+not what it expected (``wrong_kind``).
+``walk`` lists the files of a directory (hidden ones skipped), the same for every command.
 ``tally`` counts warnings that repeat, so that a command prints one line per kind (a count and the
 first few places) instead of one per finding; ``bulk.paused_gc`` keeps the garbage collector off while
 a reader builds a million objects.
@@ -17,4 +19,6 @@ __getattr__, __all__ = lazy_face(__name__, {**{name: "reading" for name in (
     "STDIN", "STDIN_LABEL", "LineIndex", "array_element_offsets", "brief", "csv_rows", "csv_table", "decode_utf8",
     "json_lines", "json_type", "line_col", "loads", "locate", "read_bytes", "next_stdin_line", "open_regular", "read_text",
     "source_label", "special_file", "text_lines",
-)}, **{name: "sniff" for name in ("Kind", "JSON_KINDS", "what_is", "wrong_kind", "other_kind")}, "WarningTally": "tally", "paused_gc": "bulk"})
+)}, **{name: "sniff" for name in ("Kind", "JSON_KINDS", "what_is", "wrong_kind", "other_kind",
+                                        "is_rules", "looks_like", "RULES_HEAD")}, "WarningTally": "tally", "paused_gc": "bulk",
+    "files_under": "walk"})

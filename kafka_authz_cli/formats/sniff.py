@@ -1,7 +1,10 @@
-"""What a file is, from its content: one sniffer for every reader's failure path.
+"""What a file is, from its content: the one sniffer, for telling formats apart and for every reader's
+failure path.
 
 A reader that cannot read a file should say what the file looks like instead of reporting the
 first token it choked on (a ``server.properties`` given as ACLs is not "a rules syntax error").
+Kafka's own ACL formats and rules files are told by it (``acl/registry.py``: each format names its
+kinds); the ecosystem formats, told by tests of their own, use it for messages only.
 
 The interface, kept small on purpose:
 
@@ -13,8 +16,8 @@ The interface, kept small on purpose:
   ``FILE: this looks like X, expected Y (formats authz reads here: ...)``.
 - :func:`other_kind` ``(text, label, expected) -> InputError | None``: the same error for a reader that
   failed, but only when the text is clearly another kind (the JSON readers in ``reading`` use it).
-
-It is a heuristic for messages, never for deciding how to read a file that reads correctly.
+- :func:`is_rules` ``(text) -> bool``: a Kroxylicious rules file, valid or not (exactly when ``what_is``
+  says ``RULES``); :func:`looks_like` ``(text) -> str | None``: ``what_is``'s answer in words.
 """
 
 from __future__ import annotations
@@ -83,6 +86,35 @@ TERRAFORM_STATE = _k("terraform-state", "Terraform JSON (terraform show -json ou
 BINARY = _k("binary", "a binary file")
 MARKDOWN = _k("markdown", "Markdown text")
 
+# A Kroxylicious rules file, as its grammar (AclRules.g4) starts: ``rule: importStmt* denyRule* allowRule*
+# endRule``. Its first statement is ``from ... import ...;``, ``deny``/``allow <Type> with ...`` or
+# ``otherwise deny;``, after the whitespace and comments the proxy's lexer skips; keywords compared
+# case-insensitively (``Allow User with`` is a rules file the proxy will refuse, and lint must say so).
+# A line starting ``otherwise deny;`` also makes one (a rules file whose first statement is broken).
+# Python's ``from a import b`` has no ``;``; a ``.properties`` key ``allow.everyone.if.no.acl.found``
+# is followed by ``.``, not a type and ``with``. Decided by content, never by name: the proxy reads
+# whatever ``aclFile`` names. Possessive skipping: linear on any input.
+_SKIPPED = r"(?:\s|//[^\n]*\n|/\*.*?\*/)*+"
+_IDENT = r"[A-Za-z][A-Za-z0-9_]*"
+_FIRST_STATEMENT = re.compile(
+    "\ufeff?" + _SKIPPED + r"(?:"
+    rf"from\s+{_IDENT}(?:\s*\.\s*{_IDENT})*\s+import\s+{_IDENT}(?:\s+as\s+{_IDENT})?"
+    rf"(?:\s*,\s*{_IDENT}(?:\s+as\s+{_IDENT})?)*\s*;"
+    rf"|(?:allow|deny)\s+{_IDENT}\s+with\b"
+    r"|otherwise\s+deny\s*;)",
+    re.IGNORECASE | re.DOTALL)
+_END_LINE = re.compile(r"^otherwise[ \t]+deny[ \t]*;", re.MULTILINE | re.IGNORECASE)
+
+#: How much of a text tells a rules file: its first statement may follow long comments.
+RULES_HEAD = 64 * 1024
+
+
+def is_rules(text: str) -> bool:
+    """Does ``text`` read as a Kroxylicious rules file (valid or not)? Looks at its first 64 KB."""
+    head = text[:RULES_HEAD]
+    return bool(_FIRST_STATEMENT.match(head) or _END_LINE.search(head))
+
+
 _BROKER_KEYS = {"broker.id", "node.id", "process.roles", "log.dirs", "log.dir", "zookeeper.connect",
                 "controller.quorum.voters", "controller.quorum.bootstrap.servers", "controller.listener.names",
                 "inter.broker.listener.name", "num.network.threads", "num.io.threads", "log.retention.hours",
@@ -99,7 +131,6 @@ _LISTED_JIKKOU = re.compile(r"^[ \t]+(?:- )?kind:[ \t]*[\"']?KafkaPrincipal(?:Au
 _PEM = re.compile(r"^-----BEGIN [A-Z0-9 ]+-----[ \t\r]*$", re.M)
 _LOG_LINE = re.compile(r"^\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d")
 _AUTHZ_LOG = re.compile(r"Principal = \S.* is (?:Allowed|Denied) Operation")
-_RULES = re.compile(r"^(?:from\s+[\w.]+\s+import\b|(?:allow|deny)\s+\w+\s+with\b|otherwise\s+deny\s*;)", re.M)
 _JAAS = re.compile(r"^\s*[\w.\-]+\s*\{\s*$[\s\S]*?LoginModule\s+(?:required|requisite|sufficient|optional)", re.M)
 _ACLS_HEADER = re.compile(r"[ \t]*(?:Current|Adding) ACLs for resource `|^[ \t]*ACLs for principal `", re.M)
 _CONFIGS_HEADER = re.compile(r"^[ \t]*(?:(?:Dynamic|All) configs for broker |Default configs? for brokers in the cluster are:|"
@@ -248,16 +279,16 @@ def _csv_kind(lines: list[str]) -> Kind | None:
     return None
 
 
-def _written_by_authz(lines: list[str]) -> Kind | None:
-    """The formats authz writes, by their first line: it decides even where a name further down holds
-    another format's text (a PEM line, '<html>', a log line)."""
+def _acl_text(head: str, lines: list[str]) -> Kind | None:
+    """The ACL texts authz writes: by their first line, which decides even where a name further down
+    holds another format's text (a PEM line, '<html>', a log line, a NUL); else kafka-acls output by a
+    header on any line (a warning pasted first)."""
     first = next(ln for ln in lines if ln.strip())
     if _ACLS_HEADER.match(first):
         return KAFKA_ACLS
     if "KafkaPrincipal" in first and "," in first:
         return KSM_CSV
-    code = next((ln.lstrip() for ln in lines if ln.strip() and not ln.lstrip().startswith(("//", "/*", "*"))), "")
-    return RULES if _RULES.match(code) else None
+    return KAFKA_ACLS if _ACLS_HEADER.search(head) else None
 
 
 _MD_HEADING = re.compile(r"^#{1,6}[ \t]+\S", re.M)
@@ -279,21 +310,22 @@ def _markdown_kind(head: str) -> Kind | None:
 
 def what_is(text: str) -> Kind | None:
     """The kind ``text`` looks like, or None. Never raises."""
+    if is_rules(text):
+        return RULES
     head = text[:HEAD].lstrip("\ufeff")
     stripped = head.strip()
     if not stripped:
         return None
+    lines = head.splitlines()
+    json_text = stripped[0] in "{[" and not stripped.startswith("[20")
+    acl_text = None if json_text else _acl_text(head, lines)
+    if acl_text is not None:
+        return acl_text  # before the test for binary: a name in an ACL may hold any character
     if "\x00" in head:
         return BINARY
-    lines = head.splitlines()
     low = stripped[:200].lower()
-    if stripped[0] in "{[" and not stripped.startswith("[20"):
+    if json_text:
         return _json_kind(head, text.lstrip("\ufeff"))
-    written = _written_by_authz(lines)
-    if written is not None:
-        return written
-    if _ACLS_HEADER.search(head):
-        return KAFKA_ACLS
     if _CONFIGS_HEADER.search(head):
         return KAFKA_CONFIGS
     if low.startswith(("<!doctype html", "<html")) or "<html" in low:
@@ -307,13 +339,19 @@ def what_is(text: str) -> Kind | None:
         return AUTHORIZER_LOG
     if sum(1 for ln in lines[:50] if _LOG_LINE.match(ln)) >= max(1, min(len(lines), 50) // 3):
         return LOG
-    if _RULES.search(head):
-        return RULES
     if _JAAS.search(head):
         return JAAS
     if re.search(r'^\s*(?:resource|provider|variable|module)\s+"[\w-]+"', head, re.M):
         return TERRAFORM
     return _csv_kind(lines) or _yaml_kind(head, lines) or _properties_kind(lines) or _markdown_kind(head)
+
+
+def looks_like(text: str) -> str | None:
+    """What ``text`` looks like, in words (``what_is``'s name; "an empty file" when blank), or None."""
+    if not text[:HEAD].lstrip("\ufeff").strip():
+        return "an empty file"
+    kind = what_is(text)
+    return kind.name if kind else None
 
 
 #: Kinds that are JSON: a JSON reader's own located error says more about them than their kind does.

@@ -19,8 +19,7 @@ __getattr__, __all__ = lazy_face(__name__, {
     "CODES": "codes", "LintExample": "codes", "explain": "codes",
     "to_github": "report", "to_json": "report", "to_junit": "report", "to_sarif": "report",
     "SYNTAX_ERROR": "codes", "RULES_UNREADABLE": "codes", "RULES_NOT_HERE": "codes", "RELATIVE_ACL_FILE": "codes",
-    # which files are rules, by content; rules inside a proxy configuration, ConfigMap, KafkaProtocolFilter
-    "is_rules": "detect", "looks_like": "detect", "SNIFF_CHARS": "detect",
+    # rules inside a proxy configuration, ConfigMap, KafkaProtocolFilter (a rules file is told by formats.is_rules)
     "read_kroxylicious_yaml": "embedded", "may_hold_rules": "embedded", "KroxyliciousYaml": "embedded",
     "YamlSyntaxError": "embedded", "PLACEHOLDER": "embedded", "MOUNTED": "embedded",
     # parse, check, decide

@@ -436,6 +436,29 @@ def compile_rules_text(text: str, path: str, registry: TypeRegistry | None = Non
     return list(compile_rules_lines(text, path, registry, expand))
 
 
+def read_rules_acl_set(text: str, path: str):
+    """A rules file as an ACL set (the ``rules`` format of ``acl.registry``): its bindings, each with the
+    ``file:line`` of the rule it comes from. A file that is clearly something else is refused saying
+    what it looks like."""
+    from kafka_authz_cli.acl import ACL_SET_EXPECTED, ACL_SET_READS, AclSet, empty_warning
+    from kafka_authz_cli.errors import InputError
+    from kafka_authz_cli.formats import what_is, wrong_kind
+
+    try:
+        lines = compile_rules_lines(text, path)
+    except InputError:
+        kind = what_is(text)
+        if kind is not None and kind.key != "rules":
+            raise wrong_kind(text, path, ACL_SET_EXPECTED, ACL_SET_READS) from None
+        raise
+    bindings = list(lines)
+    origins = [path if line is None else f"{path}:{line}" for line in lines.values()]
+    acl_set = AclSet(bindings, origins, path, "rules")
+    if not bindings:
+        acl_set.warnings.append(empty_warning(path, "the rules file has no rules"))
+    return acl_set
+
+
 def compile_rules_lines(text: str, path: str, registry: TypeRegistry | None = None,
                         expand: ExpansionNames | None = None) -> dict[AclBinding, int | None]:
     """:func:`compile_rules_text` with the line of the rule each binding comes from."""

@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from kafka_authz_cli.rules.detect import is_rules
+from kafka_authz_cli.formats import is_rules
 
 AUTHORIZATION_FILTERS = ("Authorization", "io.kroxylicious.filter.authorization.Authorization")
 ACL_AUTHORIZERS = ("AclAuthorizerService", "io.kroxylicious.authorizer.provider.acl.AclAuthorizerService")

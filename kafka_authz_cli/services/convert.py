@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Mapping, Optional
 
-from kafka_authz_cli.acl import AclBinding, dump_acls
+from kafka_authz_cli.acl import ECOSYSTEM, FORMATS, AclBinding, dump_acls
 from kafka_authz_cli.errors import OptionError
 from kafka_authz_cli.services.sources import KSM, load_source
 
@@ -41,15 +41,14 @@ SHOWN_LOST = 20
 def write_acls(bindings: Iterable[AclBinding], to: str, options: WriteOptions = WriteOptions()) -> str:
     """The text of ``bindings`` in format ``to``; bindings an ecosystem format cannot hold refuse the
     conversion (NotExpressible), or with ``lossy`` are each logged as lost."""
-    from kafka_authz_cli.ecosystem import ecosystem_format
-
-    ecosystem = ecosystem_format(to)
+    found = FORMATS.get(to)
+    ecosystem = found if found is not None and found.family == ECOSYSTEM else None
     _check_options_for(ecosystem.name if ecosystem is not None else None, to, options)
     if to == KSM:
         raise OptionError("ksm names both of Kafka Security Manager's formats: write ksm-yaml or csv", "--to")
     if ecosystem is None:
         return dump_acls(bindings, to)
-    if ecosystem.write is None:
+    if ecosystem.writer is None:
         raise OptionError(f"authz reads {ecosystem.title} but does not write them", "--to")
     kwargs = {"lossy": options.lossy}
     # each writer's keyword for the options given (only its own format's are given: checked above)

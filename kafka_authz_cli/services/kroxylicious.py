@@ -24,17 +24,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Mapping
 
-from kafka_authz_cli.acl import AclSet
+from kafka_authz_cli.acl import FORMATS, AclSet
 from kafka_authz_cli.errors import InputError
-from kafka_authz_cli.formats import read_text, special_file
+from kafka_authz_cli.formats import files_under, read_text, special_file
 
-#: ``--acls-format`` name
+#: ``--acls-format`` name (its entry in acl.registry: title, reading options, file suffixes)
 FORMAT = "kroxylicious"
-TITLE = "a Kroxylicious proxy configuration, KafkaProtocolFilter or ConfigMap holding rules"
-#: reading options (``--option KEY=VALUE``)
-OPTIONS = {"filter": "the Authorization filter whose rules to read, by name (needed when the input has several)",
-           "key": "the ConfigMap/Secret key holding the rules (needed when a ConfigMap alone holds several)"}
-SUFFIXES = (".yaml", ".yml")
 
 
 def sniff(text: str) -> bool:
@@ -71,14 +66,7 @@ def read(texts: Iterable[tuple[str, str]], source: str, options: Mapping[str, st
 
 
 def _checked(options: Mapping[str, str] | None) -> Mapping[str, str]:
-    from kafka_authz_cli.errors import OptionError
-
-    options = options or {}
-    unknown = sorted(set(options) - set(OPTIONS))
-    if unknown:
-        known = "; ".join(f"{k}: {v}" for k, v in OPTIONS.items())
-        raise OptionError(f"{FORMAT} has no reading option {', '.join(unknown)} (its options: {known})", "--option")
-    return options
+    return FORMATS[FORMAT].check_options(options)
 
 
 def _parse(text: str, path: str) -> _Yaml:
@@ -176,7 +164,7 @@ def _special(path: Path) -> str | None:
 
 def _from_maps(yamls: list[_Yaml], key_option: str | None, source: str) -> AclSet:
     """No filter: the ConfigMap/Secret values that read as rules files; exactly one, or the one ``key`` names."""
-    from kafka_authz_cli.rules import is_rules
+    from kafka_authz_cli.formats import is_rules
 
     held = [(y.path, key, e) for y in yamls for values in y.found.maps.values() for key, e in values.items()
             if is_rules(e.text)]
@@ -245,12 +233,8 @@ def holds(text: str) -> bool:
 
 
 def yaml_files(root: Path) -> list[Path]:
-    """A directory's YAML files, recursively, hidden ones skipped, in name order."""
-    out = []
-    for here, dirs, files in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-        out.extend(Path(here, f) for f in sorted(files) if f.endswith(SUFFIXES) and not f.startswith("."))
-    return out
+    """A directory's YAML files (formats.files_under: hidden ones skipped)."""
+    return files_under(root, FORMATS[FORMAT].suffixes)
 
 
 def read_directory(root: Path, options: Mapping[str, str] | None = None) -> AclSet:

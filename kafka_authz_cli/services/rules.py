@@ -8,7 +8,6 @@ in any format) and its answers handed back for the CLI to render.
 
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -16,7 +15,9 @@ from typing import TYPE_CHECKING, Mapping, Optional
 
 from kafka_authz_cli.codes import SEVERITIES
 from kafka_authz_cli.errors import InputError, OptionError
-from kafka_authz_cli.formats import open_regular, read_text, special_file
+from kafka_authz_cli.formats import RULES_HEAD as SNIFF_CHARS
+from kafka_authz_cli.formats import files_under as _walk
+from kafka_authz_cli.formats import is_rules, looks_like, open_regular, read_text, special_file
 from kafka_authz_cli.rules import (
     CODES,
     MOUNTED,
@@ -24,16 +25,13 @@ from kafka_authz_cli.rules import (
     RELATIVE_ACL_FILE,
     RULES_NOT_HERE,
     RULES_UNREADABLE,
-    SNIFF_CHARS,
     SYNTAX_ERROR,
     Finding,
     KroxyliciousYaml,
     LintResult,
     YamlSyntaxError,
     explain,
-    is_rules,
     lint_text,
-    looks_like,
     may_hold_rules,
     read_kroxylicious_yaml,
 )
@@ -67,10 +65,6 @@ def finding_codes() -> Mapping:
     from kafka_authz_cli.ecosystem import CODES as ECOSYSTEM_CODES
 
     return {**CODES, **ECOSYSTEM_CODES, **APPS_CODES}
-
-
-#: Directories a walk never enters (version control).
-_NOT_WALKED = {".git", ".hg", ".svn"}
 
 
 @dataclass(frozen=True)
@@ -116,14 +110,6 @@ class _Inputs:
     #: apps files (a team's declared applications, apps/appsfile.py): path -> text
     apps: dict[Path, str] = field(default_factory=dict)
     skipped: list[Skipped] = field(default_factory=list)
-
-
-def _walk(directory: Path) -> list[Path]:
-    found = []
-    for root, dirs, files in os.walk(directory):
-        dirs[:] = sorted(d for d in dirs if d not in _NOT_WALKED)
-        found += [Path(root) / f for f in sorted(files)]
-    return found
 
 
 def _read(path: Path, explicit: bool) -> tuple[str | None, str]:
@@ -191,7 +177,7 @@ def _is_apps(text: str) -> bool:
 
 def _ecosystem(path: Path, text: str, inputs: _Inputs) -> bool:
     """A file of an ecosystem format: linted for what its tool applies differently from how it reads."""
-    from kafka_authz_cli.ecosystem import format_of_text
+    from kafka_authz_cli.acl import ecosystem_format_of as format_of_text
 
     fmt = format_of_text(text)
     if fmt is None:

@@ -7,19 +7,23 @@ from pathlib import Path
 from typing import Mapping, Optional
 
 from kafka_authz_cli.acl import (
-    ACL_SET_EXPECTED,
     ACL_SET_READS,
     CLUSTER_NAME,
+    ECOSYSTEM,
+    FORMATS,
+    KAFKA,
     AclSet,
     ResourceType,
-    detect_format,
-    empty_warning,
+    ecosystem_format_of,
+    format_of,
+    no_reading_options,
     parse_acls,
+    told_apart,
     unmatchable_host_kind,
     unmatchable_host_reason,
     validation_errors,
 )
-from kafka_authz_cli.errors import InputError, OptionError
+from kafka_authz_cli.errors import InputError
 from kafka_authz_cli.formats import WarningTally, read_text, source_label, what_is, wrong_kind
 from kafka_authz_cli.services import kroxylicious
 
@@ -29,51 +33,24 @@ log = logging.getLogger(__name__)
 KSM = "ksm"
 
 
-def compile_rules_text(text: str, path: str) -> AclSet:
-    """A rules file's bindings, each with the ``file:line`` of the rule it comes from."""
-    from kafka_authz_cli.rules import compile_rules_lines
-
-    try:
-        lines = compile_rules_lines(text, path)
-    except InputError:
-        kind = what_is(text)
-        if kind is not None and kind.key != "rules":
-            raise wrong_kind(text, path, ACL_SET_EXPECTED, ACL_SET_READS) from None
-        raise
-    bindings = list(lines)
-    origins = [path if line is None else f"{path}:{line}" for line in lines.values()]
-    acl_set = AclSet(bindings, origins, path, "rules")
-    if not bindings:
-        acl_set.warnings.append(empty_warning(path, "the rules file has no rules"))
-    return acl_set
-
-
 def parse_acl_source(text: str, path: str = "<input>", fmt: str | None = None,
                      options: Mapping[str, str] | None = None) -> AclSet:
-    """An ACL set in any format authz reads (detected by content unless ``fmt``), rules files
-    compiled to the bindings that decide alike, the ecosystem's formats (Strimzi KafkaUsers, ...)
+    """An ACL set in any format authz reads (acl.registry's; detected by content unless ``fmt``), rules
+    files compiled to the bindings that decide alike, the ecosystem's formats (Strimzi KafkaUsers, ...)
     expanded as their tools do."""
-    from kafka_authz_cli.ecosystem import ecosystem_format, format_of_text
-
-    if fmt == KSM:
-        fmt = "ksm-yaml" if ecosystem_format("ksm-yaml").sniff(text) else "csv"
-    if fmt == kroxylicious.FORMAT or (fmt is None and kroxylicious.holds(text)):
-        _no_options(options, kroxylicious.OPTIONS)
-        return kroxylicious.read([(text, path)], path, options)
-    ecosystem = ecosystem_format(fmt) if fmt else format_of_text(text)
-    if ecosystem is not None:
-        options = ecosystem.check_options(options)
-        if fmt is not None and not ecosystem.sniff(text):
-            return _read_as_told(ecosystem, text, path, options)
-        return ecosystem.read(text, path, options)
-    _no_options(options)
-    if (fmt or detect_format(text)) == "rules":
-        return compile_rules_text(text, path)
-    return parse_acls(text, path, fmt)
-
-
-#: the kinds the content sniffer names for each ecosystem format (by default, the format's name)
-_OWN_KINDS = {"strimzi": {"strimzi-kafkauser"}, "terraform": {"terraform", "terraform-state"}}
+    if fmt is not None and fmt not in FORMATS:
+        no_reading_options(options)
+        return parse_acls(text, path, fmt)  # refused, naming the formats
+    found = told_apart(FORMATS[fmt], text) if fmt else format_of(text)
+    if found is None:
+        no_reading_options(options)
+        return parse_acls(text, path)  # refused saying what it looks like, or empty
+    options = found.check_options(options)
+    if found.family == KAFKA:
+        return parse_acls(text, path, found.name if fmt else None)
+    if fmt is not None and found.family == ECOSYSTEM and not found.sniff(text):
+        return _read_as_told(found, text, path, options)
+    return found.read(text, path, options)
 
 
 def _read_as_told(ecosystem, text: str, path: str, options: Mapping[str, str]) -> AclSet:
@@ -84,7 +61,7 @@ def _read_as_told(ecosystem, text: str, path: str, options: Mapping[str, str]) -
         acl_set = ecosystem.read(text, path, options)
     except InputError as exc:
         kind = what_is(text)
-        if kind is None or kind.key in _OWN_KINDS.get(ecosystem.name, {ecosystem.name}) | {"yaml", "json"}:
+        if kind is None or kind.key in ecosystem.own_kinds:
             raise  # the format's own located error says more than "this looks like YAML"
         raise wrong_kind(text, path, f"{ecosystem.title} (as --acls-format says)", ACL_SET_READS) from exc
     if not acl_set.bindings and not acl_set.findings:
@@ -92,19 +69,9 @@ def _read_as_told(ecosystem, text: str, path: str, options: Mapping[str, str]) -
     return acl_set
 
 
-def _no_options(options: Mapping[str, str] | None, known: Mapping[str, str] | None = None) -> None:
-    if known is not None:
-        return  # the reader checks its own
-    if options:
-        from kafka_authz_cli.ecosystem import FORMATS
-
-        raise OptionError(f"reading options are for the ecosystem's formats ({', '.join(FORMATS)}), not this ACL set",
-                          "--option")
-
-
 def load_acl_set(path: str | Path, fmt: str | None = None, options: Mapping[str, str] | None = None) -> AclSet:
     """A file, stdin (``-``), or a directory of files of an ecosystem format (Strimzi KafkaUsers);
-    ``options`` are the ecosystem format's reading options (``--option KEY=VALUE``)."""
+    ``options`` are the format's reading options (``--option KEY=VALUE``)."""
     if str(path) != "-" and Path(path).is_dir():
         from kafka_authz_cli.ecosystem import read_directory
 
@@ -117,12 +84,10 @@ def load_acl_set(path: str | Path, fmt: str | None = None, options: Mapping[str,
 def _kroxylicious_directory(root: Path) -> bool:
     """A directory whose YAML files name or hold rules and hold no KafkaUser or KSM file (a filter and
     its ConfigMap are often kept side by side)."""
-    from kafka_authz_cli.ecosystem import format_of_text
-
     proxy = other = None
     for p in kroxylicious.yaml_files(root):
         text = read_text(p)
-        fmt = format_of_text(text)
+        fmt = ecosystem_format_of(text)
         if fmt is not None:
             other = other or (p, fmt)
         elif proxy is None and kroxylicious.holds(text):

@@ -60,6 +60,28 @@ def test_round_trip_loses_nothing(acls, fmt):
         assert detect_format(text) == fmt
 
 
+# Detection is formats.what_is's answer. A text that merely starts like a rules statement or a comment
+# ("from", "allow", "//": Python, Java, a properties key) is no rules file to it; keywords in another
+# case are (the proxy refuses them, and says where).
+@pytest.mark.parametrize("text", ["from os import path\n", "allow.everyone.if.no.acl.found=true\n",
+                                  "// Licensed to the ASF\npackage x;\nimport java.util.Map;\n"])
+def test_a_text_starting_like_rules_is_no_rules_file(text):
+    assert detect_format(text) != "rules"
+    with pytest.raises(InputError, match="expected an ACL set"):
+        parse_acls(text, "x")
+
+
+def test_rules_keywords_in_another_case_are_a_rules_file():
+    assert detect_format('Allow User with name = "a" to READ Topic with name = "t";\notherwise deny;\n') == "rules"
+
+
+def test_an_acl_text_authz_writes_is_told_by_its_first_line_whatever_a_name_holds():
+    acls = [AclBinding.of("TOPIC", "t", "LITERAL", "User:\x00", "*", "READ", "ALLOW")]
+    assert detect_format(dump_acls(acls, "kafka-acls")) == "kafka-acls" and detect_format(dump_acls(acls, "csv")) == "csv"
+    noisy = "Warning: support for ACL configuration directly through the authorizer is deprecated\n"
+    assert detect_format(noisy + dump_acls(acls, "kafka-acls")) == "kafka-acls"
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.text(max_size=200))
 def test_garbage_is_an_input_error_never_a_crash(text):

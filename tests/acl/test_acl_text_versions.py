@@ -193,7 +193,7 @@ def test_a_file_that_is_no_acl_set_is_named(text, kind):
     with pytest.raises(InputError) as info:
         parse_acls(text, "f")
     assert str(info.value).startswith(f"f: this looks like {kind}")
-    assert "expected an ACL set (formats authz reads here: authz ACL JSON, kafka-acls --list/--add output" in str(info.value)
+    assert "expected an ACL set (formats authz reads here: authz ACL JSON; kafka-acls --list/--add output" in str(info.value)
 
 
 def test_a_forced_format_is_named_in_the_error():

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kafka_authz_cli.ecosystem import FORMATS
+from kafka_authz_cli.acl import FORMATS
 from kafka_authz_cli.ecosystem.jikkou_match import MATCH_SECONDS, compile_match
 from kafka_authz_cli.ecosystem.terraform import MAX_INSTANCES, MAX_INSTANCES_IN_ALL
 from kafka_authz_cli.ecosystem.terraform_hcl import MAX_DEPTH, MAX_STRING

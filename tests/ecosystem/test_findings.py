@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from kafka_authz_cli.ecosystem import FORMATS
+from kafka_authz_cli.acl import FORMATS
 from kafka_authz_cli.ecosystem.findings import BY_FORMAT, CODES
 
 EXAMPLES = [(fmt, code) for fmt, codes in BY_FORMAT.items() for code in codes]

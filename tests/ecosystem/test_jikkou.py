@@ -9,9 +9,9 @@ import re
 import pytest
 from typer.testing import CliRunner
 
-from kafka_authz_cli.acl import AclBinding
+from kafka_authz_cli.acl import FORMATS, AclBinding
 from kafka_authz_cli.cli.app import app
-from kafka_authz_cli.ecosystem import FORMATS, read_directory
+from kafka_authz_cli.ecosystem import read_directory
 from kafka_authz_cli.ecosystem.jikkou import EXAMPLE_TOPICS, FINDINGS, read, sniff
 from kafka_authz_cli.errors import InputError, OptionError
 from kafka_authz_cli.formats import what_is

@@ -7,9 +7,9 @@ import pytest
 from typer.testing import CliRunner
 
 from kafka_authz_cli.acl import AclOperation as Op
-from kafka_authz_cli.acl import PatternType, ResourceType
+from kafka_authz_cli.acl import PatternType, ResourceType, ecosystem_format_of
 from kafka_authz_cli.cli.app import app
-from kafka_authz_cli.ecosystem import format_of_text, read_directory
+from kafka_authz_cli.ecosystem import read_directory
 from kafka_authz_cli.ecosystem.julieops import FINDINGS, read, sniff
 from kafka_authz_cli.errors import InputError, OptionError
 from kafka_authz_cli.formats import what_is
@@ -225,7 +225,7 @@ def test_errors_are_one_located_line(text, message):
 
 def test_detected_by_content_and_named_when_wrong():
     text = BASE + '    topics:\n      - name: "a"\n'
-    assert sniff(text) and format_of_text(text).name == "julieops"
+    assert sniff(text) and ecosystem_format_of(text).name == "julieops"
     assert str(what_is(text)) == "a JulieOps topology"
     assert str(what_is('{"context": "c", "projects": []}')) == "a JulieOps topology"
     result = CliRunner().invoke(app, ["convert", "-", "--to", "json", "--acls-format", "ksm-yaml"], input=text)

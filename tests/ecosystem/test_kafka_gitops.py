@@ -10,9 +10,8 @@ import re
 import pytest
 from typer.testing import CliRunner
 
-from kafka_authz_cli.acl import AclBinding
+from kafka_authz_cli.acl import AclBinding, ecosystem_format_of
 from kafka_authz_cli.cli.app import app
-from kafka_authz_cli.ecosystem import format_of_text
 from kafka_authz_cli.ecosystem.kafka_gitops import FINDINGS, read, read_many, sniff
 from kafka_authz_cli.errors import InputError
 from kafka_authz_cli.formats import what_is
@@ -190,7 +189,7 @@ def test_custom_acls_of_undefined_names_are_ignored_and_warned():
 
 
 def test_sniffing_tells_kafka_gitops_from_ksm_and_other_yaml():
-    assert sniff(STATE) and format_of_text(STATE).name == "kafka-gitops"
+    assert sniff(STATE) and ecosystem_format_of(STATE).name == "kafka-gitops"
     assert sniff("users: {}\n") and sniff("# c\ntopics:\n  t: {partitions: 1, replication: 1}\n")
     assert not sniff("users:\n  alice:\n    topics:\n      t: [Read]\n")  # KSM YAML
     assert not sniff("apiVersion: kafka.strimzi.io/v1\nkind: KafkaUser\n")

@@ -6,9 +6,8 @@ from __future__ import annotations
 import pytest
 from typer.testing import CliRunner
 
-from kafka_authz_cli.acl import AclOperation, AclPermissionType, PatternType, ResourceType
+from kafka_authz_cli.acl import AclOperation, AclPermissionType, PatternType, ResourceType, ecosystem_format_of
 from kafka_authz_cli.cli.app import app
-from kafka_authz_cli.ecosystem import format_of_text
 from kafka_authz_cli.ecosystem.ksm import read, sniff
 from kafka_authz_cli.errors import InputError
 from kafka_authz_cli.formats import what_is
@@ -108,7 +107,7 @@ def test_a_cluster_entry_other_than_kafka_cluster_is_warned():
 
 
 def test_sniffing_tells_ksm_yaml_from_other_yaml():
-    assert sniff(KSM_TEST) and format_of_text(KSM_TEST).name == "ksm-yaml"
+    assert sniff(KSM_TEST) and ecosystem_format_of(KSM_TEST).name == "ksm-yaml"
     assert not sniff("users:\n  alice:\n    password: x\n")
     assert not sniff("settings: {}\nusers:\n  a:\n    topics: {}\n")
     assert not sniff("apiVersion: kafka.strimzi.io/v1\nkind: KafkaUser\n")

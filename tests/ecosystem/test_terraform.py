@@ -10,9 +10,8 @@ import re
 import pytest
 from typer.testing import CliRunner
 
-from kafka_authz_cli.acl import AclBinding
+from kafka_authz_cli.acl import AclBinding, ecosystem_format_of
 from kafka_authz_cli.cli.app import app
-from kafka_authz_cli.ecosystem import format_of_text
 from kafka_authz_cli.ecosystem.terraform import FINDINGS, read, read_many, sniff
 from kafka_authz_cli.errors import InputError
 from kafka_authz_cli.formats import what_is
@@ -192,7 +191,7 @@ SHOW = {"format_version": "1.0", "terraform_version": "1.9.0", "values": {"root_
 
 def test_terraform_show_json_with_child_modules():
     text = json.dumps(SHOW, indent=2)
-    assert sniff(text) and format_of_text(text).name == "terraform"
+    assert sniff(text) and ecosystem_format_of(text).name == "terraform"
     assert what_is(text).key == "terraform-state"
     got = read(text, "show.json")
     assert got.bindings == [acl("TOPIC", "orders", "User:alice", "READ"),

@@ -9,9 +9,8 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from kafka_authz_cli.acl import AclBinding, AclOperation
+from kafka_authz_cli.acl import FORMATS, AclBinding, AclOperation
 from kafka_authz_cli.cli.app import app
-from kafka_authz_cli.ecosystem import FORMATS
 from tests.fake_admin import FakeAdmin, install
 
 CLUSTER_ACLS = [AclBinding.of("TOPIC", "orders", "LITERAL", "User:orders-app", "*", "READ", "ALLOW"),

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from kafka_authz_cli.ecosystem import FORMATS, read_directory
+from kafka_authz_cli.acl import FORMATS
+from kafka_authz_cli.ecosystem import read_directory
 from kafka_authz_cli.ecosystem import yamlnodes as y
 from kafka_authz_cli.ecosystem.yaml_aliases import (
     BOUNDED,

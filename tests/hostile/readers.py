@@ -10,10 +10,11 @@ from __future__ import annotations
 import json
 
 from kafka_authz_cli._java.properties import parse_properties
+from kafka_authz_cli.acl import FORMATS
 from kafka_authz_cli.acl.requests import parse_requests
 
 # imported here, not where used: the fuzz harness instruments what this module imports (atheris)
-from kafka_authz_cli.ecosystem import FORMATS, registry  # noqa: F401  (registry: every format's modules)
+from kafka_authz_cli.ecosystem import jikkou, julieops, kafka_gitops, ksm, strimzi, terraform  # noqa: F401
 from kafka_authz_cli.ecosystem.jikkou_match import compile_match
 from kafka_authz_cli.errors import InputError
 from kafka_authz_cli.formats.reading import csv_table, json_lines, loads

@@ -1,4 +1,4 @@
-"""rules/detect.py: a rules file is told by its content, as the grammar starts; other files never are."""
+"""formats.is_rules: a rules file is told by its content, as the grammar starts; other files never are."""
 
 import json
 from pathlib import Path
@@ -7,7 +7,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kafka_authz_cli.rules.detect import is_rules, looks_like
+from kafka_authz_cli.formats import is_rules, looks_like, what_is
 
 CONFORMANCE = Path(__file__).parents[2] / "tests" / "conformance" / "kroxylicious"
 
@@ -79,8 +79,39 @@ def test_a_configmap_holding_rules_is_yaml_not_rules():
 
 def test_what_other_files_look_like():
     assert looks_like("allow.everyone.if.no.acl.found=true\n") == "a Java .properties file"
-    assert looks_like('{"acls": []}') == "JSON"
+    assert looks_like('{"acls": []}') == "an authz ACL JSON"
     assert looks_like("filterDefinitions:\n- name: x\n") == "a Kroxylicious proxy configuration"
-    assert looks_like("from kafka import KafkaConsumer\n") == "source code"
+    assert looks_like("from kafka import KafkaConsumer\n") is None
     assert looks_like("   \n") == "an empty file"
     assert not is_rules("from kafka import KafkaConsumer\n")  # Python: no `;`
+
+
+# formats.what_is names a rules file exactly when is_rules does. Where the sniffer's own looser test
+# (a rules statement at the start of any line) and the loose test of acl.formats.detect_format (a text
+# starting "from", "allow", "//" ...) said otherwise, the grammar's answer is kept:
+
+def test_python_source_is_no_rules_file():
+    python = "from __future__ import annotations\n\nimport os\n"
+    assert not is_rules(python) and what_is(python) is None
+
+
+def test_a_rule_after_junk_the_proxy_refuses_makes_no_rules_file_without_its_end():
+    text = "# acl rules\nallow User with name = \"a\" to READ Topic with name = \"t\";\n"
+    assert not is_rules(text) and what_is(text) is None
+    assert is_rules(text + "otherwise deny;\n") and what_is(text + "otherwise deny;\n").key == "rules"
+
+
+def test_keywords_in_another_case_make_a_rules_file_the_proxy_refuses():
+    text = "Allow User with name = \"a\" to READ Topic with name = \"t\";\nOtherwise deny;\n"
+    assert is_rules(text) and what_is(text).key == "rules"
+
+
+def test_a_comment_first_is_no_rules_file_by_itself():
+    java = "// Licensed to the Apache Software Foundation\npackage x;\n\nimport java.util.Map;\n"
+    assert not is_rules(java) and what_is(java) is None
+
+
+def test_only_the_first_64_kb_are_looked_at():
+    text = "x = 1\n" * 11_000 + "otherwise deny;\n"
+    assert len(text) > 64 * 1024 and not is_rules(text)
+    assert is_rules("/* long */\n" * 100 + "otherwise deny;\n")

@@ -154,7 +154,7 @@ def test_lint_cli_verbose_lists_skipped_files_and_followed_references(tmp_path):
     (tmp_path / "notes.md").write_text("# notes\n")
     res = CliRunner().invoke(app, ["lint", str(tmp_path), "--verbose"])
     assert res.exit_code == 0
-    assert f"skipped {tmp_path / 'notes.md'}: looks like a file with # comments" in res.stderr
+    assert f"skipped {tmp_path / 'notes.md'}: its first statement is no rules statement" in res.stderr
     assert "1 file(s): 0 error(s), 0 warning(s), 0 info; 1 file(s) skipped" in res.stdout
 
 

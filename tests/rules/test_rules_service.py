@@ -40,7 +40,7 @@ def test_a_file_given_explicitly_is_linted_and_says_what_it_looks_like(tmp_path)
     [result] = service.lint_paths([props], None).results
     first = result.findings[0]
     assert first.code == "AZ001" and first.message.endswith(
-        "(this looks like a Java .properties file, expected a Kroxylicious rules file)")
+        "(this looks like a Kafka broker configuration (server.properties), expected a Kroxylicious rules file)")
 
 
 def test_a_lint_run_counts_and_fails_by_severity():
