@@ -19,6 +19,7 @@ User:svc7"), and its consequence counted: request kinds, resources, hosts, logge
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Iterable
 
 from kafka_authz_cli.acl import Rule
 from kafka_authz_cli.whatif.auditlog import matching_acl
@@ -88,9 +89,9 @@ def cause_of(kind: str, principal: str, before_rule: str | None, after_rule: str
     return f"the decision changing from {before_rule or 'no rule'} to {after_rule or 'no rule'}", None
 
 
-def group_by_cause(changed: list[tuple]) -> list[Cause]:
-    """The causes of the changed requests ((key, aggregate, kind, before rule, after rule)), the ones
-    with the most client-visible requests first."""
+def group_by_cause(changed: Iterable) -> list[Cause]:
+    """The causes of the changed requests (:class:`.replay.ChangedRequest`), the ones with the most
+    client-visible requests first."""
     causes: dict[tuple[str, str], Cause] = {}
     for key, agg, kind, before_rule, after_rule in changed:
         principal, host, _op, rtype, name = key
