@@ -28,7 +28,8 @@ __getattr__, __all__ = lazy_face(__name__, {
     "java_host_address": "model", "operations_for": "model", "unmatchable_host_kind": "model",
     "unmatchable_host_reason": "model", "validation_errors": "model",
     # the authorizer: what it is asked and answers, and the engine
-    "Decision": "decision", "Outcome": "decision", "Request": "decision",
+    "Decision": "decision", "Outcome": "decision", "Request": "decision", "Rule": "decision",
+    "matching_acl_rule": "decision",
     "AuthorizerConfigError": "engine", "StandardAuthorizer": "engine", "parse_super_users": "engine",
     # filter, apikeys, compare (the decision diff)
     "AclFilter": "filter", "MATCH_ALL": "filter", "kafka_acls_filters": "filter",

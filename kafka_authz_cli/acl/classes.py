@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from kafka_authz_cli._java import java_chars
+from kafka_authz_cli.acl.decision import Rule
 from kafka_authz_cli.acl.matching import MATCHED_OPS, WILDCARD_PRINCIPAL_KEY, acl_order_key, principal_key
 from kafka_authz_cli.acl.model import (
     WILDCARD_HOST,
@@ -70,18 +71,20 @@ def valid_host(host: str) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class Decided:
-    """A decision over a view: ``label`` (ALLOWED / DENIED), ``rule`` (SuperUser, DefaultAllow,
-    DefaultDeny, or None for an ACL) and where the deciding ACL is (its part in the view, whether it
-    is the principal's own ACL (0) or ``User:*``'s (1), and its index in that bucket's ACLs)."""
+    """A decision over a view: ``label`` (ALLOWED / DENIED), ``rule`` (a :class:`.decision.Rule`, or None
+    for an ACL) and where the deciding ACL is (its part in the view, whether it is the principal's own
+    ACL (0) or ``User:*``'s (1), and its index in that bucket's ACLs)."""
 
     label: str
-    rule: str | None
+    rule: Rule | None
     part: int = -1
     which: int = 0
     index: int = -1
 
 
-SUPER = Decided("ALLOWED", "SuperUser")
+SUPER = Decided("ALLOWED", Rule.SUPER_USER)
+DEFAULT_DENIED = Decided("DENIED", Rule.DEFAULT_DENY)
+DEFAULT_ALLOWED = Decided("ALLOWED", Rule.DEFAULT_ALLOW)
 
 
 class _BucketView:
@@ -265,8 +268,7 @@ class RequestClasses:
                 for i, a in allow.items():
                     if decided[i] is None:
                         allowed[i] = Decided("ALLOWED", None, k, a[1], a[2])
-        default = Decided("DENIED", "DefaultDeny") if view[0] or not allow_everyone else \
-            Decided("ALLOWED", "DefaultAllow")
+        default = DEFAULT_DENIED if view[0] or not allow_everyone else DEFAULT_ALLOWED
         return [decided[i] or allowed[i] or default for i in range(n)]
 
 

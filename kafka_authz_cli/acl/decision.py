@@ -1,7 +1,7 @@
 """What the authorizer is asked and what it answers: a request, its outcome, and the decision in words.
 
-A :class:`Decision` carries Kafka's own rule text (``SuperUser``, ``DefaultAllow``, ``DefaultDeny`` or
-``MatchingAcl(acl=StandardAcl(...))``), the line Kafka writes to ``kafka.authorizer.logger`` for it
+A :class:`Decision` carries Kafka's own rule text (a :class:`Rule`: ``SuperUser``, ``DefaultAllow`` or
+``DefaultDeny``; or ``MatchingAcl(acl=StandardAcl(...))``, :func:`matching_acl_rule`), the line Kafka writes to ``kafka.authorizer.logger`` for it
 (:attr:`Decision.audit`, at the level :attr:`Decision.audit_level` says) and an explanation for people
 (:meth:`Decision.explain`). Where Kafka throws or never returns there is no decision, only an
 :class:`Outcome` and what the broker does.
@@ -37,6 +37,27 @@ class Outcome(enum.Enum):
     NON_TERMINATING = "NON_TERMINATING"
 
 
+class Rule(enum.StrEnum):
+    """The rules that decide without an ACL, as Kafka's ``StandardAuthorizerData`` names them in the
+    audit line (``SuperUserRule``, and ``DefaultRule`` for each outcome); an ACL's rule is the text
+    of :func:`matching_acl_rule`. A member is its text (a ``str``), so it renders and serialises as
+    Kafka writes it, and compares equal to that text as read from a log."""
+
+    SUPER_USER = "SuperUser"
+    DEFAULT_ALLOW = "DefaultAllow"
+    DEFAULT_DENY = "DefaultDeny"
+
+
+# The members as module constants, for the decide path: as cheap as a literal, where `Rule.X` is a
+# lookup on the enum's class each time.
+SUPER_USER, DEFAULT_ALLOW, DEFAULT_DENY = Rule.SUPER_USER, Rule.DEFAULT_ALLOW, Rule.DEFAULT_DENY
+
+
+def matching_acl_rule(acl: AclBinding) -> str:
+    """Kafka's ``MatchingRule`` text for the ACL that decided: ``MatchingAcl(acl=StandardAcl(...))``."""
+    return f"MatchingAcl(acl={acl.standard_acl_str()})"
+
+
 # Not frozen=True, as AclBinding (model.py): a frozen __init__ costs a microsecond more per request,
 # and a request file may hold millions. Nothing assigns to a request's fields; treat it as immutable.
 @dataclass(slots=True, unsafe_hash=True)
@@ -65,8 +86,8 @@ class Decision:
 
     request: Request
     outcome: Outcome
-    #: Kafka's rule text: SuperUser, DefaultAllow, DefaultDeny or MatchingAcl(acl=StandardAcl(...)).
-    rule: str | None
+    #: Kafka's rule text: a :class:`Rule`, or MatchingAcl(acl=StandardAcl(...)) for an ACL.
+    rule: Rule | str | None
     acl: AclBinding | None
     client_address: str
     #: For ERROR / NOT_READY / NON_TERMINATING: the Java exception or what the broker does.
@@ -111,12 +132,12 @@ class Decision:
             return "the authorizer has not finished loading ACLs: only super users get an answer"
         if self.outcome in (Outcome.ERROR, Outcome.NON_TERMINATING):
             return self.error or self.outcome.value
-        if self.rule == "SuperUser":
+        if self.rule == SUPER_USER:
             return f"{r.principal} is listed in super.users: allowed before any ACL is consulted"
-        if self.rule == "DefaultAllow":
+        if self.rule == DEFAULT_ALLOW:
             return (f"no ACL exists for any {r.resource_type.name} matching {r.resource_name!r}; "
                     "allow.everyone.if.no.acl.found=true allows it")
-        if self.rule == "DefaultDeny":
+        if self.rule == DEFAULT_DENY:
             return _explain_default_deny(self)
         assert self.acl is not None
         acl = self.acl

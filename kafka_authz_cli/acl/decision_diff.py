@@ -29,7 +29,7 @@ from kafka_authz_cli.acl.classes import (
     valid_host,
     walk_candidates,
 )
-from kafka_authz_cli.acl.decision import Request
+from kafka_authz_cli.acl.decision import Request, matching_acl_rule
 from kafka_authz_cli.acl.engine import StandardAuthorizer
 from kafka_authz_cli.acl.index import TypeIndex
 from kafka_authz_cli.acl.matching import MATCHED_OPS, WILDCARD_PRINCIPAL_KEY, principal_key
@@ -115,7 +115,7 @@ def rule_text(acl: AclBinding) -> str:
     if found is None or found[0] is not acl:
         if len(_rule_texts) > 65536:
             _rule_texts.clear()
-        found = _rule_texts[id(acl)] = (acl, f"MatchingAcl(acl={acl.standard_acl_str()})")
+        found = _rule_texts[id(acl)] = (acl, matching_acl_rule(acl))
     return found[1]
 
 

@@ -28,7 +28,15 @@ import functools
 from typing import Iterable, Sequence
 
 from kafka_authz_cli._java import java_trim
-from kafka_authz_cli.acl.decision import Decision, Outcome, Request
+from kafka_authz_cli.acl.decision import (
+    DEFAULT_ALLOW,
+    DEFAULT_DENY,
+    SUPER_USER,
+    Decision,
+    Outcome,
+    Request,
+    matching_acl_rule,
+)
 from kafka_authz_cli.acl.index import TypeIndex, lookup_keys
 from kafka_authz_cli.acl.matching import (
     WILDCARD_PRINCIPAL_KEY,
@@ -167,7 +175,7 @@ class StandardAuthorizer:
         address = _client_address(request.host)
         principal = _parse_principal(request.principal)
         if request.principal in self.super_users:
-            return Decision(request, Outcome.ALLOWED, "SuperUser", None, address)
+            return Decision(request, Outcome.ALLOWED, SUPER_USER, None, address)
         if not self.load_complete:
             return Decision(request, Outcome.NOT_READY, None, None, address,
                             "org.apache.kafka.common.errors.AuthorizerNotReadyException")
@@ -257,7 +265,7 @@ class StandardAuthorizer:
         """Where Kafka's answer is not what a reader of the ACLs would expect, say why."""
         r = decision.request
         index = self._types.get(r.resource_type)
-        if index is None or decision.outcome not in (Outcome.ALLOWED, Outcome.DENIED) or decision.rule == "SuperUser":
+        if index is None or decision.outcome not in (Outcome.ALLOWED, Outcome.DENIED) or decision.rule == SUPER_USER:
             return []
         try:
             principal = _parse_principal(r.principal)
@@ -270,14 +278,14 @@ class StandardAuthorizer:
         # denied an allowed request, an ALLOW would have allowed one denied for want of a match.
         if decision.outcome is Outcome.ALLOWED:
             notes += self._host_notes(plan, r, pkey, DENY)
-        elif decision.rule == "DefaultDeny":
+        elif decision.rule == DEFAULT_DENY:
             notes += self._host_notes(plan, r, pkey, AclPermissionType.ALLOW)
         describes = r.operation in (AclOperation.DESCRIBE, AclOperation.DESCRIBE_CONFIGS)
         if decision.outcome is Outcome.ALLOWED and describes:
             implied = _deny_not_implied(plan, r, pkey, decision.client_address)
             if implied:
                 return notes + [implied]
-        if decision.rule == "DefaultDeny" and self.allow_everyone_if_no_acl_found:
+        if decision.rule == DEFAULT_DENY and self.allow_everyone_if_no_acl_found:
             notes.append("allow.everyone.if.no.acl.found=true does not help here: ACLs exist on this resource "
                          "(for other principals, hosts or operations)")
         return notes
@@ -359,13 +367,13 @@ class StandardAuthorizer:
         if found is None or found[0] is not acl:
             if len(self._rules) >= MAX_RULE_TEXTS:
                 self._rules.clear()
-            found = self._rules[id(acl)] = (acl, f"MatchingAcl(acl={acl.standard_acl_str()})")
+            found = self._rules[id(acl)] = (acl, matching_acl_rule(acl))
         return found[1]
 
     def _default_decision(self, request: Request, address: str, has_resource_acls: bool) -> Decision:
         if has_resource_acls or self._default is Outcome.DENIED:
-            return Decision(request, Outcome.DENIED, "DefaultDeny", None, address, None, has_resource_acls)
-        return Decision(request, Outcome.ALLOWED, "DefaultAllow", None, address, None, False)
+            return Decision(request, Outcome.DENIED, DEFAULT_DENY, None, address, None, has_resource_acls)
+        return Decision(request, Outcome.ALLOWED, DEFAULT_ALLOW, None, address, None, False)
 
     def _walk(self, index: TypeIndex, request: Request, request_principal: tuple[str, str], address: str) -> Decision:
         """Kafka's ``findAclRule``/``checkSection``, step by step over the sorted ACLs."""
@@ -375,11 +383,9 @@ class StandardAuthorizer:
         except WalkError as exc:
             return Decision(request, exc.outcome, None, None, address, exc.message)
         if rule.deny is not None:
-            return Decision(request, Outcome.DENIED, f"MatchingAcl(acl={rule.deny.standard_acl_str()})", rule.deny,
-                            address)
+            return Decision(request, Outcome.DENIED, matching_acl_rule(rule.deny), rule.deny, address)
         if rule.allow is not None:
-            return Decision(request, Outcome.ALLOWED, f"MatchingAcl(acl={rule.allow.standard_acl_str()})", rule.allow,
-                            address)
+            return Decision(request, Outcome.ALLOWED, matching_acl_rule(rule.allow), rule.allow, address)
         return self._default_decision(request, address, rule.has_resource_acls)
 
     def _sorted_acls(self, resource_type: ResourceType, index: TypeIndex) -> SortedAcls:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from kafka_authz_cli._java import utf16_key
-from kafka_authz_cli.acl.decision import Decision, Outcome, Request
+from kafka_authz_cli.acl.decision import Decision, Outcome, Request, Rule, matching_acl_rule
 from kafka_authz_cli.acl.engine import parse_super_users
 from kafka_authz_cli.acl.model import (
     IMPLIES_DESCRIBE,
@@ -71,7 +71,7 @@ class NaiveAuthorizer:
         host = java_host_address(request.host)
         principal = KafkaPrincipal.parse(request.principal)
         if str(principal) in self.super_users:
-            return Decision(request, Outcome.ALLOWED, "SuperUser", None, host)
+            return Decision(request, Outcome.ALLOWED, Rule.SUPER_USER, None, host)
         if not self.load_complete:
             return Decision(request, Outcome.NOT_READY, None, None, host,
                             "org.apache.kafka.common.errors.AuthorizerNotReadyException")
@@ -89,10 +89,10 @@ class NaiveAuthorizer:
                                 "(no colon is present separating the principal type from the principal name)")
             if _matches(acl, principal, host, request.operation):
                 if acl.permission is AclPermissionType.DENY:
-                    return Decision(request, Outcome.DENIED, f"MatchingAcl(acl={acl.standard_acl_str()})", acl, host)
+                    return Decision(request, Outcome.DENIED, matching_acl_rule(acl), acl, host)
                 allow = acl
         if allow is not None:
-            return Decision(request, Outcome.ALLOWED, f"MatchingAcl(acl={allow.standard_acl_str()})", allow, host)
+            return Decision(request, Outcome.ALLOWED, matching_acl_rule(allow), allow, host)
         if candidates or not self.allow_if_no_acl:
-            return Decision(request, Outcome.DENIED, "DefaultDeny", None, host)
-        return Decision(request, Outcome.ALLOWED, "DefaultAllow", None, host)
+            return Decision(request, Outcome.DENIED, Rule.DEFAULT_DENY, None, host)
+        return Decision(request, Outcome.ALLOWED, Rule.DEFAULT_ALLOW, None, host)

@@ -30,6 +30,7 @@ from kafka_authz_cli.acl import (
     PatternType,
     Request,
     ResourceType,
+    Rule,
     StandardAuthorizer,
     java_host_address,
 )
@@ -41,7 +42,7 @@ HARDCODE = "hardcode"
 @dataclass(frozen=True)
 class ByTypeVerdict:
     allowed: bool
-    #: "SuperUser", "DefaultAllow" or "MatchingAcl(...)" from the hardcode check, else "ByResourceType"
+    #: Rule.SUPER_USER, Rule.DEFAULT_ALLOW or "MatchingAcl(...)" from the hardcode check, else "ByResourceType"
     rule: str
     #: the ALLOW ACL that answered (or None)
     acl: AclBinding | None
@@ -54,8 +55,8 @@ def authorize_by_resource_type(authorizer: StandardAuthorizer, principal: str, h
     first = authorizer.authorize(Request(principal, host, operation, resource_type, HARDCODE,
                                          log_if_allowed=True, log_if_denied=False))
     if first.outcome is Outcome.ALLOWED:
-        why = {"SuperUser": f"{principal} is a super user",
-               "DefaultAllow": f"no ACL covers the {resource_type.name} named '{HARDCODE}' Kafka checks first, and "
+        why = {Rule.SUPER_USER: f"{principal} is a super user",
+               Rule.DEFAULT_ALLOW: f"no ACL covers the {resource_type.name} named '{HARDCODE}' Kafka checks first, and "
                                "allow.everyone.if.no.acl.found=true allows it"}.get(first.rule, "")
         return ByTypeVerdict(True, first.rule, first.acl,
                              f"{what}: allowed by the check of the {resource_type.name} named '{HARDCODE}' "

@@ -8,7 +8,7 @@ from typing import Optional
 
 import typer
 
-from kafka_authz_cli.acl import DiffResult, describe_host
+from kafka_authz_cli.acl import DiffResult, Rule, describe_host
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.cli.common import (
     ACLS_OPTION_HELP,
@@ -168,8 +168,9 @@ def _binding(b, origins: dict) -> dict:
 
 
 #: Kafka's rule names (``StandardAuthorizerData``) in words, for a side no ACL decided
-_RULE_WORDS = {"SuperUser": "a super user", "DefaultAllow": "no ACL on the resource (allow.everyone.if.no.acl.found)",
-               "DefaultDeny": "no ACL allowing it"}
+_RULE_WORDS = {Rule.SUPER_USER: "a super user",
+               Rule.DEFAULT_ALLOW: "no ACL on the resource (allow.everyone.if.no.acl.found)",
+               Rule.DEFAULT_DENY: "no ACL allowing it"}
 
 
 def _side(rule, acl, origins: dict) -> str:

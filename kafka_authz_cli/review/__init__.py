@@ -26,5 +26,6 @@ __getattr__, __all__ = lazy_face(__name__, {
     "UnusedReport": "unused", "Visibility": "unused", "in_window": "unused", "review_unused": "unused",
     "visibility": "unused",
     # compact
-    "Compaction": "compact", "Merge": "compact", "Removal": "compact", "compact_acls": "compact",
+    "Compaction": "compact", "Merge": "compact", "Removal": "compact", "RemovalReason": "compact",
+    "compact_acls": "compact",
 })

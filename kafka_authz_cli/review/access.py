@@ -35,6 +35,7 @@ from kafka_authz_cli.acl import (
     PatternType,
     Request,
     ResourceType,
+    Rule,
     StandardAuthorizer,
     java_host_address,
 )
@@ -412,14 +413,14 @@ def _engine_view(op: AclOperation, principals: list[str], hosts: list[str], deci
     for p in principals:
         for h in [*hosts, FRESH_HOST]:
             d = decisions[(p, h)]
-            if d.rule == "SuperUser" or (d.acl is not None and d.acl.principal == p and d.outcome.name == "ALLOWED"):
+            if d.rule == Rule.SUPER_USER or (d.acl is not None and d.acl.principal == p and d.outcome.name == "ALLOWED"):
                 own.add(p)
 
     def via(principal: str | None, host: str) -> tuple[str, AclBinding | None]:
         d = decisions[(principal or FRESH_PRINCIPAL, FRESH_HOST if host == WILDCARD_HOST else host)]
-        if d.rule == "SuperUser":
+        if d.rule == Rule.SUPER_USER:
             return "super_user", None
-        if d.rule == "DefaultAllow":
+        if d.rule == Rule.DEFAULT_ALLOW:
             return "default_allow", None
         return (reason_of(d.acl), d.acl) if d.acl is not None else ("acl", None)
 

@@ -27,6 +27,7 @@ re-scan walks into those and may throw or spin, depending on what it meets) or a
 
 from __future__ import annotations
 
+import enum
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from os.path import commonprefix
@@ -54,34 +55,41 @@ ALLOW, DENY = AclPermissionType.ALLOW, AclPermissionType.DENY
 #: Every operation an action may carry (ALL too: only an ACL with ALL matches an action ALL).
 ACTION_OPERATIONS = frozenset(AclOperation.concrete())
 
-#: Why an ACL went.
-DUPLICATE = "duplicate"
-SHADOWED = "shadowed"
-DENIED = "denied"
-SUPER_USER = "super_user"
-NO_CLIENT_HOST = "unmatchable_host"
-MERGED = "merged"
-REASONS = (DUPLICATE, SHADOWED, DENIED, SUPER_USER, NO_CLIENT_HOST, MERGED)
+
+class RemovalReason(enum.StrEnum):
+    """Why an ACL went; its text is the `reason` of the JSON report, and the order of the members that
+    of the counts."""
+
+    DUPLICATE = "duplicate"
+    SHADOWED = "shadowed"
+    DENIED = "denied"
+    SUPER_USER = "super_user"
+    NO_CLIENT_HOST = "unmatchable_host"
+    MERGED = "merged"
+
+
+#: The removals whose ACL other ACLs decide alike: their covers may have gone later.
+_COVERED = (RemovalReason.SHADOWED, RemovalReason.DENIED)
 
 
 @dataclass(frozen=True)
 class Removal:
     binding: AclBinding
-    reason: str  # one of REASONS
+    reason: RemovalReason
     #: The kept ACLs that decide its requests alike (at the moment it went), or the prefixed ACL it
     #: was merged into; empty for a duplicate and for an ACL made moot with no presence to keep.
     by: tuple[AclBinding, ...] = ()
 
     def describe(self) -> str:
-        if self.reason == DUPLICATE:
+        if self.reason == RemovalReason.DUPLICATE:
             return "a duplicate of an ACL kept (Kafka stores each ACL once)"
-        if self.reason == SUPER_USER:
+        if self.reason == RemovalReason.SUPER_USER:
             return f"{self.binding.principal} is a super user: no ACL is looked at for it"
-        if self.reason == NO_CLIENT_HOST:
+        if self.reason == RemovalReason.NO_CLIENT_HOST:
             return f"host {self.binding.host!r} is no client's address text: it never matches"
-        if self.reason == MERGED:
+        if self.reason == RemovalReason.MERGED:
             return f"merged into {_short(self.by[0])}"
-        verb = "allowed" if self.reason == SHADOWED else "denied"
+        verb = "allowed" if self.reason == RemovalReason.SHADOWED else "denied"
         shown = "; ".join(_short(b) for b in self.by[:3]) + (f" and {len(self.by) - 3} more" if len(self.by) > 3 else "")
         return f"every request it matches is already {verb} by {shown}"
 
@@ -121,8 +129,8 @@ class Compaction:
     def after(self) -> int:
         return len(self.bindings)
 
-    def counts(self) -> dict[str, int]:
-        out = dict.fromkeys(REASONS, 0)
+    def counts(self) -> dict[RemovalReason, int]:
+        out = dict.fromkeys(RemovalReason, 0)
         for r in self.removals:
             out[r.reason] += 1
         return out
@@ -251,7 +259,7 @@ def _compact(given: list[AclBinding], super_users: str, allow_everyone_if_no_acl
     order: list[int] = []  # where each removal's ACL was given, to list them in that order
     for i, b in enumerate(given):
         if first.setdefault(b, i) != i:
-            result.removals.append(Removal(b, DUPLICATE))
+            result.removals.append(Removal(b, RemovalReason.DUPLICATE))
             order.append(i)
     acls = list(first)
     supers = parse_super_users(super_users)
@@ -281,7 +289,8 @@ def _final_covers(removals: list[Removal]) -> list[Removal]:
 
     Each removed ACL's kept covers are worked out once (a million ACLs of which nine in ten go make
     chains that share their tails: resolved afresh for every removal, they took most of the time)."""
-    gone = {r.binding: r for r in removals if r.reason in (SHADOWED, DENIED, MERGED)}
+    merged = RemovalReason.MERGED
+    gone = {r.binding: r for r in removals if r.reason in _COVERED or r.reason == merged}
     resolved: dict[AclBinding, tuple[AclBinding, ...]] = {}
 
     def kept_cover(b: AclBinding) -> tuple[AclBinding, ...]:
@@ -291,7 +300,7 @@ def _final_covers(removals: list[Removal]) -> list[Removal]:
         while path:
             top = path[-1]
             r = gone[top]
-            if r.reason == MERGED:
+            if r.reason == merged:
                 resolved[top] = tuple(dict.fromkeys(r.by))
             else:
                 down = next((x for x in r.by if x in gone and x not in resolved and x not in on_path), None)
@@ -307,7 +316,7 @@ def _final_covers(removals: list[Removal]) -> list[Removal]:
 
     out = []
     for r in removals:
-        if r.reason in (SHADOWED, DENIED) and any(b in gone for b in r.by):
+        if r.reason in _COVERED and any(b in gone for b in r.by):
             r = Removal(r.binding, r.reason, tuple(dict.fromkeys(k for b in r.by for k in kept_cover(b))))
         out.append(r)
     return out
@@ -336,8 +345,8 @@ def _candidates(acls: list[AclBinding], untouched: dict[str, int]) -> list[bool]
 
 def _removal(a: AclBinding, kept: _Kept, supers: frozenset[str], allow_everyone: bool) -> Optional[Removal]:
     # `User:*` in super.users names the principal spelled so, while the ACL's `User:*` matches everyone.
-    moot = SUPER_USER if a.principal in supers and a.principal != WILDCARD_PRINCIPAL \
-        else NO_CLIENT_HOST if unmatchable_host_kind(a.host) else None
+    moot = RemovalReason.SUPER_USER if a.principal in supers and a.principal != WILDCARD_PRINCIPAL \
+        else RemovalReason.NO_CLIENT_HOST if unmatchable_host_kind(a.host) else None
     if moot is not None:
         if not allow_everyone:
             return Removal(a, moot)
@@ -346,7 +355,8 @@ def _removal(a: AclBinding, kept: _Kept, supers: frozenset[str], allow_everyone:
     if by is None:
         return None
     # A DENY among them makes it "denied" only if every covering ACL denies; otherwise "shadowed".
-    reason = DENIED if a.permission is ALLOW and all(b.permission is DENY for b in by) else SHADOWED
+    reason = RemovalReason.DENIED if a.permission is ALLOW and all(b.permission is DENY for b in by) \
+        else RemovalReason.SHADOWED
     return Removal(a, reason, tuple(by))
 
 
@@ -373,7 +383,7 @@ def _merge(survivors: list[AclBinding], candidates: set[AclBinding], names: Mapp
             result.merges.append(Merge(new, tuple(members), count))
             for m in members:
                 replaced[m] = new
-                result.removals.append(Removal(m, MERGED, (new,)))
+                result.removals.append(Removal(m, RemovalReason.MERGED, (new,)))
     out: list[AclBinding] = []
     placed: set[AclBinding] = set(survivors)
     for b in survivors:

@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator, Optional, Sequence
 
-from kafka_authz_cli.acl import AclBinding, AclPermissionType, StandardAuthorizer
+from kafka_authz_cli.acl import AclBinding, AclPermissionType, Rule, StandardAuthorizer
 from kafka_authz_cli.whatif import Aggregate, AuditDecision, decide
 
 #: ``AuditDecision.format`` of a Confluent audit-log event (kafka_authz_cli.whatif.cloudevents.FORMAT).
@@ -259,7 +259,7 @@ def _changed_without_unused(aggs: dict[tuple, Aggregate], verdicts: dict, uses: 
     if not config.get("allow_everyone_if_no_acl_found"):
         return 0
     kept = [u.binding for u in uses if u.binding not in gone]
-    candidates = [k for k, v in verdicts.items() if v.rule == "DefaultDeny"]
+    candidates = [k for k, v in verdicts.items() if v.rule == Rule.DEFAULT_DENY]
     after = decide(candidates, StandardAuthorizer(kept, **config))
     return sum(1 for k in candidates if after[k].decision != verdicts[k].decision)
 

@@ -31,7 +31,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import BinaryIO, Iterable, Iterator
 
-from kafka_authz_cli.acl import AclOperation, ResourceType
+from kafka_authz_cli.acl import AclOperation, ResourceType, Rule
 
 LOGGER_SUFFIX = " (kafka.authorizer.logger)"
 
@@ -50,7 +50,7 @@ _HEAD = re.compile(
     rf"(?P<rtype>{_TYPE_ALT}):(?P<rest>.*)\Z", re.S)
 _TAIL = re.compile(r" for request = (?P<request>[A-Za-z_]+|\d+) with resourceRefCount = (?P<ref>-?\d+)"
                    r"(?: based on rule (?P<rule>.*))?(?: with (?P<suppressed>\d+) identical entries suppressed)?\Z", re.S)
-_RULE_SIMPLE = {"SuperUser", "DefaultAllow", "DefaultDeny"}
+_RULE_SIMPLE = frozenset(Rule)
 _MATCHING_ACL = re.compile(
     r"MatchingAcl\(acl=StandardAcl(?P<open>[(\[])resourceType=(?P<rtype>[A-Z_]+), resourceName=(?P<name>.*), "
     r"patternType=(?P<pattern>LITERAL|PREFIXED), principal=(?P<principal>.*), host=(?P<host>[^,]*), "
@@ -267,7 +267,7 @@ def _why_not_tail(rest: str, decision: str, resource_type: str) -> str:
 
 
 def _rule_problem(rule: str, decision: str, resource_type: str, name: str) -> str:
-    if rule == "SuperUser":
+    if rule == Rule.SUPER_USER:
         return "a super user is always Allowed"
     m = _MATCHING_ACL.match(rule)
     if m is None:
@@ -281,7 +281,7 @@ def _rule_problem(rule: str, decision: str, resource_type: str, name: str) -> st
 
 def _valid_rule(rule: str, decision: str, resource_type: str, name: str) -> bool:
     if rule in _RULE_SIMPLE:
-        return rule != "SuperUser" or decision == "Allowed"
+        return rule != Rule.SUPER_USER or decision == "Allowed"
     m = _MATCHING_ACL.match(rule)
     if m is None:
         return False

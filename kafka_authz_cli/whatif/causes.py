@@ -19,7 +19,9 @@ User:svc7"), and its consequence counted: request kinds, resources, hosts, logge
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Iterable
 
+from kafka_authz_cli.acl import Rule
 from kafka_authz_cli.whatif.auditlog import matching_acl
 
 
@@ -69,17 +71,17 @@ def cause_of(kind: str, principal: str, before_rule: str | None, after_rule: str
             return f"adding DENY {_acl_words(after)[5:]}", after_rule
         if before is not None and before["perm"] == "ALLOW":
             return f"removing ALLOW {_acl_words(before)[6:]}", before_rule
-        if before_rule == "SuperUser":
+        if before_rule == Rule.SUPER_USER:
             return f"removing {principal} from super.users", None
-        if before_rule == "DefaultAllow":
+        if before_rule == Rule.DEFAULT_ALLOW:
             return ("allow.everyone.if.no.acl.found no longer allowing it (an ACL now exists for the resource, "
                     "or the default changed)"), None
     else:
         if after is not None and after["perm"] == "ALLOW":
             return f"adding ALLOW {_acl_words(after)[6:]}", after_rule
-        if after_rule == "SuperUser":
+        if after_rule == Rule.SUPER_USER:
             return f"adding {principal} to super.users", None
-        if after_rule == "DefaultAllow":
+        if after_rule == Rule.DEFAULT_ALLOW:
             return ("allow.everyone.if.no.acl.found now allowing it (no ACL exists for the resource any more, or "
                     "the default changed)"), None
         if before is not None and before["perm"] == "DENY":
@@ -87,9 +89,9 @@ def cause_of(kind: str, principal: str, before_rule: str | None, after_rule: str
     return f"the decision changing from {before_rule or 'no rule'} to {after_rule or 'no rule'}", None
 
 
-def group_by_cause(changed: list[tuple]) -> list[Cause]:
-    """The causes of the changed requests ((key, aggregate, kind, before rule, after rule)), the ones
-    with the most client-visible requests first."""
+def group_by_cause(changed: Iterable) -> list[Cause]:
+    """The causes of the changed requests (:class:`.replay.ChangedRequest`), the ones with the most
+    client-visible requests first."""
     causes: dict[tuple[str, str], Cause] = {}
     for key, agg, kind, before_rule, after_rule in changed:
         principal, host, _op, rtype, name = key

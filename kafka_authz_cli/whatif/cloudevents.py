@@ -23,7 +23,7 @@ import json
 from datetime import datetime, timezone
 from typing import Iterable, Iterator
 
-from kafka_authz_cli.acl import AclError, AclOperation, ResourceType, java_host_address
+from kafka_authz_cli.acl import AclError, AclOperation, ResourceType, Rule, java_host_address
 from kafka_authz_cli.whatif.auditlog import AuditDecision, Quarantined, ReadStats
 
 AUTHORIZATION = "io.confluent.kafka.server/authorization"
@@ -123,7 +123,7 @@ def _rule(info: dict, granted: bool) -> str | None:
     if info.get("superUserAuthorization") is True:
         if not granted:
             raise Bad("superUserAuthorization but not granted (a super user is always allowed)")
-        return "SuperUser"
+        return Rule.SUPER_USER
     acl = info.get("aclAuthorization")
     if isinstance(acl, dict):
         perm = str(acl.get("permissionType", "")).upper()
@@ -195,7 +195,7 @@ def to_event(d: AuditDecision, event_id: str = "0", cluster: str = "authz") -> d
         },
         "requestMetadata": {"client_address": "/" + d.host},
     }
-    if d.rule == "SuperUser":
+    if d.rule == Rule.SUPER_USER:
         data["authorizationInfo"]["superUserAuthorization"] = True
     event = {"id": event_id, "source": f"crn:///kafka={cluster}", "specversion": "1.0", "type": AUTHORIZATION,
              "datacontenttype": "application/json", "subject": data["resourceName"], "data": data}

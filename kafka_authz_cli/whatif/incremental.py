@@ -41,10 +41,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
-from kafka_authz_cli.acl import AclBinding, PatternType
+from kafka_authz_cli.acl import AclBinding, PatternType, ResourceType
 from kafka_authz_cli.errors import InputError
 from kafka_authz_cli.whatif.index import KEY, SORT_KEY, Index, request_totals, schema
-from kafka_authz_cli.whatif.replay import Aggregate, Summary, WhatIfReport, assemble_report, classify, decide
+from kafka_authz_cli.whatif.replay import (
+    Aggregate,
+    ChangedRequest,
+    Summary,
+    WhatIfReport,
+    assemble_report,
+    classify,
+    decide,
+)
 
 #: Rows of the index read, aggregated and decided at once by a full pass (about 0.5 GB of memory).
 SLICE_ROWS = 500_000
@@ -57,7 +65,7 @@ class Partial:
     """What some of an index's requests contribute to a report."""
 
     summary: Summary = field(default_factory=Summary)
-    changed: list = field(default_factory=list)  # (key, aggregate, kind, before rule, after rule)
+    changed: list[ChangedRequest] = field(default_factory=list)
     timeline: dict = field(default_factory=dict)  # hour -> {newly_denied, newly_allowed}
     used_after: Counter = field(default_factory=Counter)  # proposed deciding ACL -> requests it decides
     used_before: Counter = field(default_factory=Counter)  # current deciding ACL -> requests it decides
@@ -274,7 +282,7 @@ def evaluate(rolled, proposed, current) -> Partial:
         out.summary.add(key, agg, prior)
         kind, _, before_rule = classify(agg, verdict, prior)
         if kind is not None:
-            out.changed.append((key, agg, kind, before_rule, verdict.rule))
+            out.changed.append(ChangedRequest(key, agg, kind, before_rule, verdict.rule))
             for hour, c in agg.hours.items():
                 slot = out.timeline.setdefault(hour, {"newly_denied": 0, "newly_allowed": 0})
                 slot[kind] += c
@@ -300,6 +308,13 @@ def evaluate_all(scan: IndexScan, proposed, current, rows: Optional[int] = None,
     return total
 
 
+@dataclass
+class TouchedNames:
+    every: bool = False  # a LITERAL `*`: every name
+    names: set[str] = field(default_factory=set)  # LITERAL names
+    prefixes: set[str] = field(default_factory=set)  # PREFIXED names
+
+
 class Touched:
     """The requests a set of changed bindings can touch: per resource type, every name (a LITERAL
     ``*``), some names (LITERAL) or the names under some prefixes (PREFIXED); and per principal: the
@@ -311,22 +326,20 @@ class Touched:
 
     def __init__(self, any_principal: bool = False):
         self.any_principal = any_principal
-        #: (resource type, principal or None for every principal) -> ("every" | "names" | "prefixes" -> ...)
-        self.groups: dict[tuple[str, Optional[str]], dict] = {}
+        self.groups: dict[tuple[ResourceType, Optional[str]], TouchedNames] = {}  # principal None: anyone
 
     def add(self, binding: AclBinding) -> None:
         principal = binding.principal
         if self.any_principal or principal == "User:*" or ":" not in principal:
             principal = None
-        g = self.groups.setdefault((binding.resource_type.name, principal),
-                                   {"every": False, "names": set(), "prefixes": set()})
+        g = self.groups.setdefault((binding.resource_type, principal), TouchedNames())
         name = binding.resource_name
         if binding.pattern_type is PatternType.PREFIXED:
-            g["prefixes"].add(name)
+            g.prefixes.add(name)
         elif name == "*":
-            g["every"] = True
+            g.every = True
         else:
-            g["names"].add(name)
+            g.names.add(name)
 
     def split(self) -> tuple["Touched", "Touched"]:
         """(the groups naming a principal, the groups for every principal)."""
@@ -346,13 +359,13 @@ class Touched:
                 continue  # none of this principal's requests in it
             if not by_resource:
                 return True  # no statistics, or several types in it: read it
-            if rtype != t_min:
+            if rtype.name != t_min:
                 continue
-            if g["every"] or any(n_min <= name <= n_max for name in g["names"]):
+            if g.every or any(n_min <= name <= n_max for name in g.names):
                 return True
             # a prefix's names are [p, the first string after every p...): they meet [n_min, n_max]
             # unless all of them sort after n_max, or all before n_min
-            if any(p <= n_max and (n_min.startswith(p) or n_min < p) for p in g["prefixes"]):
+            if any(p <= n_max and (n_min.startswith(p) or n_min < p) for p in g.prefixes):
                 return True
         return False
 
@@ -370,11 +383,12 @@ class Touched:
         cols = {"type": pc.cast(table["resource_type"], pa.binary()), "name": pc.cast(table["resource_name"], pa.binary()),
                 "principal": pc.cast(table["principal"], pa.binary())}
         wanted: dict[tuple, set[bytes]] = {}  # (name part: None | "name" | byte length, by principal) -> keys
-        for (t, who), g in self.groups.items():
+        for (rtype, who), g in self.groups.items():
+            t = rtype.name.encode()
             tail = [] if who is None else [who.encode("utf-8")]
-            shapes = [(None, [t.encode()])] if g["every"] else []
-            shapes += [("name", [t.encode(), n.encode("utf-8")]) for n in g["names"]]
-            shapes += [(len(p.encode("utf-8")), [t.encode(), p.encode("utf-8")]) for p in g["prefixes"]]
+            shapes = [(None, [t])] if g.every else []
+            shapes += [("name", [t, n.encode("utf-8")]) for n in g.names]
+            shapes += [(len(p.encode("utf-8")), [t, p.encode("utf-8")]) for p in g.prefixes]
             for part, key in shapes:
                 wanted.setdefault((part, who is not None), set()).add(sep.join(key + tail))
         out = None

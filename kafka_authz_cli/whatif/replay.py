@@ -10,7 +10,7 @@ the report joins the two. The same functions serve the in-process replay and the
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Iterable, NamedTuple
 
 from kafka_authz_cli.acl import AclBinding, AclError, AclOperation, Request, ResourceType, StandardAuthorizer
 from kafka_authz_cli.whatif.auditlog import AuditDecision
@@ -111,6 +111,16 @@ def decide(keys: Iterable[RequestKey], authorizer: StandardAuthorizer) -> dict[R
         except (AclError, KeyError, ValueError) as exc:
             out[k] = Verdict("UNDECIDABLE", str(exc), None)
     return out
+
+
+class ChangedRequest(NamedTuple):
+    """One distinct request the proposal decides otherwise than the baseline."""
+
+    key: RequestKey
+    aggregate: Aggregate
+    kind: str  # newly_denied | newly_allowed
+    before_rule: str | None
+    after_rule: str | None
 
 
 @dataclass
@@ -235,22 +245,22 @@ def build_report(aggs: dict[RequestKey, Aggregate], proposed: dict[RequestKey, V
         summary.add(key, agg, before)
         kind, _, before_rule = classify(agg, after, before)
         if kind is not None:
-            changed.append((key, agg, kind, before_rule, after.rule))
+            changed.append(ChangedRequest(key, agg, kind, before_rule, after.rule))
     used = {v.acl for v in proposed.values() if v.acl is not None}
     timeline: dict[str, dict[str, int]] = {}
-    for _, agg, kind, _, _ in changed:
-        for hour, c in agg.hours.items():
+    for c in changed:
+        for hour, n in c.aggregate.hours.items():
             slot = timeline.setdefault(hour, {"newly_denied": 0, "newly_allowed": 0})
-            slot[kind] += c
+            slot[c.kind] += n
     return assemble_report(changed, summary, timeline, proposed_acls, used, current is not None)
 
 
-def assemble_report(changed: list[tuple], summary: Summary, timeline: dict[str, dict[str, int]],
+def assemble_report(changed: list[ChangedRequest], summary: Summary, timeline: dict[str, dict[str, int]],
                     proposed_acls: list[AclBinding], used: set, with_current: bool) -> WhatIfReport:
-    """The report from the changed requests ((key, aggregate, kind, before rule, after rule), any order),
-    the totals and the hourly counts of the changed requests: shared by the in-process and Spark paths."""
+    """The report from the changed requests (any order), the totals and the hourly counts of the changed
+    requests: shared by the in-process and Spark paths."""
     groups: dict[tuple, dict] = {}
-    for key, agg, kind, before_rule, after_rule in sorted(changed, key=lambda c: c[0]):
+    for key, agg, kind, before_rule, after_rule in sorted(changed, key=lambda c: c.key):
         gkey = (kind, key[0], key[2], key[3], key[4])
         g = groups.setdefault(gkey, {"hosts": set(), "count": 0, "visible": 0, "first": [], "last": [],
                                      "before": before_rule, "after": after_rule})

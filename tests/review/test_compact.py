@@ -198,8 +198,9 @@ def test_cli_no_proof_is_warned_and_the_report_file(tmp_path):
 
 def _final_covers_by_recursion(removals):
     """The reference: each removal's chain followed afresh, as the first version did."""
-    from kafka_authz_cli.review.compact import DENIED, MERGED, SHADOWED, Removal
+    from kafka_authz_cli.review.compact import Removal, RemovalReason
 
+    SHADOWED, DENIED, MERGED = RemovalReason.SHADOWED, RemovalReason.DENIED, RemovalReason.MERGED
     gone = {r.binding: r for r in removals if r.reason in (SHADOWED, DENIED, MERGED)}
 
     def kept_cover(b):
@@ -220,9 +221,9 @@ def _final_covers_by_recursion(removals):
 def test_chains_of_covers_end_at_kept_acls_as_followed_one_by_one(steps):
     # Removals in order: the i-th ACL goes, covered by ACLs with higher numbers (kept at its moment,
     # maybe removed later): shared tails resolved once give what following each chain afresh gives.
-    from kafka_authz_cli.review.compact import Removal, _final_covers
+    from kafka_authz_cli.review.compact import Removal, RemovalReason, _final_covers
 
     acl = [AclBinding.of("TOPIC", f"t{i}", "LITERAL", "User:a", "*", "READ", "ALLOW") for i in range(60)]
-    removals = [Removal(acl[i], reason, tuple(dict.fromkeys(acl[i + 1 + k] for k in by)))
+    removals = [Removal(acl[i], RemovalReason(reason), tuple(dict.fromkeys(acl[i + 1 + k] for k in by)))
                 for i, (reason, by) in enumerate(steps)]
     assert _final_covers(removals) == _final_covers_by_recursion(removals)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from kafka_authz_cli.acl import AclBinding, StandardAuthorizer
 from kafka_authz_cli.whatif.replay import (
     Aggregate,
+    ChangedRequest,
     Summary,
     Verdict,
     WhatIfReport,
@@ -117,7 +118,7 @@ def report_from(spark, per_key, proposed: tuple[list[AclBinding], dict],
         changed = []
         for r in changed_df.collect():
             key, agg = _decided_row(r)
-            changed.append((key, agg, r.kind, r.before_rule, r.after_rule))
+            changed.append(ChangedRequest(key, agg, r.kind, r.before_rule, r.after_rule))
         timeline: dict[str, dict[str, int]] = {}
         if changed:
             kinds = changed_df.select(*KEY, "kind")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import itertools
 
-from kafka_authz_cli.acl import AclOperation, ResourceType
+from kafka_authz_cli.acl import AclOperation, ResourceType, Rule
 from kafka_authz_cli.whatif.auditlog import classify_message
 from kafka_authz_cli.whatif.spark.session import materialize
 
@@ -14,7 +14,7 @@ _KRAFT_OPS = "|".join(m.name for m in AclOperation.concrete())
 _ZK_OPS = "|".join(m.pascal for m in AclOperation.concrete())
 _PASCAL_TYPES = "|".join(m.pascal for m in ResourceType.concrete())
 _HOST = r"[0-9]{1,3}(?:\.[0-9]{1,3}){3}|[0-9a-fA-F]{0,4}(?::[0-9a-fA-F]{0,4}){2,7}(?:%[A-Za-z0-9_.-]+)?"
-_RULE = r"SuperUser|DefaultAllow|DefaultDeny|MatchingAcl\(acl=StandardAcl[(\[].*[)\]]\)"
+_RULE = "|".join(Rule) + r"|MatchingAcl\(acl=StandardAcl[(\[].*[)\]]\)"
 _KRAFT_RE = (rf"(?s)^Principal = (.*?) is (Allowed|Denied) operation = ({_KRAFT_OPS}) from host = ({_HOST}) on "
              rf"resource = ({_PASCAL_TYPES}):LITERAL:(.*) for request = ([A-Za-z_]+|[0-9]+) with resourceRefCount = "
              rf"(-?[0-9]+) based on rule ({_RULE})$")
