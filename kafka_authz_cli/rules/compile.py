@@ -147,11 +147,11 @@ def compile_checked_lines(checked: CheckedRules, expand: ExpansionNames | None =
 
 def _principals(rule: CheckedRule, registry: TypeRegistry, classes: set[str], expand: ExpansionNames | None,
                 problems: list[CompileProblem]) -> list[str] | None:
+    if rule.principal_is_interface:
+        return []  # matches nobody (and the interface has no Kafka principal type to look up)
     ptype = _kafka_principal_type(rule, registry)
     m = rule.principal
     pos = rule.rule.principal.pos
-    if rule.principal_is_interface:
-        return []  # matches nobody
     if m.kind == "equals":
         return [f"{ptype}:{v}" for v in m.values]
     if m.kind == "any":
