@@ -7,6 +7,8 @@ An OptionError a service raises (options that cannot work together) is said the 
 
 from __future__ import annotations
 
+import re
+
 import typer
 
 from kafka_authz_cli.errors import OptionError
@@ -21,9 +23,13 @@ def as_bad_parameter(ctx, exc: OptionError) -> typer.BadParameter:
 MAX_ERROR_CHARS = 1000
 
 
+_LINE_BREAK = re.compile(r"[ \t]*(?:\r\n|\n|\r)[ \t]*")
+
+
 def one_line(message: str) -> str:
     """An error message as one line of reasonable length."""
-    message = message.replace("\r\n", " ").replace("\n", " ").replace("\r", " ")
+    # A line break and the indentation around it (click lists choices as "\n\tjson,") are one space.
+    message = _LINE_BREAK.sub(" ", message)
     if len(message) <= MAX_ERROR_CHARS:
         return message
     keep = MAX_ERROR_CHARS // 2

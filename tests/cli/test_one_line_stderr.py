@@ -65,6 +65,8 @@ def test_the_gate_failing_closed_is_one_line(tmp_path):
     (["policy", "check"], "authz: error: Missing argument 'REQUESTS'. (see authz policy check --help)"),
     (["whatif", "index", "--logs", "a.log"], "authz: error: Missing option '--out' / '-o'. (see authz whatif index --help)"),
     (["diff", "a.json"], "authz: error: Missing argument 'NEW'. (see authz diff --help)"),
+    (["convert", "a.json"], "authz: error: Missing option '--to'. Choose from: json, kafka-acls, csv, strimzi, ksm-yaml, "
+     "jikkou, kafka-gitops, terraform (see authz convert --help)"),
     (["simulate", "x.json", "--format", "xml"],
      "authz: error: Invalid value for '--format' / '-f': Value error, 'xml' is not one of 'table', 'json', "
      "'jsonl', 'csv'. "
