@@ -18,7 +18,51 @@ Pure: no I/O. Other packages import what is listed here; nothing else in authz t
 parses integers, tokenizes JAAS or translates regexes.
 """
 
+from typing import TYPE_CHECKING
+
 from kafka_authz_cli import lazy_face
+
+if TYPE_CHECKING:  # the names for type checkers and editors; at run time each is loaded on first use
+    from kafka_authz_cli._java.configdef import (
+        ConfigException,
+        check_range,
+        java_number_string,
+        java_parse_double,
+        java_parse_long,
+        java_parse_short,
+        parse_config_value,
+        parse_number,
+        range_bounds,
+    )
+    from kafka_authz_cli._java.jaas import JaasEntry, JaasError, client_login, parse_jaas_config, quote
+    from kafka_authz_cli._java.lang import (
+        IllegalArgumentException,
+        IndexOutOfBoundsException,
+        JavaException,
+        NullPointerException,
+        NumberFormatException,
+        from_java_chars,
+        is_blank,
+        java_base64_decode,
+        java_base64_encode,
+        java_chars,
+        java_double_string,
+        java_list_string,
+        java_lower,
+        java_new_string_utf8,
+        java_parse_int,
+        java_split,
+        java_trim,
+        java_upper,
+        java_utf8,
+        kafka_list,
+        split_at_commas,
+        utf16_key,
+        utf16_length,
+        utf16_units,
+    )
+    from kafka_authz_cli._java.properties import UTF8_BOM_READ_AS_LATIN1, parse_properties, parse_properties_with_lines
+    from kafka_authz_cli._java.regex import JavaPattern, JavaRegexUnsupported, PatternSyntaxException, compile_java
 
 __getattr__, __all__ = lazy_face(__name__, {
     # lang

@@ -16,7 +16,60 @@ Security Manager CSV); ``requests`` reads request files for ``simulate``.
 Pure: no terminal, no Spark, no network. Other packages import what is listed here.
 """
 
+from typing import TYPE_CHECKING
+
 from kafka_authz_cli import lazy_face
+
+if TYPE_CHECKING:  # the names for type checkers and editors; at run time each is loaded on first use
+    from kafka_authz_cli.acl.apikeys import api_key_name, parse_api_key
+    from kafka_authz_cli.acl.compare import (
+        FRESH_HOST,
+        FRESH_PRINCIPAL,
+        DiffResult,
+        NameClass,
+        NameSpace,
+        describe_host,
+        describe_names,
+        diff,
+    )
+    from kafka_authz_cli.acl.decision import Decision, Outcome, Request
+    from kafka_authz_cli.acl.engine import AuthorizerConfigError, StandardAuthorizer, parse_super_users
+    from kafka_authz_cli.acl.filter import MATCH_ALL, AclFilter, kafka_acls_filters
+    from kafka_authz_cli.acl.formats import (
+        ACL_FORMATS,
+        ACL_SET_EXPECTED,
+        ACL_SET_READS,
+        AclSet,
+        detect_format,
+        dump_acls,
+        empty_warning,
+        load_acls,
+        parse_acls,
+    )
+    from kafka_authz_cli.acl.model import (
+        CLUSTER_NAME,
+        IMPLIES_DESCRIBE,
+        IMPLIES_DESCRIBE_CONFIGS,
+        SUPPORTED_OPERATIONS,
+        WILDCARD_HOST,
+        WILDCARD_PRINCIPAL,
+        WILDCARD_RESOURCE,
+        AccessControlEntry,
+        AclBinding,
+        AclError,
+        AclOperation,
+        AclPermissionType,
+        KafkaPrincipal,
+        PatternType,
+        ResourcePattern,
+        ResourceType,
+        java_host_address,
+        operations_for,
+        unmatchable_host_kind,
+        unmatchable_host_reason,
+        validation_errors,
+    )
+    from kafka_authz_cli.acl.requests import RequestSpec, iter_requests, parse_expect, parse_requests
 
 __getattr__, __all__ = lazy_face(__name__, {
     # model

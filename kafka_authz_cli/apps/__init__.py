@@ -16,7 +16,20 @@ work, with the proof.
 Pure: no terminal, no network. Decisions come from the ACL engine (``kafka_authz_cli.acl``).
 """
 
+from typing import TYPE_CHECKING
+
 from kafka_authz_cli import lazy_face
+
+if TYPE_CHECKING:  # the names for type checkers and editors; at run time each is loaded on first use
+    from kafka_authz_cli.apps.bytype import authorize_by_resource_type
+    from kafka_authz_cli.apps.calls import ApiRequest, Call, Caller, Check, Cluster, OnDeny
+    from kafka_authz_cli.apps.catalogue import AppSpec, SpecError, Step, Workflow
+    from kafka_authz_cli.apps.clientconfig import ClientConfig, ClientConfigError
+    from kafka_authz_cli.apps.kinds import KINDS
+    from kafka_authz_cli.apps.minimal import prove, repair
+    from kafka_authz_cli.apps.requests import HANDLERS, NEEDS, UnknownApi, canonical_api, handle
+    from kafka_authz_cli.apps.verdict import Verdict, evaluate
+    from kafka_authz_cli.apps.versions import COVERED, DEFAULT, KafkaVersion, VersionError
 
 __getattr__, __all__ = lazy_face(__name__, {
     "ApiRequest": "calls", "Call": "calls", "Caller": "calls", "Check": "calls", "Cluster": "calls",

@@ -10,7 +10,35 @@ grants, drift-checked; ``guard`` holds the delete guard and the errors that say 
 Importing this package imports no kafka-python. Other packages import what is listed here.
 """
 
+from typing import TYPE_CHECKING
+
 from kafka_authz_cli import lazy_face
+
+if TYPE_CHECKING:  # the names for type checkers and editors; at run time each is loaded on first use
+    from kafka_authz_cli.cluster.guard import DEFAULT_MAX_DELETES, Declined, DriftError, confirm_changes, delete_guard
+    from kafka_authz_cli.cluster.kafka_adapter import (
+        DEFAULT_TIMEOUT,
+        ClusterError,
+        KafkaAclAdmin,
+        TopicRead,
+        client_config,
+        follow_records,
+        open_admin,
+        pick_broker,
+        topic_records,
+    )
+    from kafka_authz_cli.cluster.rollout import (
+        ApplyReport,
+        Batch,
+        Drift,
+        Plan,
+        Scope,
+        batches,
+        check_drift,
+        execute,
+        make_plan,
+        phases,
+    )
 
 __getattr__, __all__ = lazy_face(__name__, {
     # kafka_adapter (kafka-python is imported by its functions, when a cluster is reached)

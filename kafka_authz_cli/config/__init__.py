@@ -14,7 +14,58 @@ Pure: no terminal, no network (the live answer is handed in). Other packages imp
 listed here.
 """
 
+from typing import TYPE_CHECKING
+
 from kafka_authz_cli import lazy_face
+
+if TYPE_CHECKING:  # the names for type checkers and editors; at run time each is loaded on first use
+    from kafka_authz_cli.config.dynamic import (
+        ALL_DYNAMIC_CONFIGS,
+        DEFAULTS,
+        BrokerConfigSources,
+        Ignored,
+        Located,
+        Refused,
+        Resolved,
+        keys_to_resolve,
+        refused_static,
+        resolve_key,
+        scoped_key,
+        validate_dynamic,
+    )
+    from kafka_authz_cli.config.files import (
+        EncoderSettings,
+        load_sources,
+        read_dynamic,
+        read_encoder_settings,
+        read_static,
+    )
+    from kafka_authz_cli.config.live import (
+        Check,
+        DescribedConfig,
+        DescribedSynonym,
+        Disagreement,
+        Drift,
+        LiveOrigin,
+        broker_sensitive,
+        check_against_broker,
+        compared_as_set_only,
+        hide,
+        source_name,
+        sources_from_describe,
+        static_drift,
+    )
+    from kafka_authz_cli.config.password_encoder import EncoderConfig, UnsupportedByAuthz, decode, describe, encode
+    from kafka_authz_cli.config.registry import (
+        ConfigDefinition,
+        KafkaConfigs,
+        kafka_configs,
+        kafka_versions,
+        match_version,
+        pick_version,
+        span,
+        versions_defining,
+    )
 
 __getattr__, __all__ = lazy_face(__name__, {
     # dynamic

@@ -11,7 +11,43 @@ Pure but for ``files``, which reads the files it is given: no terminal, no netwo
 import what is listed here.
 """
 
+from typing import TYPE_CHECKING
+
 from kafka_authz_cli import lazy_face
+
+if TYPE_CHECKING:  # the names for type checkers and editors; at run time each is loaded on first use
+    from kafka_authz_cli.connect.files import read_connector, read_connector_file, read_worker
+    from kafka_authz_cli.connect.overrides import (
+        DEFAULT_POLICY,
+        POLICY_CONFIG,
+        PREFIXES,
+        PRINCIPAL_ALLOWED,
+        ClientCheck,
+        ConfigValue,
+        ConnectorCheck,
+        Identity,
+        PolicyError,
+        RequiredAction,
+        check_connector,
+        clients_used,
+        hide_secret,
+        identity,
+        is_sensitive,
+        parse_topics_list,
+        policy_message,
+        policy_name,
+        redact,
+        required_actions,
+        validate,
+        worker_exception,
+    )
+    from kafka_authz_cli.connect.shapes import (
+        ConnectorFile,
+        describe_resource,
+        describe_settings,
+        looks_like_yaml,
+        read_connectors,
+    )
 
 __getattr__, __all__ = lazy_face(__name__, {
     # overrides

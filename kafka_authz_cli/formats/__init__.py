@@ -13,7 +13,36 @@ first few places) instead of one per finding; ``bulk.paused_gc`` keeps the garba
 a reader builds a million objects.
 """
 
+from typing import TYPE_CHECKING
+
 from kafka_authz_cli import lazy_face
+
+if TYPE_CHECKING:  # the names for type checkers and editors; at run time each is loaded on first use
+    from kafka_authz_cli.formats.bulk import paused_gc
+    from kafka_authz_cli.formats.reading import (
+        STDIN,
+        STDIN_LABEL,
+        LineIndex,
+        array_element_offsets,
+        brief,
+        csv_rows,
+        csv_table,
+        decode_utf8,
+        json_lines,
+        json_type,
+        line_col,
+        loads,
+        locate,
+        next_stdin_line,
+        open_regular,
+        read_bytes,
+        read_text,
+        source_label,
+        special_file,
+        text_lines,
+    )
+    from kafka_authz_cli.formats.sniff import JSON_KINDS, Kind, other_kind, what_is, wrong_kind
+    from kafka_authz_cli.formats.tally import WarningTally
 
 __getattr__, __all__ = lazy_face(__name__, {**{name: "reading" for name in (
     "STDIN", "STDIN_LABEL", "LineIndex", "array_element_offsets", "brief", "csv_rows", "csv_table", "decode_utf8",

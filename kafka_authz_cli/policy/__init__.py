@@ -11,7 +11,26 @@ KIP-201 was never merged: brokers run ``CreateTopicPolicy`` and ``AlterConfigPol
 the principal. Pure: no terminal, no Spark, no network. Other packages import what is listed here.
 """
 
+from typing import TYPE_CHECKING
+
 from kafka_authz_cli import lazy_face
+
+if TYPE_CHECKING:  # the names for type checkers and editors; at run time each is loaded on first use
+    from kafka_authz_cli.policy.files import read_cluster_state, read_policy, read_requests, request_from_dict
+    from kafka_authz_cli.policy.topic import (
+        REQUEST_TYPES,
+        ClusterState,
+        CombinedVerdict,
+        PolicyFileError,
+        PolicyRequest,
+        PolicyVerdict,
+        RequestedState,
+        TopicPolicy,
+        TopicState,
+        decide,
+        evaluate,
+        parse_policy,
+    )
 
 __getattr__, __all__ = lazy_face(__name__, {
     # topic: the policy, the KIP's request metadata and cluster state, the verdicts

@@ -11,7 +11,36 @@ Pure but for ``files``, which reads the files it is given: no terminal, no netwo
 import what is listed here.
 """
 
+from typing import TYPE_CHECKING
+
 from kafka_authz_cli import lazy_face
+
+if TYPE_CHECKING:  # the names for type checkers and editors; at run time each is loaded on first use
+    from kafka_authz_cli.principal.check import CheckFinding, CheckReport, NameInput, check_kerberos, check_tls
+    from kafka_authz_cli.principal.codes import CODES
+    from kafka_authz_cli.principal.files import (
+        ConfiguredRules,
+        read_cert_subjects,
+        read_names,
+        rules_from_broker_config,
+        super_users_from_broker_config,
+    )
+    from kafka_authz_cli.principal.mapping import (
+        KERBEROS_RULES_CONFIG,
+        SSL_RULES_CONFIG,
+        KerberosName,
+        KerberosShortNamer,
+        Mapping,
+        MappingRulesError,
+        SslPrincipalMapper,
+        kerberos_broker_error,
+        kerberos_rules_value_form,
+        listener_key,
+        rules_from_config,
+        split_kerberos_rules_config,
+        ssl_broker_error,
+    )
+    from kafka_authz_cli.principal.x500 import DnError, dn_form_problems, normalize_dn, rfc2253_from_der
 
 __getattr__, __all__ = lazy_face(__name__, {
     # mapping

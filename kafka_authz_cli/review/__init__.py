@@ -10,7 +10,43 @@ Pure: no terminal, no network, no Spark. Above ``whatif`` (it reads its aggregat
 below the services.
 """
 
+from typing import TYPE_CHECKING
+
 from kafka_authz_cli import lazy_face
+
+if TYPE_CHECKING:  # the names for type checkers and editors; at run time each is loaded on first use
+    from kafka_authz_cli.review.access import AccessReview, Grant, ResourceAccess, covered
+    from kafka_authz_cli.review.access_html import render_access_html
+    from kafka_authz_cli.review.access_scope import (
+        access_document,
+        access_json,
+        merged_principal_access,
+        name_classes,
+        prefix_classes,
+        principal_access,
+    )
+    from kafka_authz_cli.review.compact import Compaction, Merge, Removal, compact_acls
+    from kafka_authz_cli.review.generate import (
+        WIDENINGS,
+        Generated,
+        GenerateOptions,
+        InferredPrefix,
+        least_privilege,
+        parse_known_names,
+        prove,
+        widening_text,
+    )
+    from kafka_authz_cli.review.unused import (
+        BindingUse,
+        Evidence,
+        PrincipalSeen,
+        SourceTally,
+        UnusedReport,
+        Visibility,
+        in_window,
+        review_unused,
+        visibility,
+    )
 
 __getattr__, __all__ = lazy_face(__name__, {
     "render_access_html": "access_html",

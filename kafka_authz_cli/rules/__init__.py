@@ -11,7 +11,47 @@ rules into Kafka ACL bindings that decide alike, and an ACL set back into rules.
 Pure: no terminal, no Spark, no network. Other packages import what is listed here.
 """
 
+from typing import TYPE_CHECKING
+
 from kafka_authz_cli import lazy_face
+
+if TYPE_CHECKING:  # the names for type checkers and editors; at run time each is loaded on first use
+    from kafka_authz_cli.rules.check import CheckedRules, check_rules
+    from kafka_authz_cli.rules.codes import (
+        CODES,
+        RELATIVE_ACL_FILE,
+        RULES_NOT_HERE,
+        RULES_UNREADABLE,
+        SYNTAX_ERROR,
+        LintExample,
+        explain,
+    )
+    from kafka_authz_cli.rules.compile import (
+        CompileError,
+        DecompileError,
+        ExpansionNames,
+        compile_checked,
+        compile_rules_lines,
+        compile_rules_text,
+        decompile,
+        load_checked,
+    )
+    from kafka_authz_cli.rules.detect import SNIFF_CHARS, is_rules, looks_like
+    from kafka_authz_cli.rules.embedded import (
+        MOUNTED,
+        PLACEHOLDER,
+        KroxyliciousYaml,
+        YamlSyntaxError,
+        may_hold_rules,
+        read_kroxylicious_yaml,
+    )
+    from kafka_authz_cli.rules.evaluate import Principal, ProxyAuthorizer, RulesAction
+    from kafka_authz_cli.rules.lint import Finding, LintResult, lint_text
+    from kafka_authz_cli.rules.parser import RulesSyntaxError, parse_rules
+    from kafka_authz_cli.rules.report import to_github, to_json, to_junit, to_sarif
+    from kafka_authz_cli.rules.simulate import RulesDecisionRow, decide_requests
+    from kafka_authz_cli.rules.types import USER_CLASS, TypeRegistry
+    from kafka_authz_cli.rules.types_file import load_types, parse_types
 
 __getattr__, __all__ = lazy_face(__name__, {
     # lint and its codes

@@ -10,7 +10,38 @@ Pure: no terminal, no network; nothing here prints, logs or puts a password in a
 packages import what is listed here.
 """
 
+from typing import TYPE_CHECKING
+
 from kafka_authz_cli import lazy_face
+
+if TYPE_CHECKING:  # the names for type checkers and editors; at run time each is loaded on first use
+    from kafka_authz_cli.scram.credential import (
+        AddScramResult,
+        ExchangeResult,
+        KafkaScramClient,
+        KafkaScramServer,
+        ScramAuthError,
+        ScramCredential,
+        ScramError,
+        ScramMechanism,
+        TranscriptStep,
+        add_scram_argument,
+        add_scram_name_problem,
+        b64,
+        client_properties,
+        exchange,
+        new_nonce,
+        new_salt,
+        parse_add_scram,
+        salted_password,
+    )
+    from kafka_authz_cli.scram.records import (
+        MAX_ITERATIONS,
+        StoredRecord,
+        load_records,
+        parse_records,
+        record_from_json,
+    )
 
 __getattr__, __all__ = lazy_face(__name__, {
     # credential

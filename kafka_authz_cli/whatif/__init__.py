@@ -14,7 +14,62 @@ Pure: no terminal, no network; importing it imports neither PySpark nor PyArrow.
 import what is listed here.
 """
 
+from typing import TYPE_CHECKING
+
 from kafka_authz_cli import lazy_face
+
+if TYPE_CHECKING:  # the names for type checkers and editors; at run time each is loaded on first use
+    from kafka_authz_cli.whatif.auditlog import (
+        AuditDecision,
+        Quarantined,
+        ReadStats,
+        expand_paths,
+        parse_message,
+        read_file_bytes,
+        short_rule,
+    )
+    from kafka_authz_cli.whatif.cloudevents import EventReader, decode_event, file_holds_events, read_records, to_event
+    from kafka_authz_cli.whatif.follow import Follower, Line
+    from kafka_authz_cli.whatif.incremental import Baseline, answer_from_index
+    from kafka_authz_cli.whatif.index import (
+        Index,
+        aggregates_from_table,
+        check_not_indexed,
+        commit_run,
+        fill_hours,
+        fingerprint,
+        hour_bound,
+        new_run_id,
+        open_checked,
+        open_index,
+        quarantined,
+        read_hourly_local,
+        staging_dir,
+        write_hourly_local,
+    )
+    from kafka_authz_cli.whatif.output import check_out_dir, render_html, report_dict, write_out_dir
+    from kafka_authz_cli.whatif.replay import (
+        Aggregate,
+        Change,
+        Verdict,
+        WhatIfReport,
+        aggregate,
+        aggregate_hourly,
+        build_report,
+        classify,
+        decide,
+        replay_aggregates,
+    )
+    from kafka_authz_cli.whatif.shadow import LineDecisions, Shadow, ShadowChange, ShadowSummary
+    from kafka_authz_cli.whatif.sniffing import (
+        check_log_file,
+        no_decision_lines,
+        no_log_found,
+        skipped_warning,
+        sort_out,
+        why_not_a_log,
+    )
+    from kafka_authz_cli.whatif.streams import read_stream
 
 __getattr__, __all__ = lazy_face(__name__, {
     # auditlog: the reader

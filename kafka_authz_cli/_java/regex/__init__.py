@@ -21,7 +21,22 @@ pattern, Java's ``Matcher`` and replacement syntax) and ``errors``.
 Pure: no I/O.
 """
 
+from typing import TYPE_CHECKING
+
 from kafka_authz_cli import lazy_face
+
+if TYPE_CHECKING:  # the names for type checkers and editors; at run time each is loaded on first use
+    from kafka_authz_cli._java.regex.errors import JavaRegexUnsupported, PatternSyntaxException
+    from kafka_authz_cli._java.regex.pattern import JavaPattern, compile_java, replace_all
+    from kafka_authz_cli._java.regex.translate import (
+        CASE_INSENSITIVE,
+        COMMENTS,
+        DOTALL,
+        MULTILINE,
+        UNICODE_CASE,
+        UNICODE_CHARACTER_CLASS,
+        UNIX_LINES,
+    )
 
 __getattr__, __all__ = lazy_face(__name__, {
     "compile_java": "pattern", "JavaPattern": "pattern", "replace_all": "pattern",

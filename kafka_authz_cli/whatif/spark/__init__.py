@@ -22,7 +22,26 @@ hour), ``decide`` (deciding and the report), ``pipeline`` (the stages in order, 
 Importing this package imports no pyspark: the names below are loaded when first used.
 """
 
+from typing import TYPE_CHECKING
+
 from kafka_authz_cli import lazy_face
+
+if TYPE_CHECKING:  # the names for type checkers and editors; at run time each is loaded on first use
+    from kafka_authz_cli.whatif.spark.decide import report_from
+    from kafka_authz_cli.whatif.spark.failures import SparkFailure, explain_failure, spark_errors
+    from kafka_authz_cli.whatif.spark.jvm import java_available, java_problem, spark_log_file
+    from kafka_authz_cli.whatif.spark.pipeline import (
+        ReadResult,
+        count_lines,
+        index_logs,
+        read_logs,
+        report_from_index,
+        run,
+    )
+    from kafka_authz_cli.whatif.spark.progress import StatusProgress
+    from kafka_authz_cli.whatif.spark.session import SPLIT_BYTES, release, spark_session
+    from kafka_authz_cli.whatif.spark.sources import SourceCheck
+    from kafka_authz_cli.whatif.spark.streaming import follow_directory
 
 __getattr__, __all__ = lazy_face(__name__, {
     # the jobs
