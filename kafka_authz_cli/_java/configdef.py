@@ -170,5 +170,6 @@ def java_number_string(value: int | float) -> str:
         return text if "." in text else text + ".0"
     # computerized scientific notation with the shortest digits that read back (Python's repr)
     _sign, digits, exponent = Decimal(repr(abs(value))).normalize().as_tuple()
+    assert isinstance(exponent, int)  # a finite value: NaN and the infinities returned above
     text = "".join(map(str, digits))
     return f"{'-' if value < 0 else ''}{text[0]}.{text[1:] or '0'}E{exponent + len(text) - 1}"

@@ -32,11 +32,11 @@ def _ctype_table() -> list[int]:
     ct[ord("/")] = _COMMENT
     ct[ord('"')] = _QUOTE
     ct[ord("'")] = _QUOTE
-    for c in "0123456789.-":
-        ct[ord(c)] |= _DIGIT
+    for ch in "0123456789.-":
+        ct[ord(ch)] |= _DIGIT
     # JaasConfig's additions
-    for c in "-_$":
-        ct[ord(c)] |= _ALPHA
+    for ch in "-_$":
+        ct[ord(ch)] |= _ALPHA
     return ct
 
 
@@ -216,7 +216,8 @@ class JaasError(ValueError):
 class JaasEntry:
     login_module: str
     control_flag: str
-    options: dict[str, str] = field(default_factory=dict)
+    #: A key the tokenizer reads as a number is Java's null key (StreamTokenizer leaves its sval null).
+    options: dict[str | None, str] = field(default_factory=dict)
 
 
 _FLAGS = ("REQUIRED", "REQUISITE", "SUFFICIENT", "OPTIONAL")
@@ -235,7 +236,7 @@ def parse_jaas_config(text: str) -> list[JaasEntry]:
             raise JaasError("Login module control flag is not available in the JAAS config")
         if flag.upper() not in _FLAGS:
             raise JaasError(f"Invalid login module control flag '{flag}' in JAAS config")
-        options: dict[str, str] = {}
+        options: dict[str | None, str] = {}
         while tok.next_token() != TT_EOF and tok.ttype != ord(";"):
             key = tok.sval
             if tok.next_token() != ord("=") or tok.next_token() == TT_EOF or tok.sval is None:

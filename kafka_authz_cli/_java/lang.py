@@ -41,7 +41,7 @@ class JavaException(Exception):
         return self.java_class if self.message is None else f"{self.java_class}: {self.message}"
 
     def as_dict(self) -> dict:
-        out = {"class": self.java_class, "message": self.message}
+        out: dict[str, object] = {"class": self.java_class, "message": self.message}
         if self.cause is not None:
             out["causes"] = [{"class": c.java_class, "message": c.message} for c in self._causes()]
         return out

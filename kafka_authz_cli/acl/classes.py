@@ -31,7 +31,7 @@ ACL whose principal has no ``:`` (it throws on being met, whoever asks), are lef
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
 from kafka_authz_cli._java import java_chars
 from kafka_authz_cli.acl.decision import Rule
@@ -46,6 +46,9 @@ from kafka_authz_cli.acl.model import (
     PatternType,
     java_host_address,
 )
+
+if TYPE_CHECKING:
+    from kafka_authz_cli.acl.index import Bucket
 
 FRESH_PRINCIPAL = "User:anyone-else"
 FRESH_HOST = "192.0.2.254"
@@ -111,7 +114,7 @@ class _BucketView:
 View = tuple[bool, tuple[tuple[int, int], ...]]
 #: Where a view's parts come from: per part, the bucket holding the principal's own ACLs and the one
 #: holding ``User:*``'s (the same bucket when the view is taken of an engine's plan).
-Where = tuple[tuple[object, object], ...]
+Where = tuple[tuple["Bucket | None", "Bucket | None"], ...]
 
 
 class RequestClasses:
@@ -304,7 +307,9 @@ def deciding_acl(where: Where, decided: Decided) -> AclBinding | None:
     """The ACL a decision over a view names, found where the view was taken."""
     if decided.part < 0:
         return None
-    return where[decided.part][decided.which].acls[decided.index]
+    bucket = where[decided.part][decided.which]
+    assert bucket is not None  # the part that decided has ACLs
+    return bucket.acls[decided.index]
 
 
 def has_bad_principal(plan: Iterable) -> bool:

@@ -460,8 +460,8 @@ def request_class(request: Request, old_acls: list[AclBinding], new_acls: list[A
             principal, pkey = FRESH_PRINCIPAL, None
         hosts = set(named_hosts(cands, pkey))
     else:
-        named = classes.principals(plan_o) | classes.principals(plan_n)
-        if pkey not in named and principal not in walk.super_all:
+        named_keys = classes.principals(plan_o) | classes.principals(plan_n)
+        if pkey not in named_keys and principal not in walk.super_all:
             principal, pkey = FRESH_PRINCIPAL, None
         hosts = set(classes.hosts(classes.view(plan_o, pkey)[0])) | set(classes.hosts(classes.view(plan_n, pkey)[0]))
     address = java_host_address(request.host)

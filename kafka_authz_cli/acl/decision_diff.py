@@ -408,6 +408,7 @@ class DecisionDiff:
         old, new = self.old, self.new
         delta_plan = delta_index.plan(name)
         slices = self._slices(rtype) if delta_plan is not None else None
+        plan_o = plan_n = None  # the engines' plans: taken where no slices decide, or for every principal
         if slices is not None:
             has_o, has_n = slices[0].has_acls(rtype, name), slices[1].has_acls(rtype, name)
         else:
@@ -417,23 +418,23 @@ class DecisionDiff:
                 self._by_engine(rtype, name, nc, plan_o, plan_n)
                 return False
             has_o, has_n = bool(plan_o), bool(plan_n)
+        assert delta_plan is not None  # slices are taken only where the change has a plan
         reach = self._reach(delta_plan)
         default_flips = (not has_o and old.allow_everyone_if_no_acl_found) \
             or (not has_n and new.allow_everyone_if_no_acl_found)
         if WILDCARD_PRINCIPAL_KEY in reach and not default_flips:
-            views = _PlanViews(self.classes, plan_o, plan_n) if slices is None else \
-                _SliceViews(self.classes, slices, rtype, name, has_o, has_n)
+            views = self._views(slices, rtype, name, has_o, has_n, plan_o, plan_n)
             if self._wild_neutral(views):
                 reach = {k: v for k, v in reach.items() if k != WILDCARD_PRINCIPAL_KEY}
         if default_flips or WILDCARD_PRINCIPAL_KEY in reach:
             if slices is not None:
                 plan_o, plan_n = old.candidate_buckets(rtype, name), new.candidate_buckets(rtype, name)
+            assert plan_o is not None and plan_n is not None  # checked, or decided by name (slices): a plan each
             keys: set = self.classes.principals(plan_o) | self.classes.principals(plan_n) | {None}
             views = _PlanViews(self.classes, plan_o, plan_n)
         elif reach or self.su_keys:
             keys = set(reach)
-            views = _PlanViews(self.classes, plan_o, plan_n) if slices is None else \
-                _SliceViews(self.classes, slices, rtype, name, has_o, has_n)
+            views = self._views(slices, rtype, name, has_o, has_n, plan_o, plan_n)
         else:
             return slices is not None
         keys |= self.su_keys
@@ -447,6 +448,14 @@ class DecisionDiff:
                 reached = Reach.of(reach.get(pkey), wild_reach)
             self._principal(rtype, name, nc, pkey, reached, views)
         return isinstance(views, _SliceViews)
+
+    def _views(self, slices, rtype: ResourceType, name: str, has_o: bool, has_n: bool,
+               plan_o: tuple | None, plan_n: tuple | None) -> _PlanViews | _SliceViews:
+        """The views of a name: of the slices where they decide, else of both engines' plans."""
+        if slices is not None:
+            return _SliceViews(self.classes, slices, rtype, name, has_o, has_n)
+        assert plan_o is not None and plan_n is not None  # checked: a name only the walk tells went to _by_engine
+        return _PlanViews(self.classes, plan_o, plan_n)
 
     def _slices(self, rtype: ResourceType):
         """Both sides' :class:`.principal_slices.PrincipalSlices`, where they decide as the engines do
@@ -565,8 +574,7 @@ class DecisionDiff:
         """Every principal and host class the candidates name (as Kafka's walk finds them), decided
         request by request: names whose plan only the walk can tell, or with a malformed principal."""
         cands = self.candidates(self.old, rtype, name, plan_o) + self.candidates(self.new, rtype, name, plan_n)
-        keys = {principal_key(a.principal) for a in cands} | {principal_key(p) for p in self.super_all}
-        keys.discard(None)
+        keys = {k for k in map(principal_key, [*(a.principal for a in cands), *self.super_all]) if k is not None}
         keys.discard(WILDCARD_PRINCIPAL_KEY)
         everywhere = {a.host for a in cands if a.host != WILDCARD_HOST and valid_host(a.host)}
         for pkey in [*sorted(keys), None]:

@@ -131,7 +131,7 @@ class StandardAuthorizer:
         last_type, index = None, None
         for position, acl in enumerate(bindings):
             rtype = acl.resource_type
-            if rtype is not last_type:
+            if index is None or rtype is not last_type:
                 index = types.get(rtype)
                 if index is None:
                     index = types[rtype] = TypeIndex(force_walk, principal_keys, shapes)
@@ -337,6 +337,7 @@ class StandardAuthorizer:
         for bucket in buckets:
             # Inlined Bucket.matches: this loop is the engine's hot path.
             entries = bucket.entries
+            assert entries is not None  # a plan's buckets are indexed
             matches = None
             for key in keys:
                 found = entries.get(key)

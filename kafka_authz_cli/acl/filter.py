@@ -87,6 +87,7 @@ def kafka_acls_filters(topics=(), groups=(), transactional_ids=(), delegation_to
     resources += [(ResourceType.USER, u) for u in user_principals]
     if cluster:
         resources.append((ResourceType.CLUSTER, CLUSTER_NAME))
+    patterns: list[tuple[ResourceType, str | None, PatternType]]
     if resources:
         ptype = pattern_type or PatternType.LITERAL
         patterns = [(rt, name, ptype) for rt, name in resources]

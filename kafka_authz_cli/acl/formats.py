@@ -15,7 +15,7 @@ from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, Literal
 
 from kafka_authz_cli.acl import registry
 from kafka_authz_cli.acl.model import (
@@ -194,11 +194,11 @@ def _canonical_bindings(found: list[tuple[str, str, str, str]]) -> tuple[list, l
     return bindings, groups
 
 
-def _canonical_shape(tail: str) -> tuple | bool:
+def _canonical_shape(tail: str) -> tuple | Literal[False]:
     """(pattern type, principal, host, operation, permission, its group) of a line's part after the
     name, or False."""
     fields = json.loads("{" + tail[2:] + "}")
-    shape = (_PATTERNS.get(fields["pattern_type"]), fields["principal"], fields["host"],
+    shape: tuple = (_PATTERNS.get(fields["pattern_type"]), fields["principal"], fields["host"],
              _OPERATIONS.get(fields["operation"]), _PERMISSIONS.get(fields["permission"]), ([], []))
     return False if None in (shape[0], shape[3], shape[4]) else shape
 
@@ -293,7 +293,7 @@ def _bindings_fast(items: list) -> tuple[list[AclBinding], bool]:
     """Bindings of ACL objects written as authz writes them (exactly the seven fields, all strings,
     Kafka's enum names): a million in a second or two. ``False`` at the first other item: the
     careful reader then reads them all and locates what is wrong."""
-    bindings = []
+    bindings: list[AclBinding] = []
     append = bindings.append
     types, patterns, operations, permissions = _TYPES, _PATTERNS, _OPERATIONS, _PERMISSIONS
     binding = AclBinding
@@ -382,7 +382,7 @@ def _old_resource(header, path: str, lineno: int) -> tuple[ResourceType, str, Pa
 def _entry(line: str, lines: list[str], index: int, path: str, lineno: int):
     entry = _ENTRY.match(line)
     old = entry is None
-    if old:
+    if entry is None:
         entry = _OLD_ENTRY.match(line)
         if entry is None:
             return None
@@ -457,7 +457,8 @@ def read_kafka_acls(text: str, path: str) -> AclSet:
 
 def _choose_blocks(blocks: _Blocks, path: str) -> AclSet:
     has_current = any(verb == "Current" for verb, _, _ in blocks.entries)
-    acl_set = AclSet([], [], path, "kafka-acls")
+    origins: list[str] = []
+    acl_set = AclSet([], origins, path, "kafka-acls")
     ignored: dict[str, list[int]] = {}
     for (verb, _, resource), entries in blocks.entries.items():
         if has_current and verb != "Current":
@@ -465,7 +466,7 @@ def _choose_blocks(blocks: _Blocks, path: str) -> AclSet:
             continue
         for (principal, host, op, perm), line in entries:
             acl_set.bindings.append(AclBinding(resource[0], resource[1], resource[2], principal, host, op, perm))
-            acl_set.origins.append(f"{path}:{line}")
+            origins.append(f"{path}:{line}")
     ignored = {verb: lines for verb, lines in ignored.items() if lines}
     if ignored:
         what = " and ".join(f"{len(n)} ACL(s) of the `{v} ACLs for resource` blocks" for v, n in ignored.items())

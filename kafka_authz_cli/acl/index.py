@@ -89,8 +89,10 @@ class Bucket:
         found: list[AclBinding] = []
         lists = 0
         acls = self.acls
+        indexed = self.entries
+        assert indexed is not None  # only an indexed bucket is asked (TypeIndex.bucket, plan)
         for key in keys:
-            entries = self.entries.get(key)
+            entries = indexed.get(key)
             if entries:
                 before = len(found)
                 for i, ops in entries:

@@ -17,12 +17,13 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from dataclasses import dataclass
-from typing import Hashable, Iterable, TypeVar
+from typing import AbstractSet, Callable, Hashable, Iterable, TypeVar, cast
 
 from kafka_authz_cli.acl.model import ResourceType
 from kafka_authz_cli.acl.names import NameClass, NameSpace
 
 T = TypeVar("T")
+K = TypeVar("K", bound=Hashable)
 #: Exceptions named in full before "and N more".
 MAX_EXCEPTIONS = 10
 FRESH = NameClass(None, False)
@@ -84,7 +85,7 @@ def _join(phrases: list[str]) -> str:
     return phrases[0] if len(phrases) == 1 else ", ".join(phrases[:-1]) + " and " + phrases[-1]
 
 
-def _exception_phrases(exceptions: set[NameClass], trees) -> tuple[str, ...]:
+def _exception_phrases(exceptions: AbstractSet[NameClass], trees) -> tuple[str, ...]:
     """Exceptions in words: a whole subtree as "names starting with `q`", else each class."""
     excluded = exceptions
     out = []
@@ -117,7 +118,7 @@ def _subtree(prefix: str, space: NameSpace) -> set[NameClass]:
     return out
 
 
-def _describable(exceptions: set[NameClass], agreeing: set[NameClass]) -> bool:
+def _describable(exceptions: AbstractSet[NameClass], agreeing: AbstractSet[NameClass]) -> bool:
     """Each exception can be said exactly: "names starting with ``q``" (other than ``q``) only where
     no ACL name below ``q`` is among the agreeing classes (else the words would take in names that
     agree; the root's own longer names included)."""
@@ -148,12 +149,13 @@ def scopes(classes: Iterable[NameClass], space: NameSpace, universe: set[NameCla
     prefixes = {c.prefix for c in wanted}
     lengths = space.lengths
     out: list[Scope] = []
-    for root, below in sorted(grouped(wanted, lambda c: _shortest(c.prefix, prefixes, lengths)).items()):
+    # FRESH and the classes below '*' returned above: every class left has a prefix.
+    for root, below in sorted(grouped(wanted, lambda c: _shortest(cast(str, c.prefix), prefixes, lengths)).items()):
         out += _split(root, set(below), trees)
     return out
 
 
-def _shortest(prefix: str, among: set[str], lengths: list[int]) -> str:
+def _shortest(prefix: str, among: set[str | None], lengths: list[int]) -> str:
     """The shortest of ``among`` that is a prefix of ``prefix`` (``prefix`` itself at the longest)."""
     for k in lengths:
         if k >= len(prefix):
@@ -177,7 +179,7 @@ class Subtrees:
         return found
 
 
-def _by_child(root: str, classes: set[NameClass], space: NameSpace) -> dict[str, set[NameClass]]:
+def _by_child(root: str, classes: AbstractSet[NameClass], space: NameSpace) -> dict[str, set[NameClass]]:
     """The classes below ``root`` (not its own) by the ACL name just below it on their way down."""
     names = space.names
     lengths = [n for n in space.lengths if n > len(root)]
@@ -218,13 +220,13 @@ def _own(root: str) -> set[NameClass]:
     return {NameClass(root, True), NameClass(root, False)}
 
 
-def _ordered(classes: set[NameClass]) -> tuple[NameClass, ...]:
+def _ordered(classes: AbstractSet[NameClass]) -> tuple[NameClass, ...]:
     return tuple(sorted(classes, key=lambda c: (c.prefix is not None, c.prefix or "", not c.exact)))
 
 
-def grouped(items: Iterable[T], key) -> dict[Hashable, list[T]]:
+def grouped(items: Iterable[T], key: Callable[[T], K]) -> dict[K, list[T]]:
     """Items by ``key(item)``, groups and items in the order first seen."""
-    out: dict[Hashable, list[T]] = {}
+    out: dict[K, list[T]] = {}
     for item in items:
         out.setdefault(key(item), []).append(item)
     return out

@@ -24,7 +24,7 @@ def walk_slots(index: TypeIndex | None, name: str) -> list[tuple[tuple[int, int]
     (the order of :meth:`.index.TypeIndex.plan`, PREFIXED ``*`` twice for names starting with ``*``)."""
     if index is None:
         return []
-    out = []
+    out: list[tuple[tuple[int, int], object]] = []
     literal = index.bucket(index.literal, name)
     if literal is not None:
         out.append(((0, 0), literal))

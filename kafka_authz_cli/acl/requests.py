@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import itertools
 from dataclasses import dataclass
-from typing import Iterable, Iterator
+from typing import Any, Iterable, Iterator
 
 from kafka_authz_cli.acl.apikeys import parse_api_key
 from kafka_authz_cli.acl.decision import Request
@@ -174,6 +174,7 @@ def _parse_jsonl(text: str, path: str) -> Iterator[RequestSpec]:
             raise InputError("expected a JSON list of requests", path, 1)
         offsets = array_element_offsets(text, text.index("["))
         index = LineIndex(text)
+        lines: Iterable[tuple[int | None, int | None, Any]]
         lines = [(index.line_col(offsets[i])[0] if i < len(offsets) else None, i, item)
                  for i, item in enumerate(items)]
     else:

@@ -371,10 +371,10 @@ def loads(text: str, label: str, first_line: int = 1, expected: str = "JSON") ->
         where = m.start() if m else None
         raise error(f"invalid JSON: {exc.reason}", where) from None
     if _SURROGATE_ESCAPE.search(text):
-        offset = _lone_surrogate_offset(text)
-        if offset is not None:
+        lone_at = _lone_surrogate_offset(text)
+        if lone_at is not None:
             raise error("invalid JSON: a \\u escape of a lone UTF-16 surrogate (not a character; it cannot be "
-                        "written as UTF-8)", offset)
+                        "written as UTF-8)", lone_at)
     return value
 
 
@@ -387,15 +387,15 @@ def json_lines(text: str | Iterable[str], label: str, comments: bool = True,
     names what the caller reads)."""
     # Fast path per line; any doubt (an error, a surrogate escape, a BOM) goes through loads(),
     # which either raises the located error or returns the same value.
-    whole = isinstance(text, str)
-    suspicious = bool(_SURROGATE_ESCAPE.search(text)) if whole else False
+    whole = text if isinstance(text, str) else None
+    suspicious = bool(_SURROGATE_ESCAPE.search(whole)) if whole is not None else False
     decode = _DECODER.decode
     first = True
-    for lineno, line in enumerate(text.split("\n") if whole else text, 1):
+    for lineno, line in enumerate(whole.split("\n") if whole is not None else text, 1):
         stripped = line.strip()
         if not stripped or (comments and stripped[0] == "#"):
             continue
-        if suspicious or (not whole and "\\u" in line and _SURROGATE_ESCAPE.search(line)):
+        if suspicious or (whole is None and "\\u" in line and _SURROGATE_ESCAPE.search(line)):
             yield lineno, loads(line, label, lineno)
             continue
         value = _flat_object(stripped)
@@ -404,7 +404,7 @@ def json_lines(text: str | Iterable[str], label: str, comments: bool = True,
                 value = decode(stripped)
             except (ValueError, RecursionError, _Duplicate, _BadNumber):
                 if first and stripped[0] not in "{[\"":
-                    other = other_kind(text[:HEAD] if whole else line, label, expected)
+                    other = other_kind(whole[:HEAD] if whole is not None else line, label, expected)
                     if other is not None:
                         raise other from None
                 value = loads(line, label, lineno)
@@ -442,7 +442,7 @@ def _flat_object(text: str) -> dict | None:
 def array_element_offsets(text: str, array_start: int) -> list[int]:
     """Offsets of the elements of the (valid) JSON array whose '[' is at ``array_start``."""
     decoder = json.JSONDecoder()
-    offsets = []
+    offsets: list[int] = []
     i = array_start + 1
     ws = " \t\r\n"
     n = len(text)
@@ -530,6 +530,7 @@ def csv_rows(text: str | Iterable[str], label: str) -> Iterator[tuple[int, list[
     old = csv.field_size_limit()
     csv.field_size_limit(CSV_FIELD_LIMIT)
     try:
+        source: Iterable[str]
         if isinstance(text, str):
             source = io.StringIO(text[1:] if text.startswith("\ufeff") else text, newline="")
         else:

@@ -633,9 +633,9 @@ class Translator:
             return ord(c)
         at = self.i
         self.i += 1
-        c = self.peek()
-        if c is None:
+        if self.i >= len(self.p):
             raise self.error("Unclosed character class", len(self.p) - 1)
+        c = self.p[self.i]
         self.i += 1
         if c == "Q":
             end = self.p.find("\\E", self.i)
