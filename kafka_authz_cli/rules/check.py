@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
+from typing import Any, Iterable
 
 import re2
 
@@ -54,7 +55,7 @@ class NameMatcher:
 
     kind: str  # any | equals | prefix | regex
     values: tuple[str, ...] = ()  # equals: the names; prefix: (prefix,); regex: (pattern,)
-    regex: object = field(default=None, compare=False, hash=False)
+    regex: Any = field(default=None, compare=False, hash=False)  # compiled RE2 (untyped), or None
     #: The regex as written between the slashes (what the documented meaning reads).
     verbatim: str | None = None
 
@@ -151,7 +152,7 @@ def _matcher(pred: NamePredicate, problems: list[SemanticProblem], on_principal:
     if pred.kind == "equals":
         return NameMatcher("equals", (unquote(pred.raw[0]),))
     if pred.kind == "in":
-        raw = pred.raw
+        raw: Iterable[str] = pred.raw
         if "\\" in "".join(raw):
             raw = map(unquote, raw)
         return NameMatcher("equals", tuple(dict.fromkeys(raw)))
@@ -211,14 +212,14 @@ def check_rules(rules_file: RulesFile, registry: TypeRegistry | None = None) -> 
             cached = expanded.get((rclass, names))
             if cached is None:
                 resource = registry.resources[rclass]
-                if names is None:
+                if rule.operations is None:
                     ops = frozenset(resource.operations)
                 else:
                     for op in rule.operations:
                         if op.text not in resource.operations:
                             raise RulesBuildException("java.lang.IllegalArgumentException",
                                                       f"No enum constant {rclass}.{op.text}", op.pos)
-                    ops = frozenset(names)
+                    ops = frozenset(op.text for op in rule.operations)
                 effective = ops.union(*(resource.implies.get(op, ()) for op in ops))
                 expanded[(rclass, names)] = (ops, effective)
             else:

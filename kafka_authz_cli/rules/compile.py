@@ -368,9 +368,8 @@ def _render(grants: dict, bindings: list[AclBinding]) -> str:
     # Merge principals sharing (effect, resource, ops), then resources sharing (effect, principals, ops).
     merged: dict[tuple, set] = {}
     for (effect, rtype, principal, resource), ops in grants.items():
-        key = (effect, rtype, resource, tuple(sorted(ops)))
-        merged.setdefault(key, set()).add(principal)
-    rows = []
+        merged.setdefault((effect, rtype, resource, tuple(sorted(ops))), set()).add(principal)
+    rows: list[tuple] = []
     for (effect, rtype, resource, ops), principals in merged.items():
         exact = sorted(p[1] for p in principals if p[0] == "equals")
         if any(p[0] == "any" for p in principals):
@@ -378,8 +377,8 @@ def _render(grants: dict, bindings: list[AclBinding]) -> str:
         if exact:
             rows.append((effect, exact, rtype, resource, ops))
     by_res: dict[tuple, list] = {}
-    for effect, principals, rtype, resource, ops in rows:
-        pkey = principals if isinstance(principals, str) else tuple(principals)
+    for effect, who, rtype, resource, ops in rows:
+        pkey = who if isinstance(who, str) else tuple(who)
         if resource[0] == "equals":
             by_res.setdefault((effect, pkey, rtype, ops, "equals"), []).append(resource[1])
         else:
@@ -424,8 +423,9 @@ def load_checked(text: str, path: str, registry: TypeRegistry | None = None):
         raise InputError(f"syntax error: {p.message} (the proxy would not load this file)", path, p.line,
                          p.col) from None
     except RulesSemanticError as exc:
-        p = exc.problems[0]
-        raise InputError(f"{p.message} (the proxy would not load this file)", path, p.pos.line, p.pos.col) from None
+        problem = exc.problems[0]
+        raise InputError(f"{problem.message} (the proxy would not load this file)", path, problem.pos.line,
+                         problem.pos.col) from None
     except RulesBuildException as exc:
         raise InputError(f"{exc.java_class}: {exc}", path, exc.pos.line, exc.pos.col) from None
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
+from typing import Any, Mapping
 
 import re2
 
@@ -79,7 +80,7 @@ class _SortedKeys:
     and they are sorted on first use: a big file's hundreds of thousands of exact-name keys never are.
     """
 
-    def __init__(self, entries: dict[tuple, object], raw: dict[tuple, tuple[str, str, str]]):
+    def __init__(self, entries: Mapping[tuple, object], raw: dict[tuple, tuple[str, str, str]]):
         self.entries = entries
         self.raw = raw
         self._built = False
@@ -125,7 +126,7 @@ class _RegexList:
     __slots__ = ("items", "_set")
 
     def __init__(self):
-        self.items: list[tuple[str, object, object]] = []  # (pattern, compiled, payload)
+        self.items: list[tuple[str, Any, object]] = []  # (pattern, compiled RE2 regex: untyped, payload)
         self._set = None
 
     def add(self, pattern: str, compiled, payload) -> None:
@@ -164,7 +165,7 @@ class _Grants:
     raw: dict[tuple, tuple[str, str, str]] = field(default_factory=dict)
     rules: dict[tuple, list[CheckedRule]] = field(default_factory=dict)
     regexes: dict[str, _RegexList] = field(default_factory=dict)  # by resource class
-    index: _SortedKeys | None = None
+    index: _SortedKeys = field(init=False)  # made once the grants are in (_Side.grants)
 
 
 class _Side:
@@ -457,11 +458,11 @@ class ProxyAuthorizer:
                 rule, n2 = self.allow.matching_rule(action)
                 notes += n2
                 decision = "ALLOWED" if rule is not None else "DENIED"
-        documented, doc_rule = documented or self.documented(action)
+        documented_decision, doc_rule = documented or self.documented(action)
         quirk = None
-        if documented != decision:
+        if documented_decision != decision:
             quirk = next((n for n in notes), None) or self._regex_quirk(action)
-        return RulesDecision(decision, rule, documented, doc_rule, quirk)
+        return RulesDecision(decision, rule, documented_decision, doc_rule, quirk)
 
     def documented(self, action: RulesAction) -> tuple[str, CheckedRule | None]:
         """First matching rule wins (all denies come first); regexes read as written."""

@@ -264,6 +264,7 @@ class StatementCompiler:
             return self._emit_star(name, element, counter, m, lines, ind)
         single = self._single_terminals(name)
         var = self.names.name("v")
+        g: int | None  # None: the expansion is the rule's only one, without a group of its own
         if single is not None:
             g = counter.group()
             token = self._emit_token(None, m, g, lines, ind)
@@ -417,7 +418,7 @@ class FastParser:
         self.start_regex = compiler.start_regex
         self.start_method = self.builder_method(compiler, compiler.start)
         self.parsers = compiler.statement_parsers()
-        self.kind_of_first: dict[str, list[str]] = defaultdict(list)
+        self.kind_of_first: dict[str | None, list[str]] = defaultdict(list)
         for kind in self.kinds:
             for t in compiler.first_terminals(kind):
                 self.kind_of_first[t].append(kind)
@@ -433,7 +434,7 @@ class FastParser:
         spec = self.spec
         keywords, host = spec.keywords, spec.keyword_host
 
-        def classify(value: str) -> str:
+        def classify(value: str) -> str | None:
             return keywords.get(value, host)
 
         return classify
@@ -506,7 +507,9 @@ class FastParser:
         contested = self.spec.contested
         ignored = self.spec.ignored
         while pos < n:
-            pos = gap(text, pos).end()
+            skipped = gap(text, pos)
+            assert skipped is not None  # the gap regex matches the empty string too
+            pos = skipped.end()
             if pos < n and text[pos] in contested:
                 kind, _value, end = _longest(text, pos, self.spec)
                 if kind in ignored:
@@ -521,7 +524,8 @@ class FastParser:
         line = bisect_right(line_starts, end)
         rest = tokenize(text, self.spec, max_statements=1, start=end, line=line, line_start=line_starts[line - 1],
                         max_tokens=1)
-        if rest.errors and (not rest.tokens or rest.errors[0].offset < rest.tokens[0].start_pos):
+        first = rest.tokens[0].start_pos if rest.tokens else None
+        if rest.errors and (first is None or rest.errors[0].offset < first):
             raise Fallback("lexer error right after the final statement")
 
     def _slow_statement(self, text: str, pos: int, line_starts: list[int]):

@@ -22,7 +22,7 @@ class ForkedCall(Generic[T]):
     def __init__(self, fn: Callable[[], T], parallel: bool = True):
         self._fn = fn
         self._pid: int | None = None
-        self._read: int | None = None
+        self._read = -1  # the pipe from the child, while there is one
         if parallel and hasattr(os, "fork"):
             self._start()
 

@@ -120,7 +120,7 @@ class LexerSpec:
         for c, names in starts.items():
             lit_here = [n for n, v in self.literals.items() if v.startswith(c) and v not in self.keywords]
             if len(names) > 1 or lit_here and names:
-                self.contested[c] = [(n, by_name[n]) for n in sorted(names, key=self.declared.get)]
+                self.contested[c] = [(n, by_name[n]) for n in sorted(names, key=self.declared.__getitem__)]
                 single.difference_update(names)
         plain_literals = [(n, v) for n, v in self.literals.items() if v not in self.keywords]
         alternatives = [f"(?P<{name}>{by_name[name].pattern})" for name, _ in regexes if name in single]
@@ -155,16 +155,16 @@ def tokenize(text: str, spec: LexerSpec, end_sequence: tuple[str, ...] = ("OTHER
             if kind == spec.keyword_host:
                 kind = keywords.get(value, kind)
         else:
-            kind, value, end = _longest(text, pos, spec) if text[pos] in contested else (None, None, pos)
-            if kind is None:
-                # ANTLR: an unterminated string/regex runs to the end; a stray character is skipped.
-                bad_end = n if text[pos] in contested or text[pos] in '"' else pos + 1
-                errors.append(LexError(line, pos - line_start, pos, text[pos:bad_end]))
-                line, line_start = _advance(text, pos, bad_end, line, line_start)
-                pos = bad_end
-                if stop_after_next:
-                    break
-                continue
+            kind, value, end = _longest(text, pos, spec) if text[pos] in contested else (None, "", pos)
+        if kind is None:  # (never from the master regex: each of its alternatives is a named group)
+            # ANTLR: an unterminated string/regex runs to the end; a stray character is skipped.
+            bad_end = n if text[pos] in contested or text[pos] in '"' else pos + 1
+            errors.append(LexError(line, pos - line_start, pos, text[pos:bad_end]))
+            line, line_start = _advance(text, pos, bad_end, line, line_start)
+            pos = bad_end
+            if stop_after_next:
+                break
+            continue
         if kind not in ignored:
             if stop_after_next:
                 break  # the one look-ahead token after `otherwise deny;` is read, then ignored

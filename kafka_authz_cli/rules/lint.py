@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any
 
 from kafka_authz_cli.acl import AclOperation
 from kafka_authz_cli.formats.bulk import paused_gc
@@ -102,8 +103,8 @@ def _lint_text(text: str, path: str, registry: TypeRegistry | None) -> LintResul
         checked = check_rules(parsed, registry)
     except RulesSemanticError as exc:
         floor.cancel()
-        for p in exc.problems:
-            add(Finding(SEMANTIC_ERROR.code, path, p.pos.line, p.pos.col, p.message))
+        for problem in exc.problems:
+            add(Finding(SEMANTIC_ERROR.code, path, problem.pos.line, problem.pos.col, problem.message))
         return result
     except RulesBuildException as exc:
         floor.cancel()
@@ -302,9 +303,9 @@ class _KeyIndex:
                 size = len(first)
                 for n in self.lengths[cls]:
                     if n <= size:
-                        items = by_prefix.get(first[:n])
-                        if items:
-                            out += items
+                        found = by_prefix.get(first[:n])
+                        if found:
+                            out += found
         return out
 
 
@@ -321,7 +322,8 @@ def _shadowed(rules: list[CheckedRule], path: str, add) -> None:
             by_principal.add(d.principal_class, d.principal, d)
     # Each principal key's denies, re-filed by resource: the principal index then holds one
     # resource index per key.
-    for table in (by_principal.any, by_principal.equals, *by_principal.prefixes.values()):
+    tables: list[dict[Any, list]] = [by_principal.any, by_principal.equals, *by_principal.prefixes.values()]
+    for table in tables:
         for key, denies in table.items():
             index = _KeyIndex()
             for d in denies:
@@ -537,10 +539,8 @@ def _diverges(authorizer: ProxyAuthorizer, rule: CheckedRule, principal: Princip
     op = sorted(rule.effective_operations)[0] if rule.effective_operations else None
     if op is None:
         return False
-    name = {"any": "x", "equals": None, "prefix": None}.get(rule.resource.kind)
-    if rule.resource.kind in ("equals", "prefix"):
-        name = rule.resource.values[0]
-    elif rule.resource.kind == "regex":
+    if rule.resource.kind == "regex":
         return False
+    name = rule.resource.values[0] if rule.resource.kind in ("equals", "prefix") else "x"
     got = authorizer.decide(RulesAction((principal,), rule.resource_class, op, name))
     return got.decision != got.documented_decision

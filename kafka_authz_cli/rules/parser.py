@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
+from typing import Any
 
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
@@ -216,7 +217,7 @@ def _parse_rules(text: str, path: str, fast: bool) -> RulesFile:
     lark, spec = _parser()
     lexed = tokenize(text, spec)
     problems = [SyntaxProblem(e.line, e.col, e.message, e.offset) for e in lexed.errors]
-    result = None
+    result: Any = None  # the transformer's (imports, rules, end): lark types parse() as returning a Tree
     try:
         result = lark.parse(lexed, start="start")
     except (UnexpectedToken, UnexpectedEOF) as exc:

@@ -49,16 +49,15 @@ def _sre_items(pattern: str) -> tuple[Node, ...]:
         if name == "LITERAL":
             return Node("literal", name, frozenset(chr(av)))
         if name == "IN":
-            chars: set[str] | None = set()
+            chars: set[str] = set()
             for iop, iav in av:
                 if str(iop) == "LITERAL":
                     chars.add(chr(iav))
                 elif str(iop) == "RANGE":
                     chars.update(chr(c) for c in range(iav[0], iav[1] + 1))
                 else:
-                    chars = None
-                    break
-            return Node("set", name, frozenset(chars) if chars is not None else None)
+                    return Node("set", name, None)
+            return Node("set", name, frozenset(chars))
         if name == "SUBPATTERN":
             return Node("group", name, items=tuple(node(*i) for i in av[-1]))
         if name in ("MAX_REPEAT", "MIN_REPEAT"):

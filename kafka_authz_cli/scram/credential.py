@@ -200,7 +200,8 @@ class ScramCredential:
             keys = [record[k] for k in ("salt", "storedKey", "serverKey")]
             if not all(isinstance(k, str) for k in keys):
                 raise TypeError("salt, storedKey and serverKey must be base64 strings")
-            return cls(mech, *map(java_base64_decode, keys), int(record["iterations"]))
+            salt, stored_key, server_key = map(java_base64_decode, keys)
+            return cls(mech, salt, stored_key, server_key, int(record["iterations"]))
         except (KeyError, ValueError, TypeError, JavaException) as exc:
             raise ScramError(f"not a UserScramCredentialRecord: {exc}") from None
 
@@ -280,7 +281,7 @@ def parse_add_scram(argument: str) -> AddScramResult:
     if iterations > mechanism.max_iterations:
         raise ScramError(f"The 'iterations' value must be <= {mechanism.max_iterations} for add-scram using {enum_name}")
     generated = salt is None
-    if generated:
+    if salt is None:
         salt = new_salt()
     if password is not None:
         salted = salted_password(mechanism, _utf8(password), salt, iterations)
