@@ -69,6 +69,12 @@ class AclSet:
     #: reports them, the other commands hear them among ``warnings``.
     findings: list = field(default_factory=list)
 
+    def add(self, binding: AclBinding, origin: str) -> None:
+        """A binding a reader found, and where (a reader that adds holds its origins in a list)."""
+        self.bindings.append(binding)
+        assert isinstance(self.origins, list)
+        self.origins.append(origin)
+
 
 # ---------------------------------------------------------------------------------------------
 # Detection

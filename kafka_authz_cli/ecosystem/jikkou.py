@@ -166,8 +166,7 @@ class _Reading:
     def add(self, binding: AclBinding, origin: str) -> None:
         if binding not in self.seen:  # Jikkou creates each KafkaAclBinding once (equals without the delete flag)
             self.seen.add(binding)
-            self.acl_set.bindings.append(binding)
-            self.acl_set.origins.append(origin)
+            self.acl_set.add(binding, origin)
 
 
 def read(text: str, path: str, options: Mapping[str, str] | None = None) -> AclSet:
@@ -283,7 +282,7 @@ def _resource(reading: _Reading, node, top: dict, kind: str) -> None:
 def _annotated(notes: dict, key: str, path: str) -> bool:
     """``CoreAnnotations.isAnnotatedWith``: the value converted to a boolean (true, "true" in any case)."""
     node = notes.get(key)
-    if y.is_null(node):
+    if node is None or y.is_null(node):
         return False
     if node.id != "scalar":
         raise y.error(node, path, f"metadata.annotations.{key} must be true or false, got {y.kind_of(node)}")
@@ -394,7 +393,7 @@ def _enum(entries: dict, key: str, values: dict, at, path: str, what: str):
         raise y.error(node if node is not None else at, path, f"{what}.{key} is missing: Jikkou 1.1.0 passes null "
                       f"(no default applies) and Kafka refuses it; one of {', '.join(values)}")
     found = values.get(text.upper())
-    if found is None and node.tag == "tag:yaml.org,2002:int":
+    if found is None and node is not None and node.tag == "tag:yaml.org,2002:int":
         raise y.error(node, path, f"{what}.{key}: {text}: Jackson reads a number as the position in Kafka's enum "
                       f"(UNKNOWN, ANY, ...), not read here; write the name, one of {', '.join(values)}")
     if found is None:

@@ -11,6 +11,7 @@ prefixes exclude. JulieOps collects a set: each binding is kept once, with its f
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from kafka_authz_cli.acl import AclBinding, AclOperation, AclPermissionType, PatternType, ResourceType
 from kafka_authz_cli.ecosystem import julieops_model as m
@@ -47,8 +48,7 @@ class _Out:
         if not _managed(binding, self.cfg):
             self.reading.unmanaged += 1
             return
-        acl_set.bindings.append(binding)
-        acl_set.origins.append(f"{user.path}:{user.line} ({user.what})")
+        acl_set.add(binding, f"{user.path}:{user.line} ({user.what})")
 
     def once(self, code: str, user: m.User, message: str) -> None:
         """A finding for ``user`` (told once per entry, however many topics it is expanded on)."""
@@ -341,7 +341,7 @@ def _role_acl(node, path: str) -> dict:
     for key in entries:
         if key not in _ACL_KEYS:
             raise y.error(node, path, f"a role acl: unknown field {key!r} (known: {', '.join(_ACL_KEYS)})")
-    acl = {k: (None if y.is_null(v) else m.as_text(v)) for k, v in entries.items()}
+    acl: dict[str, Any] = {k: (None if y.is_null(v) else m.as_text(v)) for k, v in entries.items()}
     acl["operation"] = acl.get("operation", acl.get("role"))  # @JsonAlias("role")
     acl["line"] = y.line(node)
     return acl

@@ -344,8 +344,7 @@ def _state(reading: _Reading, state: _File, parsed: dict) -> None:
     for binding, origin in acls.values():
         if binding not in reading.seen:
             reading.seen.add(binding)
-            reading.acl_set.bindings.append(binding)
-            reading.acl_set.origins.append(origin)
+            reading.acl_set.add(binding, origin)
 
 
 def _paths(parsed: dict) -> dict[int, str]:
@@ -413,6 +412,7 @@ def _put_all(reading: _Reading, acls: dict, owners: dict, name: str, kind: str, 
     """Put one service's or user's ACLs under ``<name>-<index>``, as StateManager does."""
     out = [(a, a.principal if principal is None else principal, path) for a in generated]
     section = "customServiceAcls" if kind == "service" else "customUserAcls"
+    who: str | None
     for label, key_node, entries in custom:
         acl = _custom_acl(state_path, label, entries, f"{section} entry {label} of {kind} {name}")
         acl.node = key_node

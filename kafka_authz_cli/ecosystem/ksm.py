@@ -38,9 +38,10 @@ SECTIONS = {"topics": ResourceType.TOPIC, "groups": ResourceType.GROUP,
 _OPS = {k.lower(): v for k, v in OPERATIONS.items()}
 _PERMS = {k.lower(): v for k, v in PERMISSIONS.items()}
 #: the helpers (``parseAcl``, topics only): what each adds, on the topic unless a resource is given
-_HELPERS = {"consume": [AclOperation.DESCRIBE, AclOperation.READ],
-            "produce": [AclOperation.DESCRIBE, AclOperation.CREATE, AclOperation.WRITE,
-                        (ResourceType.CLUSTER, "*", AclOperation.CREATE)]}
+_HELPERS: dict[str, list[AclOperation | tuple[ResourceType, str, AclOperation]]] = {
+    "consume": [AclOperation.DESCRIBE, AclOperation.READ],
+    "produce": [AclOperation.DESCRIBE, AclOperation.CREATE, AclOperation.WRITE,
+                (ResourceType.CLUSTER, "*", AclOperation.CREATE)]}
 
 # -- coded findings: what KSM applies differently from how the file reads --------------------------------
 PRODUCE_CREATES_TOPICS = FindingCode(
@@ -87,8 +88,7 @@ class _Reading(SourceReading):
     def add(self, binding: AclBinding, origin: str) -> None:
         if binding not in self.seen:  # KSM keeps a Set[(Resource, Acl)]
             self.seen.add(binding)
-            self.acl_set.bindings.append(binding)
-            self.acl_set.origins.append(origin)
+            self.acl_set.add(binding, origin)
 
 
 def read(text: str, path: str, options: Mapping[str, str] | None = None) -> AclSet:

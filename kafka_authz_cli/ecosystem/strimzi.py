@@ -270,8 +270,7 @@ def _user(reading: _Reading, node, top: dict, version: str) -> None:
         for binding in _rule(reading, rule, i, principal, version):
             if binding not in seen:  # the operator keeps a Set<SimpleAclRule>
                 seen.add(binding)
-                reading.acl_set.bindings.append(binding)
-                reading.acl_set.origins.append(origin)
+                reading.acl_set.add(binding, origin)
 
 
 def _rule(reading: _Reading, node, i: int, principal: str, version: str) -> list[AclBinding]:

@@ -112,6 +112,7 @@ def write(bindings: Iterable[AclBinding], authentication: str | None = None, clu
         if reason is not None:
             lost.append(Lost(b, reason))
             continue
+        assert not isinstance(user, str)  # a str is the reason there is no KafkaUser
         name, auth = user
         if name in users and users[name][0] != auth:
             lost.append(Lost(b, f"KafkaUser {name} is already written for User:{'CN=' * (auth == 'scram-sha-512')}"

@@ -174,8 +174,7 @@ class _Reading:
     def add(self, binding: AclBinding, origin: str, provider: "Provider | None" = None) -> None:
         if binding not in self.seen:  # the broker holds a set: two resources for one ACL are one ACL
             self.seen.add(binding)
-            self.acl_set.bindings.append(binding)
-            self.acl_set.origins.append(origin)
+            self.acl_set.add(binding, origin)
         where = origin.split(" (", 1)[0]
         _findings(self, binding, where)
         if provider is CONFLUENT and _INTEGER_ID.fullmatch(binding.principal):
@@ -324,7 +323,7 @@ def _read_hcl(reading: _Reading, files: list[tuple[str, str]]) -> None:
 def _variable_files(directories: set[str]) -> list[str]:
     """The variable files Terraform loads by itself beside the configuration (terraform.tfvars[.json],
     *.auto.tfvars[.json])."""
-    out = []
+    out: list[str] = []
     for directory in sorted(directories):
         try:
             names = sorted(os.listdir(directory))
@@ -415,7 +414,8 @@ def _expansion(reading: _Reading, attribute: str, size: int) -> None:
 
 def _kind(value: Any) -> str:
     """A value's kind in words, never its text (shared lists and maps can stand for exponentially many)."""
-    return {str: "a string", list: "a list", tuple: "a set", dict: "a map"}.get(type(value), type(value).__name__)
+    kinds: dict[type, str] = {str: "a string", list: "a list", tuple: "a set", dict: "a map"}
+    return kinds.get(type(value), type(value).__name__)
 
 
 def _contains(tree, node) -> bool:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from kafka_authz_cli.errors import InputError
 
@@ -498,7 +498,7 @@ def _integer(node, scope: Scope) -> int:
 
 
 #: one reading per expression form of the grammar (the others are not evaluated)
-_FORMS = {
+_FORMS: dict[str | None, Callable[..., Any]] = {
     "expr_term": _term,
     "string": _template,
     "int_lit": lambda node, scope, text: _integer(node, scope),

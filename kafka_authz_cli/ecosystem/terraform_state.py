@@ -64,12 +64,15 @@ def resources(text: str, path: str) -> Iterator[StateResource]:
         yield from _state(doc, text, path)
 
 
+_KIND_NAMES: dict[type, str] = {dict: "an object", list: "a list", str: "a string"}
+
+
 def _typed(value, kind: type, text: str, path: str, where: list, what: str):
     """``value`` if it is a ``kind`` (None counts as empty), else a located error naming its JSON path."""
     if value is None:
         return kind()
     if not isinstance(value, kind):
-        expected = {dict: "an object", list: "a list", str: "a string"}[kind]
+        expected = _KIND_NAMES[kind]
         raise error(text, path, where, f"{what} must be {expected}, got {json_type(value)}")
     return value
 
@@ -88,8 +91,8 @@ def _show(doc: dict, text: str, path: str) -> Iterator[StateResource]:
     # of a state, values; of a saved plan, planned_values (unknowns left out)
     top = "values" if doc.get("values") else "planned_values"
     root = _typed(doc.get(top), dict, text, path, [top], top)
-    pending = deque([(_typed(root.get("root_module"), dict, text, path, [top, "root_module"], "root_module"),
-                      [top, "root_module"])])
+    pending: deque[tuple[Any, list[str | int]]] = deque([(
+        _typed(root.get("root_module"), dict, text, path, [top, "root_module"], "root_module"), [top, "root_module"])])
     while pending:
         module, where = pending.popleft()
         listed = _typed(module.get("resources"), list, text, path, where + ["resources"], "resources")

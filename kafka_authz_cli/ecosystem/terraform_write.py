@@ -89,7 +89,7 @@ def write(bindings: Iterable[AclBinding], lossy: bool = False, provider: str = "
     if chosen is CONFLUENT and not confluent_cluster:
         raise OptionError("confluent_kafka_acl needs the Kafka cluster id (lkc-...): its import ID starts with it",
                           "--terraform-confluent-cluster")
-    if chosen is CONFLUENT and ("/" in confluent_cluster or "#" in confluent_cluster):
+    if chosen is CONFLUENT and confluent_cluster and ("/" in confluent_cluster or "#" in confluent_cluster):
         raise OptionError(f"{confluent_cluster!r}: a cluster id cannot hold '/' or '#'", "--terraform-confluent-cluster")
     if chosen is MONGEY and confluent_cluster:
         raise OptionError("only with --terraform-provider confluent", "--terraform-confluent-cluster")
@@ -142,6 +142,7 @@ def _text(provider: Provider, bindings: list[AclBinding], cluster: str | None) -
         out.append("")
         out.append(f'resource "{provider.resource}" "{name}" {{')
         if provider is CONFLUENT:
+            assert cluster is not None  # write() refuses confluent_kafka_acl without the cluster id
             out.extend(["  kafka_cluster {", f"    id = {quote(cluster)}", "  }"])
         for field in ("resource_type", "resource_name", "pattern_type", "principal", "host", "operation", "permission"):
             out.append(f"  {a[field].ljust(width)} = {quote(values[field])}")

@@ -29,9 +29,12 @@ costs more than a small multiple of the text). A recursive alias is refused by e
 
 from __future__ import annotations
 
-from typing import Callable, Iterator
+from typing import TYPE_CHECKING, Callable, Iterator
 
 from kafka_authz_cli.errors import InputError
+
+if TYPE_CHECKING:
+    from yaml import MappingNode, ScalarNode, SequenceNode
 
 JACKSON = "jackson"
 SNAKEYAML = "snakeyaml"
@@ -69,7 +72,7 @@ class Composer:
         self.path = path
         self.policy = policy
         self.warn = warn
-        self.anchors: dict[str, object] = {}
+        self.anchors: dict[str, ScalarNode | SequenceNode | MappingNode] = {}
         self.open: set[int] = set()  # collections being composed (an alias of one is recursive)
         self.collection_aliases = 0  # SnakeYAML's nonScalarAliasesCount: per file, never reset
         self.sizes: dict[int, int] = {}  # expanded node count of each aliased node (and its aliased parts)
@@ -200,7 +203,7 @@ class Composer:
 
     def _error(self, event, reason: str) -> InputError:
         mark = event.start_mark
-        if isinstance(event, self.yaml.AliasEvent):
+        if isinstance(event, self.yaml.AliasEvent) and event.anchor is not None:
             reason = f"YAML alias *{event.anchor[:60]}{'...' if len(event.anchor) > 60 else ''}: {reason}"
         return InputError(reason, self.path, mark.line + 1, mark.column + 1)
 

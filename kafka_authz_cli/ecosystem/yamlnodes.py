@@ -7,7 +7,7 @@ server's schema check) and raise :class:`InputError` at the node's ``file:line:c
 
 from __future__ import annotations
 
-from typing import Callable, Iterator
+from typing import Any, Callable, Iterator
 
 from kafka_authz_cli.ecosystem.yaml_aliases import BOUNDED, JACKSON, Composer
 from kafka_authz_cli.errors import InputError
@@ -28,7 +28,7 @@ def _loader():
     if _LOADER is None:
         import yaml
 
-        base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+        base: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's loader where PyYAML has it
 
         class Loader(base):
             def resolve(self, kind, value, implicit):
@@ -110,11 +110,11 @@ def kind_of(node) -> str:
             "tag:yaml.org,2002:bool": "a boolean"}.get(node.tag, "a scalar")
 
 
-def mapping(node, path: str, what: str) -> dict[str, object]:
+def mapping(node, path: str, what: str) -> dict[str, Any]:
     """A mapping node's entries by key (string keys; a repeated key is an error, as in Kubernetes)."""
     if node.id != "mapping":
         raise error(node, path, f"{what} must be a mapping, got {kind_of(node)}")
-    out: dict[str, object] = {}
+    out: dict[str, Any] = {}  # PyYAML nodes, untyped here as everywhere in this module
     for key, value in node.value:
         if key.id != "scalar" or key.tag != STR:
             raise error(key, path, f"{what}: keys must be strings, got {kind_of(key)}")
