@@ -172,7 +172,7 @@ def _sasl_settings(props: dict[str, str], path: str) -> dict:
 
 def _ssl_files(props: dict[str, str], path: str) -> dict:
     """PEM trust and key stores (kafka-python reads no JKS or PKCS12), and the key's password."""
-    config = {}
+    config: dict[str, str | None] = {}
     for store in ("truststore", "keystore"):
         key = f"ssl.{store}.location"
         if key not in props:
@@ -312,6 +312,8 @@ class KafkaAclAdmin:
     timeout: float = DEFAULT_TIMEOUT
     #: Requests sent to the broker (for the benchmark and progress reports).
     round_trips: int = field(default=0, init=False)
+    #: How long connecting took (set by `connect`).
+    connect_seconds: float = field(default=0.0, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         from kafka import KafkaAdminClient
@@ -407,7 +409,7 @@ class KafkaAclAdmin:
         # Kafka 4.1 broker throw (NullPointerException, no answer) when the caller lacks DESCRIBE.
         result = self._call("DescribeUserScramCredentials", self._admin.describe_user_scram_credentials,
                             list(users) if users else [])
-        out = {}
+        out: dict[str, list[tuple[str, int]]] = {}
         for user, info in result.items():
             if info.get("error"):
                 if users is not None and any(w in str(info["error"]).lower() for w in ("not found", "not exist")):

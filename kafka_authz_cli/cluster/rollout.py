@@ -60,7 +60,8 @@ class Scope:
 
     @classmethod
     def parse(cls, items: Iterable[str], origin: str = "--scope", lines: list[int] | None = None) -> "Scope":
-        principals, resources = set(), set()
+        principals: set[str] = set()
+        resources: set[tuple[ResourceType | None, str, bool]] = set()
         for i, item in enumerate(items):
             line = lines[i] if lines else None
             kind, sep, value = item.partition("=")

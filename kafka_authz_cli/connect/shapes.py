@@ -280,8 +280,9 @@ def _strimzi_string(value, key: str, label: str) -> str:
 
 
 def _from_kafka_connector(doc: dict, label: str) -> ConnectorFile:
-    meta = doc.get("metadata") if isinstance(doc.get("metadata"), dict) else {}
-    spec = doc.get("spec") if isinstance(doc.get("spec"), dict) else {}
+    meta, spec = doc.get("metadata"), doc.get("spec")
+    meta = meta if isinstance(meta, dict) else {}
+    spec = spec if isinstance(spec, dict) else {}
     name = meta.get("name")
     if not isinstance(name, str) or not name:
         raise InputError("a KafkaConnector without metadata.name: Kubernetes refuses it", label)

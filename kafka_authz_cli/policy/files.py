@@ -116,7 +116,7 @@ def request_from_dict(rec: dict, origin: str) -> PolicyRequest:
 
 
 def read_requests(path: Path | str) -> list[PolicyRequest]:
-    out = []
+    out: list[PolicyRequest] = []
     for lineno, line in enumerate(read_text(path).splitlines(), 1):
         if not line.strip() or line.lstrip().startswith("#"):
             continue

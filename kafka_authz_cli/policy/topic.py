@@ -400,12 +400,12 @@ def _check_config(key: str, bound: Bound, req: PolicyRequest, current: TopicStat
         if bound.required:
             violations_out.append(f"Topic '{req.topic}': {key} must be set")
             return
-        value, source = _broker_default(key, broker, kafka)
+        value, default_source = _broker_default(key, broker, kafka)
         if value is None:
             if checks_value:
                 notes.append(f"{key}: not set and its broker default is unknown: not checked")
             return
-        source = f"broker default {source}"
+        source = f"broker default {default_source}"
     what = f"Topic '{req.topic}': {key} ({source})"
     if bound.min is not None or bound.max is not None:
         def lookup(other: str) -> str | None:

@@ -171,7 +171,9 @@ def compact_only_note(name: str, lookup: Callable[[str], str | None]) -> str | N
     if name not in ("retention.ms", "retention.bytes"):
         return None
     policy = lookup("cleanup.policy")
-    items = kafka_list(policy) if policy is not None else []
+    if policy is None:
+        return None
+    items = kafka_list(policy)
     if items and "delete" not in items:
         return (f"{name}: cleanup.policy={policy.strip()} does not delete by time or size (UnifiedLog."
                 "deleteOldSegments): the latest record of each key is kept whatever this bound says")

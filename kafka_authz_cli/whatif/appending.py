@@ -34,11 +34,11 @@ def is_gzip(path: str) -> bool:
         return fh.read(2) == _GZIP_MAGIC
 
 
-def _content(path: str) -> BinaryIO:
+def _content(path: str) -> BinaryIO | gzip.GzipFile:
     return gzip.open(path, "rb") if is_gzip(path) else open(path, "rb")
 
 
-def _chunks(fh: BinaryIO, limit: int | None = None) -> Iterator[bytes]:
+def _chunks(fh: BinaryIO | gzip.GzipFile, limit: int | None = None) -> Iterator[bytes]:
     left = limit
     while left is None or left > 0:
         data = fh.read(MIB if left is None else min(MIB, left))

@@ -161,8 +161,13 @@ def parse_message(message: str, source: str = "", level: str | None = None,
     return AuditDecision(*core[:7], level, timestamp, *core[7:11], source)
 
 
+#: A decision's fields as its message gives them: principal, host, operation, resource type, name, pattern type,
+#: decision, request, resource reference count, rule and format.
+_Core = tuple[str, str, str, str, str, str | None, str, str | None, int | None, str | None, str]
+
+
 @functools.lru_cache(maxsize=1 << 16)
-def _parse_core(message: str) -> tuple | str:
+def _parse_core(message: str) -> _Core | str:
     # Real logs repeat the same message (same request) over and over, only timestamps differ:
     # each distinct message is parsed once.
     head = _HEAD.match(message)
@@ -385,6 +390,11 @@ class FileReader:
 
     __slots__ = ("source", "stats", "quarantine", "suffix_mode", "_start", "_texts", "_lines", "_chars",
                  "_injection")
+    # the open record (set by `feed` when one starts)
+    _texts: list[str]
+    _lines: int
+    _chars: int
+    _injection: bool
 
     def __init__(self, source: str, stats: "ReadStats", quarantine: list, suffix_mode: bool):
         self.source = source

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 from datetime import datetime, timezone
-from typing import Iterable, Iterator
+from typing import Any, Iterable, Iterator
 
 from kafka_authz_cli.acl import AclError, AclOperation, ResourceType, Rule, java_host_address
 from kafka_authz_cli.whatif.auditlog import AuditDecision, Quarantined, ReadStats
@@ -181,7 +181,7 @@ def _time(value) -> str | None:
 
 def to_event(d: AuditDecision, event_id: str = "0", cluster: str = "authz") -> dict:
     """The CloudEvent Confluent writes for a decision (CP 7 shape): what `decode_event` reads back."""
-    data = {
+    data: dict[str, Any] = {
         "serviceName": f"crn:///kafka={cluster}",
         "methodName": d.request or "kafka.Unknown",
         "resourceName": f"crn:///kafka={cluster}/{d.resource_type.lower()}={d.resource_name}",

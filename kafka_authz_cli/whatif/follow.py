@@ -24,7 +24,7 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass
-from typing import Callable, Iterator
+from typing import BinaryIO, Callable, Iterator
 
 #: Bytes read from the file per poll at most: a poll returns promptly even far behind the writer.
 READ_CHUNK = 1 << 20
@@ -51,7 +51,7 @@ class Follower:
         self.generation = 0
         self.rotations = 0  # the path named a new file (rename)
         self.truncations = 0
-        self._fh = None
+        self._fh: BinaryIO | None = None
         self._ident: tuple[int, int] | None = None
         self._pos = 0
         self._buf = b""
@@ -73,10 +73,12 @@ class Follower:
         out: list[Line] = []
         if self._fh is None and not self._open():
             return out
-        if os.fstat(self._fh.fileno()).st_size < self._pos:  # copytruncate: read it again from the start
+        fh = self._fh
+        assert fh is not None  # open, or just opened
+        if os.fstat(fh.fileno()).st_size < self._pos:  # copytruncate: read it again from the start
             self.truncations += 1
             self._end_generation(out)
-            self._fh.seek(0)
+            fh.seek(0)
             self._pos = 0
             self._start_generation(self.path)
         if self._read(out):
@@ -135,7 +137,9 @@ class Follower:
     def _read(self, out: list[Line], whole: bool = False) -> bool:
         """Read what is there (all of it, or up to READ_CHUNK bytes); True if the limit stopped it."""
         limit = None if whole else READ_CHUNK
-        data = self._fh.read() if limit is None else self._fh.read(limit)
+        fh = self._fh
+        assert fh is not None  # read only while the file is open
+        data = fh.read() if limit is None else fh.read(limit)
         if not data:
             return False
         self._pos += len(data)

@@ -39,7 +39,7 @@ from collections import Counter
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
 from kafka_authz_cli.acl import AclBinding, PatternType, ResourceType
 from kafka_authz_cli.errors import InputError
@@ -450,7 +450,7 @@ class Baseline:
     used_before: dict  # a current ACL's text (acl_text) -> requests it decides
     untimed: int
     requests: int
-    rollup: object = None
+    rollup: Any = None
 
     def as_json(self) -> dict:
         s = self.summary
@@ -545,11 +545,11 @@ def load_baseline(cache_dir: Optional[Path], key: str) -> Optional[Baseline]:
         return None
     try:
         data = json.loads((cache_dir / f"{key}.json").read_text(encoding="utf-8"))
-        rows = {"resource": cache_dir / f"{key}.parquet", "principal": cache_dir / f"{key}.by-principal.parquet"}
-        if data.get("format") != BASELINE_FORMAT or not rows["resource"].exists():
+        resource, principal = cache_dir / f"{key}.parquet", cache_dir / f"{key}.by-principal.parquet"
+        if data.get("format") != BASELINE_FORMAT or not resource.exists():
             return None
-        if not rows["principal"].exists():
-            rows["principal"] = None  # too many requests to sort in memory: resource order only
+        # without the rows in principal order: too many requests to sort in memory, resource order only
+        rows = {"resource": resource, "principal": principal if principal.exists() else None}
         return Baseline.from_json(data, rows)
     except (OSError, ValueError, KeyError, TypeError):
         return None  # absent, unreadable or damaged: computed again
@@ -573,7 +573,8 @@ class BaselineWriter:
 
     def __init__(self, cache_dir: Optional[Path], key: Optional[str]):
         self.cache_dir, self.key = cache_dir, key
-        self.writer = self.tmp = None
+        self.writer: Any = None  # a pyarrow ParquetWriter once rows go to the file
+        self.tmp: Optional[Path] = None
         self.kept: list = []
         self.rows = 0
         self.to_file = cache_dir is not None and key is not None
@@ -590,6 +591,7 @@ class BaselineWriter:
         import pyarrow.parquet as pq
 
         if self.writer is None and self.to_file:
+            assert self.cache_dir is not None  # to_file: a directory and a key
             try:
                 self.cache_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
                 self.tmp = self.cache_dir / f".{self.key}.{os.getpid()}.parquet.tmp"
@@ -617,17 +619,19 @@ class BaselineWriter:
             if self.writer is None:
                 baseline.rollup = rows
                 return baseline
+        assert self.cache_dir is not None and self.tmp is not None  # the rows went to the file
         self.writer.close()
-        paths = {"resource": self.cache_dir / f"{self.key}.parquet", "principal": None}
+        resource_rows = self.cache_dir / f"{self.key}.parquet"
+        paths: dict[str, Optional[Path]] = {"resource": resource_rows, "principal": None}
         try:
             if by_principal is not None:
-                paths["principal"] = self.cache_dir / f"{self.key}.by-principal.parquet"
+                paths["principal"] = principal_rows = self.cache_dir / f"{self.key}.by-principal.parquet"
                 tmp = self.cache_dir / f".{self.key}.{os.getpid()}.by-principal.tmp"
                 fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
                 with os.fdopen(fd, "wb") as fh:
                     pq.write_table(by_principal, fh, row_group_size=self.ROW_GROUP_ROWS)
-                os.replace(tmp, paths["principal"])
-            os.replace(self.tmp, paths["resource"])
+                os.replace(tmp, principal_rows)
+            os.replace(self.tmp, resource_rows)
             tmp = self.cache_dir / f".{self.key}.{os.getpid()}.json.tmp"
             fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
             with os.fdopen(fd, "w", encoding="utf-8") as fh:
@@ -670,6 +674,7 @@ def answer_from_index(indexes: list[Index], since, until, proposed_acls: list[Ac
         why = "no baseline yet for this index, window, current set and settings: computed now, kept for the next"
     if why is not None:
         return _full(scan, windowed, proposed_acls, proposed, current, why, cache_dir, key)
+    assert baseline is not None and selection is not None and changed is not None  # else `why` says why not
     try:
         touched = evaluate(baseline.touched_rows(selection), proposed, current)
     except StaleBaseline:

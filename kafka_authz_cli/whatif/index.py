@@ -290,7 +290,7 @@ def write_hourly_local(staged: Path, hourly: dict[tuple, Aggregate]) -> None:
     for (key, hour), a in hourly.items():
         by_day.setdefault(hour[:10] if hour else None, []).append((key, hour, a))
     for day, rows in by_day.items():
-        cols = {n: [] for n in schema().names}
+        cols: dict[str, list] = {n: [] for n in schema().names}
         for key, hour, a in rows:
             for n, v in zip(KEY, key):
                 cols[n].append(v)

@@ -53,7 +53,7 @@ class LineDecisions:
     def __init__(self, stats: ReadStats, quarantine: list[Quarantined]):
         self.stats = stats
         self.quarantine = quarantine
-        self._generation = None
+        self._generation: int | None = None
         self._reader = None
         self._head: list[tuple[int, str]] = []  # lines held until the reader is chosen
         self._source = ""

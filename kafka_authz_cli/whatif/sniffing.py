@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import io
 import zlib
-from typing import BinaryIO
+from typing import BinaryIO, cast
 
 from kafka_authz_cli.errors import InputError
 from kafka_authz_cli.formats import what_is
@@ -92,7 +92,7 @@ def peek(fh: BinaryIO) -> tuple[BinaryIO, str, bool]:
             break
         raw += more
     text, whole = _decoded_head(raw)
-    return _Replayed(raw, fh), text, whole
+    return cast(BinaryIO, _Replayed(raw, fh)), text, whole  # a raw stream, read as a binary file
 
 
 def why_not_a_log(head: str, whole: bool, source: str) -> str | None:
@@ -103,8 +103,7 @@ def why_not_a_log(head: str, whole: bool, source: str) -> str | None:
         head = head[:head.rfind("\n") + 1]  # cut short by the prefix: its last line is partial
     if has_log4j_line(head) or kind is not None and kind.key in _AUDIT_KINDS:
         return None  # a log (of other loggers too, or cut short), or audit records: bad ones are quarantined
-    other = kind is not None and kind.key not in _LOG_KINDS
-    if other and not _holds_a_decision(head, source):
+    if kind is not None and kind.key not in _LOG_KINDS and not _holds_a_decision(head, source):
         return f"this looks like {kind.name}"
     read = _read_head(head, source)
     if read is not None and not head.endswith("\n"):

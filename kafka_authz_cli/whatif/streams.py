@@ -26,13 +26,13 @@ def read_stream(fh: BinaryIO, source: str, stats: ReadStats, quarantine: list[Qu
         raise wrong
     stats.files += 1
     lines = iter_file_lines(fh, source, stats, on_bytes)
-    head = []
+    first_lines = []
     for line in lines:
-        head.append(line)
+        first_lines.append(line)
         if line.strip():
             break
-    every = itertools.chain(head, lines)
-    if head and looks_like_events(head[-1]):
+    every = itertools.chain(first_lines, lines)
+    if first_lines and looks_like_events(first_lines[-1]):
         yield from read_event_lines(every, source, stats, quarantine)
     else:
         yield from read_lines(every, source, stats, quarantine)
