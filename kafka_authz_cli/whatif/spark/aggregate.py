@@ -4,8 +4,13 @@ lines, and per request from those (the same sums, times and latest rule as
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from kafka_authz_cli.whatif.spark import messages
 from kafka_authz_cli.whatif.spark.session import materialize
+
+if TYPE_CHECKING:
+    from pyspark.sql import DataFrame
 
 KEY = ["principal", "host", "operation", "resource_type", "resource_name"]
 
@@ -27,7 +32,7 @@ def _ts_from(hour, ms):
 _RANK_BITS = 40
 
 
-def hourly_aggregates(fast, classes, odd, cached: list) -> tuple[object, str]:
+def hourly_aggregates(fast, classes, odd, cached: list) -> tuple[DataFrame, str]:
     """Per (request, hour) aggregates of the fast groups and the odd lines' decisions, and what the
     groups were joined to their fields on. The fast groups aggregate with fixed-width buffers only
     (times as milliseconds within the hour, the last rule as a rank), which Spark does with a hash

@@ -42,7 +42,7 @@ def _decide_worker(acls_bc):
             keys = list(zip(*(cols[k] for k in KEY)))
             after = decide(keys, after_authz)
             before = decide(keys, before_authz) if before_authz is not None else None
-            out = {n: [] for n in names}
+            out: dict[str, list] = {n: [] for n in names}
             for i, key in enumerate(keys):
                 agg = Aggregate(cols["count"][i], cols["visible"][i], cols["allowed"][i], cols["denied"][i],
                                 cols["first_seen"][i], cols["last_seen"][i], rule=cols["rule"][i])
@@ -51,6 +51,7 @@ def _decide_worker(acls_bc):
                 kind, _, before_rule = classify(agg, a, b)
                 logged = agg.logged
                 comparable = b is not None and logged != "MIXED"
+                agrees = b is not None and b.decision == logged
                 for n, val in zip(KEY, key):
                     out[n].append(val)
                 for n in ("count", "visible", "allowed", "denied", "first_seen", "last_seen", "rule"):
@@ -60,8 +61,8 @@ def _decide_worker(acls_bc):
                 out["after_rule"].append(a.rule)
                 out["after_acl"].append(index.get(a.acl, -1) if a.acl is not None else -1)
                 out["comparable"].append(int(comparable))
-                out["reproduced"].append(int(comparable and b.decision == logged))
-                out["mismatch"].append(bool(comparable and b.decision != logged))
+                out["reproduced"].append(int(comparable and agrees))
+                out["mismatch"].append(bool(comparable and not agrees))
                 out["mixed"].append(logged == "MIXED")
                 out["current_decision"].append(b.decision if b is not None else None)
                 out["current_rule"].append(b.rule if b is not None else None)

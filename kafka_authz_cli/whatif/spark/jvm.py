@@ -14,10 +14,10 @@ def java_problem() -> str | None:
     """None when a Java 17+ runtime is there; otherwise what is wrong, in words."""
     home = os.environ.get("JAVA_HOME")
     java = os.path.join(home, "bin", "java") if home else shutil.which("java")
+    if not java:  # never with JAVA_HOME set: java is then its bin/java
+        return "no Java runtime (java is not on PATH and JAVA_HOME is not set)"
     if home and not os.access(java, os.X_OK):
         return f"JAVA_HOME is {home} but {java} is not an executable"
-    if not java:
-        return "no Java runtime (java is not on PATH and JAVA_HOME is not set)"
     import subprocess
 
     try:

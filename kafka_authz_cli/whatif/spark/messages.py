@@ -63,7 +63,7 @@ def _classify_worker(batches):
     for batch in batches:
         msgs = batch.column("msg")
         jvm = [batch.column("j_" + n).to_pylist() for n in names]
-        out = {n: [] for n in ["cls"] + names + ["reason", "agree"]}
+        out: dict[str, list] = {n: [] for n in ["cls"] + names + ["reason", "agree"]}
         for i, raw in enumerate(msgs.to_pylist()):
             c = classify_message(raw.decode("utf-8", "replace"))
             out["cls"].append(c[0])

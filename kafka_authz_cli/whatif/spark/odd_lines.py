@@ -19,7 +19,7 @@ import json
 from dataclasses import dataclass
 
 from kafka_authz_cli.errors import AuthzError
-from kafka_authz_cli.whatif.auditlog import ReadStats, read_runs
+from kafka_authz_cli.whatif.auditlog import Quarantined, ReadStats, read_runs
 from kafka_authz_cli.whatif.replay import Aggregate
 from kafka_authz_cli.whatif.spark.session import materialize
 
@@ -38,7 +38,7 @@ def _slow_worker(info_bc):
         rows: list[tuple] = []
 
         def flush():
-            cols = list(zip(*rows)) if rows else [[] for _ in _SLOW_FIELDS]
+            cols: list = list(zip(*rows)) if rows else [[] for _ in _SLOW_FIELDS]
             types = [pa.int64() if f in ("count", "visible", "allowed", "denied", "num") else pa.string()
                      for f in _SLOW_FIELDS]
             batch = pa.record_batch([pa.array(list(c), t) for c, t in zip(cols, types)], names=_SLOW_FIELDS)
@@ -52,7 +52,9 @@ def _slow_worker(info_bc):
         none = (None,) * 14
         for file, group in itertools.groupby(items(), key=lambda t: t[0]):
             display, total, first_fast = info[file]
-            stats, quarantine, consumed = ReadStats(), [], []
+            stats = ReadStats()
+            quarantine: list[Quarantined] = []
+            consumed: list = []
             aggs: dict = {}
             numbered = ((n, raw.decode("utf-8", "replace")) for _, n, raw in group)
             for d in read_runs(display, numbered, total, first_fast, stats, quarantine, consumed):
@@ -178,6 +180,7 @@ def read_odd_lines(spark, shaped, stage1, hostile, numbers: LineNumbers, progres
             pos_df = spark.createDataFrame(pos, "file string, id long")
             hit = shaped.join(F.broadcast(pos_df), ["file", "id"]).where("fast").select("hour", "rest")
             route = hit if route is None else route.unionByName(hit)
+        assert route is not None  # the hostile lines, or those the odd lines consumed
         grp_rows = route.distinct().collect()
         grp_df = spark.createDataFrame(grp_rows, "hour string, rest binary")
         new = (shaped.where("fast").join(F.broadcast(grp_df), ["hour", "rest"], "left_semi")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from kafka_authz_cli.acl import AclBinding
 from kafka_authz_cli.errors import AuthzError
@@ -28,13 +28,16 @@ from kafka_authz_cli.whatif.spark.scan import fast_groups, grouped_lines, shape_
 from kafka_authz_cli.whatif.spark.session import SPLIT_BYTES, fit_shuffle, materialize, release
 from kafka_authz_cli.whatif.spark.sources import SourceCheck, read_sources
 
+if TYPE_CHECKING:
+    from pyspark.sql import DataFrame
+
 
 @dataclass
 class ReadResult:
     """What reading the logs gives: per (request, hour) aggregates (a DataFrame), the line accounting,
     the quarantine, and how the work was split (for tests and the benchmark)."""
 
-    hourly: object
+    hourly: DataFrame
     stats: ReadStats
     quarantine: list[Quarantined]
     info: dict = field(default_factory=dict)
@@ -102,7 +105,7 @@ def _set_split_bytes(spark, partition_bytes: int | None) -> None:
 
 def _decoder_warnings(rows, display: dict[str, str], order: dict[str, int]) -> list[str]:
     """What the Python decoder said (the scan's kind W rows), in the order of the files and of what it said."""
-    warn_rows = sorted(rows, key=lambda r: (order.get(display.get(r.file), 0), -r.rid))
+    warn_rows = sorted(rows, key=lambda r: (order.get(display[r.file], 0) if r.file in display else 0, -r.rid))
     return [bytes(r.raw).decode("utf-8", "replace") for r in warn_rows]
 
 
@@ -135,7 +138,7 @@ def _source_key(source: str, order: dict[str, int]):
     return (order.get(path, len(order)), path, int(line) if line.isdigit() else 0)
 
 
-def _size(n: int) -> str:
+def _size(n: float) -> str:
     for unit in ("B", "KB", "MB", "GB", "TB"):
         if n < 1000 or unit == "TB":
             return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"

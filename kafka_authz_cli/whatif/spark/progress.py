@@ -15,7 +15,7 @@ class StatusProgress:
         self.interval = interval
         self.phase = ""
         self._stop = threading.Event()
-        self._thread = None
+        self._thread: threading.Thread | None = None
 
     def __enter__(self):
         if self.callback is not None:
