@@ -61,12 +61,12 @@ def _store_create(topic: str, step: str) -> Step:
 
 def build_connect_worker(spec: AppSpec, version: KafkaVersion) -> Workflow:
     cfg = spec.config
-    group = cfg.get("group.id")
-    topics = {key: cfg.get(key) for key, _ in STORES}
-    missing = [k for k in ["group.id", *topics] if not cfg.get(k)]
+    missing = [k for k in ["group.id", *(key for key, _ in STORES)] if not cfg.get(k)]
     if missing:
         raise SpecError("connect-worker needs its worker config: " + ", ".join(missing)
                         + " (--client-config worker.properties or --config)")
+    group = cfg.values["group.id"]
+    topics = {key: cfg.values[key] for key, _ in STORES}
     eos = (cfg.get("exactly.once.source.support") or "disabled").strip().lower()
     wf = Workflow("connect-worker", [], owned_prefixes={"TOPIC": list(topics.values()), "GROUP": [group]})
     wf.notes.append(f"Connect group {group}; internal topics " + ", ".join(topics.values())

@@ -32,7 +32,7 @@ def internal_topics(app: str) -> tuple[str, str]:
     return f"{app}-{STORE}-repartition", f"{app}-{STORE}-changelog"
 
 
-def transactional_id(app: str, eos_version: str) -> str:
+def transactional_id(app: str, eos_version: str | None) -> str:
     # StreamsProducer / ActiveTaskCreator: exactly_once_v2 uses <application.id>-<processId>-<threadIdx>;
     # exactly_once (3.x) one id per task, <application.id>-<taskId>.
     return f"{app}-{PROCESS_ID}-1" if eos_version == "v2" else f"{app}-0_0"
@@ -51,8 +51,8 @@ def build_streams(spec: AppSpec, version: KafkaVersion) -> Workflow:
     wf.notes.extend(settings.notes)
     wf.owned_prefixes = {"TOPIC": list(inputs) + list(outputs), "GROUP": [app]}
     wf.generated_prefixes = {"TOPIC": [f"{app}-"], "TRANSACTIONAL_ID": [f"{app}-"]}
-    repartition, changelog = internal_topics(app) if spec.stateful else (None, None)
-    internal = (repartition, changelog) if spec.stateful else ()
+    internal: tuple[str, ...] = internal_topics(app) if spec.stateful else ()
+    repartition, changelog = internal if internal else (None, None)
     # A first start: the internal topics do not exist yet (on later starts they do, and CREATE is unused).
     wf.absent = internal
     tid = transactional_id(app, settings.eos_version) if settings.exactly_once else None
@@ -89,7 +89,7 @@ def build_streams(spec: AppSpec, version: KafkaVersion) -> Workflow:
     sources = tuple(inputs) + ((repartition,) if repartition else ())
     process = [ApiRequest("OffsetFetch", group=app, topics=sources), ApiRequest("ListOffsets", topics=sources),
                ApiRequest("Fetch", topics=tuple(inputs))]
-    sinks = ((repartition, changelog) if internal else ()) + tuple(outputs)
+    sinks = internal + tuple(outputs)
     process.append(ApiRequest("Metadata", topics=sinks))
     if tid is None and producer.idempotent:
         process.append(ApiRequest("InitProducerId"))
@@ -100,6 +100,7 @@ def build_streams(spec: AppSpec, version: KafkaVersion) -> Workflow:
         process.append(ApiRequest("Fetch", topics=(repartition,)))
     wf.steps.append(Step(HANDLER, "streams", tuple(process), "process: fetch, produce to the sinks",
                          phase="processing", unknown_topic=""))
+    commit: tuple[ApiRequest, ...]
     if tid is None:
         commit = (ApiRequest("OffsetCommit", group=app, topics=sources),)
     else:

@@ -45,7 +45,8 @@ def _topics_and_groups(spec: AppSpec, kind: str) -> tuple[tuple[str, ...], tuple
     topics = spec.topics or spec.inputs
     if not topics:
         raise SpecError(f"{kind} needs the topics the user should see: --topic (and --group for the groups)")
-    groups = spec.groups or ((spec.config.get("group.id"),) if spec.config.get("group.id") else ())
+    group_id = spec.config.get("group.id")
+    groups = spec.groups or ((group_id,) if group_id else ())
     return tuple(topics), tuple(groups)
 
 

@@ -13,6 +13,7 @@ ids. A configuration the client itself refuses raises :class:`ClientConfigError`
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import overload
 
 from kafka_authz_cli._java import ConfigException, java_lower, java_trim, parse_config_value
 from kafka_authz_cli.apps.versions import KafkaVersion
@@ -39,6 +40,11 @@ class ClientConfig:
         values, origins = dict(self.values), dict(self.origins)
         values[key], origins[key] = value, origin
         return ClientConfig(values, origins)
+
+    @overload
+    def get(self, key: str) -> str | None: ...
+    @overload
+    def get(self, key: str, default: str) -> str: ...
 
     def get(self, key: str, default: str | None = None) -> str | None:
         return self.values.get(key, default)

@@ -15,7 +15,7 @@ the names it owns and anything that starts with them).
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Callable
+from typing import Callable, Sequence
 
 from kafka_authz_cli.acl import (
     CLUSTER_NAME,
@@ -123,10 +123,11 @@ def repair(workflow: Workflow, cluster: Cluster, caller: Caller, factory: Author
         blocked = _why_blocked(workflow, verdict)
         grant = None if blocked else _grant(workflow, verdict, caller, acl_host, prefixed)
         if grant is None or grant in added or grant in base or len(added) >= MAX_GRANTS:
-            deny = verdict.failing_check.acl if verdict.failing_check is not None else None
+            failing = verdict.failing_check
+            deny = failing.acl if failing is not None else None
             denies = [deny] if deny is not None and deny.permission is AclPermissionType.DENY else []
-            reason = blocked or (f"a DENY decides {verdict.failing_check.operation.name} on "
-                                 f"{verdict.failing_check.resource()}: no ALLOW can override it" if denies
+            reason = blocked or (f"a DENY decides {failing.operation.name} on "
+                                 f"{failing.resource()}: no ALLOW can override it" if failing is not None and denies
                                  else "no ACL makes it work")
             return Repair(_minimize(workflow, cluster, caller, factory, base, added), verdict, reason, denies)
         added.append(grant)
@@ -157,7 +158,7 @@ def _minimize(workflow, cluster, caller, factory, base, added) -> list[AclBindin
 
 
 def prove(workflow: Workflow, cluster: Cluster, caller: Caller, factory: AuthorizerFactory,
-          acls: list[AclBinding], base: list[AclBinding] = ()) -> tuple[Verdict, list[Proof]]:
+          acls: list[AclBinding], base: Sequence[AclBinding] = ()) -> tuple[Verdict, list[Proof]]:
     """The application with ``base + acls``, and without each of ``acls`` in turn."""
     base = list(base)
     with_all = evaluate(workflow, _with(cluster, factory, base + acls), caller)

@@ -54,7 +54,8 @@ class PrincipalAccess:
         default)."""
         if self.super or self.allow_everyone or self.pkey is None or not self._sliced(rtype):
             return space.representatives()
-        literal, prefixed = set(), set()
+        literal: set[str] = set()
+        prefixed: set[str] = set()
         for index in (self.slices.own.get((rtype, self.pkey)), self.slices.wild.get(rtype)):
             if index is None:
                 continue

@@ -9,7 +9,7 @@ alike, so ``--resource-prefix`` and ``--principal`` report one entry list per cl
 from __future__ import annotations
 
 import json
-from typing import Callable, Iterable
+from typing import Callable, Iterable, cast
 
 from kafka_authz_cli.acl import CLUSTER_NAME, AclBinding, NameClass, NameSpace, ResourceType, describe_names
 from kafka_authz_cli.acl.merged import Subtrees, describe_class, grouped, scopes
@@ -73,7 +73,8 @@ def merged_classes(review: AccessReview, results: list[ResourceAccess], prefix: 
             continue
         if spaces is not None and rtype in spaces:
             space = spaces[rtype]
-            classes = {id(r): r.name_class for r in items}
+            # the results carry their class (merged_principal_access)
+            classes = cast("dict[int, NameClass]", {id(r): r.name_class for r in items})
         else:
             names = {a.resource_name for a in review.authorizer.bindings if a.resource_type is rtype}
             space = NameSpace(names | ({prefix} if prefix is not None else set()))
@@ -111,6 +112,8 @@ def _per_principal(results: list[ResourceAccess]) -> list[ResourceAccess]:
 def _labelled(res: ResourceAccess, spaces: dict | None) -> ResourceAccess:
     """``res`` with its label, made now when it was left for this (only for what is said alone)."""
     if res.label is None:
+        # left unlabelled only with its class, and the spaces given (merged_principal_access)
+        assert spaces is not None and res.name_class is not None
         res.label = _label(res.resource_type, res.name, res.name_class, spaces[res.resource_type])
     return res
 
@@ -172,7 +175,7 @@ def access_json(results: list[ResourceAccess], query: dict, origin: Callable[[Ac
     has millions of entries naming a few values each)."""
     enc = json.JSONEncoder(ensure_ascii=False).encode
     texts: dict = {}
-    vias: dict[int, tuple] = {}
+    vias: dict[int | str, tuple] = {}
     principals = set()
     lines: list[str] = []
     add = lines.append

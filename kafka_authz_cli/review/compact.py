@@ -387,12 +387,12 @@ def _merge(survivors: list[AclBinding], candidates: set[AclBinding], names: Mapp
     out: list[AclBinding] = []
     placed: set[AclBinding] = set(survivors)
     for b in survivors:
-        new = replaced.get(b)
-        if new is None:
+        merged_into = replaced.get(b)
+        if merged_into is None:
             out.append(b)
-        elif new not in placed:
-            placed.add(new)
-            out.append(new)
+        elif merged_into not in placed:
+            placed.add(merged_into)
+            out.append(merged_into)
     return out
 
 

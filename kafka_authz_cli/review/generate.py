@@ -27,7 +27,7 @@ import os
 from bisect import bisect_left
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Iterable, Mapping, Optional
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Optional
 
 from kafka_authz_cli.acl import (
     IMPLIES_DESCRIBE,
@@ -44,6 +44,9 @@ from kafka_authz_cli.acl import (
 )
 from kafka_authz_cli.errors import InputError
 from kafka_authz_cli.formats import paused_gc
+
+if TYPE_CHECKING:
+    from kafka_authz_cli.whatif import Aggregate
 
 #: How far an inferred prefix may reach beyond the observed names.
 WIDENINGS = ("none", "names", "any")
@@ -170,7 +173,7 @@ def parse_request(key: Key) -> Optional[Req]:
         return None
 
 
-def _split(aggs: Mapping[Key, object], super_users: frozenset[str], out: Generated):
+def _split(aggs: Mapping[Key, Aggregate], super_users: frozenset[str], out: Generated):
     """(allowed requests, denied requests), counting what ``out`` reports."""
     allowed, denied = [], []
     skipped = set()
@@ -304,13 +307,13 @@ def _group_order(g: tuple) -> tuple:
     return principal, rtype.name, op.name, host
 
 
-def least_privilege(aggs: Mapping[Key, object], options: GenerateOptions = GenerateOptions()) -> Generated:
+def least_privilege(aggs: Mapping[Key, Aggregate], options: GenerateOptions = GenerateOptions()) -> Generated:
     """The ACL set for the requests of ``aggs`` (whatif aggregates: ``.allowed`` and ``.denied`` counts)."""
     with paused_gc():  # hundreds of thousands of small objects, no cycles: the collector's walks only cost
         return _generate(aggs, options)
 
 
-def _generate(aggs: Mapping[Key, object], options: GenerateOptions) -> Generated:
+def _generate(aggs: Mapping[Key, Aggregate], options: GenerateOptions) -> Generated:
     out = Generated([], [], [], [], [], [], [])
     allowed, denied = _split(aggs, frozenset(parse_super_users(options.super_users)), out)
     denies, handled = _deny_acls(allowed, denied)
@@ -355,7 +358,7 @@ def widening_text(p: InferredPrefix) -> str:
     return head + f" and newly covers {len(p.newly_covered)} known {kind}(s): {shown}"
 
 
-def prove(aggs: Mapping[Key, object], bindings: list[AclBinding], config: Mapping[str, object]):
+def prove(aggs: Mapping[Key, Aggregate], bindings: list[AclBinding], config: Mapping[str, Any]):
     """whatif's replay of the window against ``bindings`` (the logged decisions are the baseline): a
     correct set newly denies nothing and newly allows nothing."""
     from kafka_authz_cli.whatif import replay_aggregates
