@@ -27,10 +27,14 @@ synonym, e.g. ``log.retention.hours`` for ``retention.ms``). Pure: no I/O.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from kafka_authz_cli.config import BrokerConfigSources, KafkaConfigs, kafka_configs, resolve_key
 from kafka_authz_cli.policy.values import Effective, cleanup_items, compact_only_note, effective, invalid_config
 from kafka_authz_cli.policy.values import violations as bound_violations
+
+if TYPE_CHECKING:
+    from kafka_authz_cli.acl import Decision
 
 OPERATIONS = ("create", "alter", "delete", "delete_records")
 INTERNAL_TOPICS = frozenset({"__consumer_offsets", "__transaction_state", "__share_group_state"})
@@ -446,7 +450,7 @@ class CombinedVerdict:
     verdict: str  # ALLOWED | DENIED
     refused_by: str | None  # acls | broker | policy | None
     error: str | None  # the error code and message a client sees
-    acl_decision: object  # engine Decision of the deciding check
+    acl_decision: Decision  # of the deciding check
     acl_checks: tuple[str, ...]
     policy: PolicyVerdict
 

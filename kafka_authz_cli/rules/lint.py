@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import Any, ClassVar, Protocol
 
 from kafka_authz_cli.acl import AclOperation
 from kafka_authz_cli.formats.bulk import paused_gc
@@ -60,10 +60,32 @@ class Finding:
         return CODES[self.code].name
 
 
+class CodedFinding(Protocol):
+    """What a lint result lists: a rules file's :class:`Finding`, or the coded finding of another
+    reader (``ecosystem.SourceFinding``, the apps file's)."""
+
+    __dataclass_fields__: ClassVar[dict[str, Any]]  # each is a dataclass (dataclasses.replace applies)
+
+    @property
+    def code(self) -> str: ...
+    @property
+    def path(self) -> str: ...
+    @property
+    def line(self) -> int: ...
+    @property
+    def col(self) -> int: ...
+    @property
+    def message(self) -> str: ...
+    @property
+    def severity(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+
+
 @dataclass
 class LintResult:
     path: str
-    findings: list[Finding] = field(default_factory=list)
+    findings: list[CodedFinding] = field(default_factory=list)
     checked: CheckedRules | None = None
 
 

@@ -84,11 +84,13 @@ def run_access(o: AccessOptions, progress: Optional[Callable[[int, int], None]] 
         if targets is None and principal is None and o.bootstrap_server is None:  # --apps alone
             return AccessReport([], query, _Origins(acl_set, authorizer), apps)
     if pattern == "prefix":
+        assert o.resource_prefix is not None  # the prefix pattern is --resource-prefix's
         rtype = _resource_type(o.resource_type) or ResourceType.TOPIC
         targets = [(rtype, name, label) for name, label in prefix_classes(review, rtype, o.resource_prefix)]
     if targets is None and o.bootstrap_server is not None:
         targets = _cluster_names(o)
     if targets is None:  # --principal alone: every class of every resource type
+        assert principal is not None  # _targets: else a resource, --bootstrap-server, or --apps alone (above)
         results = merged_principal_access(review, principal)
     else:
         results = _review_targets(review, targets, principal, progress)
@@ -196,6 +198,7 @@ def _cluster_names(o: AccessOptions) -> list[tuple]:
     from kafka_authz_cli.services.live import close_admin, open_admin
 
     wanted = _resource_type(o.resource_type)
+    assert o.bootstrap_server is not None  # called for --bootstrap-server
     admin = open_admin(o.bootstrap_server, o.command_config, o.timeout)
     try:
         out = []
@@ -230,8 +233,8 @@ class _Origins:
         self._asked += 1
         if self._positions is None and self._asked > self.MAP_AFTER:
             self._positions = {}
-            for i, binding in enumerate(bindings):
-                self._positions.setdefault(id(binding), i)
+            for n, binding in enumerate(bindings):
+                self._positions.setdefault(id(binding), n)
         if self._positions is not None:
             i = self._positions.get(id(acl))
         else:

@@ -99,7 +99,8 @@ def _coverage(report: UnusedReport, since: Optional[str], until: Optional[str]) 
 def _from_logs(logs: list[str], stdin: Optional[BinaryIO], since: Optional[str], until: Optional[str],
                evidence: Evidence, progress: Optional[ProgressHooks]):
     progress = progress or ProgressHooks()
-    stats, quarantine = ReadStats(), []
+    stats = ReadStats()
+    quarantine: list[Quarantined] = []
     with spooled_logs(logs, stdin) as (files, names, not_logs):
         note_skipped(stats, not_logs)
         with progress.reading(sum(os.path.getsize(f) for f in files)) as advance:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Mapping, Optional
+from typing import TYPE_CHECKING, Mapping, Optional
 
 from kafka_authz_cli._java import parse_properties, parse_properties_with_lines
 from kafka_authz_cli.acl import AclBinding, AclError, AclSet, KafkaPrincipal, java_host_address
@@ -38,6 +38,9 @@ from kafka_authz_cli.formats import read_text
 from kafka_authz_cli.rules import LintResult
 from kafka_authz_cli.services.settings import BrokerSettings, broker_settings
 from kafka_authz_cli.services.sources import acl_set_from
+
+if TYPE_CHECKING:
+    from kafka_authz_cli.rules.lint import CodedFinding
 
 
 @dataclass(frozen=True)
@@ -173,6 +176,7 @@ def _mapped_identity(options: AppOptions, cfg: ClientConfig, ident) -> Identity:
         dn = _certificate_dn(cfg)
         row = map_connection(dn, None, None, None, None, options.broker_config, options.listener)
         what = f"certificate DN {dn}"
+    assert row is not None  # a name or a DN was given to map
     if not row["ok"]:
         raise InputError(f"the broker cannot map the {what}: {row.get('broker') or row.get('error')}",
                          str(options.broker_config or "--broker-config"))
@@ -421,7 +425,7 @@ def lint_apps(path: Path, text: str) -> LintResult:
         apps = read_apps(text, str(path))
     except InputError as exc:
         return LintResult(str(path), [finding(APPS_UNREADABLE, exc.line or 1, (exc.col or 1) - 1, exc.reason)])
-    findings = []
+    findings: list[CodedFinding] = []
     for app in apps:
         found = _lint_app(app, path)
         if found is not None:

@@ -108,6 +108,7 @@ def resolve(broker_config: Optional[Path], dynamic: Optional[Path], broker_id: O
                             all_defaults, kafka)
     if command_config is not None:
         raise OptionError("--command-config needs --bootstrap-server", "--command-config")
+    assert kafka is not None  # from files: the registry of kafka_version, or the latest
     if broker_config is None and dynamic is None:
         raise OptionError("give --broker-config and/or --dynamic (or --bootstrap-server)", "--broker-config")
     sources, notes = load_sources(broker_config, dynamic, broker_id)

@@ -115,9 +115,9 @@ def _mapped_identity(ident: Identity, mapping: MappingOptions) -> Identity:
 
 
 def _decide(actions: list[RequiredAction], authorizer, host: str) -> list:
-    from kafka_authz_cli.acl import CLUSTER_NAME, AclOperation, Request, ResourceType
+    from kafka_authz_cli.acl import CLUSTER_NAME, AclOperation, Decision, Request, ResourceType
 
-    out = []
+    out: list[Decision | None] = []
     for a in actions:
         if a.principal is None:
             out.append(None)

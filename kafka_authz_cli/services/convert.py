@@ -50,7 +50,7 @@ def write_acls(bindings: Iterable[AclBinding], to: str, options: WriteOptions = 
         return dump_acls(bindings, to)
     if ecosystem.writer is None:
         raise OptionError(f"authz reads {ecosystem.title} but does not write them", "--to")
-    kwargs = {"lossy": options.lossy}
+    kwargs: dict[str, object] = {"lossy": options.lossy}
     # each writer's keyword for the options given (only its own format's are given: checked above)
     for keyword, value in (("authentication", options.strimzi_authentication), ("cluster", options.strimzi_cluster),
                            ("api_version", options.strimzi_api_version), ("provider", options.terraform_provider),

@@ -22,7 +22,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Mapping
+from typing import TYPE_CHECKING, Iterable, Mapping
 
 from kafka_authz_cli.acl import FORMATS, AclSet
 from kafka_authz_cli.errors import InputError
@@ -42,7 +42,7 @@ def sniff(text: str) -> bool:
 @dataclass(frozen=True)
 class _Yaml:
     path: str
-    found: object  # rules.KroxyliciousYaml
+    found: KroxyliciousYaml
 
 
 def read(texts: Iterable[tuple[str, str]], source: str, options: Mapping[str, str] | None = None) -> AclSet:

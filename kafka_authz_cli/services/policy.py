@@ -109,13 +109,13 @@ def simulate_topic_policy(policy_path: Path, authorizer, principal: str, host: s
     if kind is None:
         raise OptionError("--topic-policy decides Create, Alter (partitions), AlterConfigs or Delete on a --topic",
                           param_hint="--topic-policy")
-    parsed = {}
+    parsed: dict[str, str] = {}
     for item in configs:
         if "=" not in item:
             raise OptionError(f"expected key=value, got {item!r}", param_hint="--config")
         k, _, v = item.partition("=")
         parsed[k] = v
-    rec = {"request": kind, "principal": principal, "topic": topic, "host": host, "configs": parsed}
+    rec: dict[str, object] = {"request": kind, "principal": principal, "topic": topic, "host": host, "configs": parsed}
     if partitions is not None:
         rec["partitions"] = partitions
     if replication_factor is not None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
 from kafka_authz_cli._java import JavaRegexUnsupported, PatternSyntaxException
 from kafka_authz_cli.errors import InputError, OptionError
@@ -122,6 +122,7 @@ def kerberos_namer(rules: Optional[list[str]], rules_config: Optional[str], brok
                    listener: Optional[str], realm: Optional[str], flag: str = "--rules") -> ResolvedMapper:
     if rules and rules_config is not None:
         raise OptionError("give --rules (repeatable, one rule each) or --rules-config, not both", "--rules")
+    parsed: Optional[list[str]]
     if rules:
         parsed, source = kerberos_rules_flags(rules, flag)
         where = ConfiguredRules(None, source)
@@ -143,7 +144,7 @@ def kerberos_namer(rules: Optional[list[str]], rules_config: Optional[str], brok
 
 
 def mapping_row(kind: str, mapping: Mapping, origin: Optional[str] = None, dn_used: Optional[str] = None) -> dict:
-    row = {"input": mapping.input if dn_used is None else dn_used, "ok": mapping.ok, "name": mapping.name,
+    row: dict[str, Any] = {"input": mapping.input if dn_used is None else dn_used, "ok": mapping.ok, "name": mapping.name,
            "principal": mapping.principal,
            "rule_number": None if mapping.rule_index is None else mapping.rule_index + 1, "rule": mapping.rule,
            "error": None if mapping.error is None else mapping.error.as_dict(), "origin": origin}

@@ -82,6 +82,7 @@ class CreatedUser:
     def fields(self) -> list[tuple[str, str]]:
         """What the table shows: no secret (the stored and server keys cannot log in)."""
         cred = self.credential
+        assert cred is not None  # the table shows the credentials made offline
         return [("user", self.user), ("mechanism", self.mechanism.mechanism_name), ("iterations", str(self.iterations)),
                 ("salt", b64(cred.salt)), ("StoredKey", b64(cred.stored_key)), ("ServerKey", b64(cred.server_key))]
 
@@ -177,6 +178,7 @@ def _load_stored(credential: Optional[str], record: Optional[Path], mechanism: O
         return load_records(record)
     if mechanism is None:
         raise OptionError("a credential string does not say its mechanism: add --mechanism", "--mechanism")
+    assert credential is not None  # exactly one of the two is given
     try:
         cred = ScramCredential.from_credential_string(credential, parse_mechanism(mechanism))
     except ScramError as exc:
@@ -376,7 +378,9 @@ def create_users(input_csv: Path, mechanism: str, iterations: int, password_colu
     results = derive_many(jobs, workers or os.cpu_count() or 1, progress)
     lines = []
     for user, mech_name, salted, salt, stored, server, iters in results:
-        cred = ScramCredential(ScramMechanism.for_mechanism_name(mech_name), salt, stored, server, iters)
+        mech = ScramMechanism.for_mechanism_name(mech_name)
+        assert mech is not None  # the name of a ScramMechanism (the jobs carry names)
+        cred = ScramCredential(mech, salt, stored, server, iters)
         lines.append(json.dumps(cred.record(user)) if fmt == "jsonl" else add_scram_argument(user, salted, cred))
     return CreatedUsers("\n".join(lines) + ("\n" if lines else ""),
                         table.generated_csv() if table.generated else None, len(results))
@@ -385,6 +389,7 @@ def create_users(input_csv: Path, mechanism: str, iterations: int, password_colu
 def _derive(job: tuple[str, str, bytes, bytes, int]) -> tuple[str, str, bytes, bytes, bytes, bytes, int]:
     user, mech_name, password, salt, iterations = job
     mech = ScramMechanism.for_mechanism_name(mech_name)
+    assert mech is not None  # the name of a ScramMechanism (the jobs carry names)
     salted = salted_password(mech, password, salt, iterations)
     cred = ScramCredential.from_salted_password(mech, salted, salt, iterations)
     return user, mech_name, salted, salt, cred.stored_key, cred.server_key, iterations
@@ -549,7 +554,9 @@ def _alter(admin, upserts: list[tuple], deletes: list[tuple[str, str]], batch_si
         chunk = jobs[k:k + batch_size]
         # AlterUserScramCredentials answers once per user: one alteration per user per request.
         while chunk:
-            seen, now, later = set(), [], []
+            seen: set[str] = set()
+            now: list[tuple[str, tuple]] = []
+            later: list[tuple[str, tuple]] = []
             for job in chunk:
                 (later if job[1][0] in seen else now).append(job)
                 seen.add(job[1][0])

@@ -222,6 +222,7 @@ def _api_call(o: SimulateOptions, principal: Optional[str], mapping: Optional[di
         raise OptionError("--api needs --principal (or --tls-dn / --kerberos-principal)", param_hint="--principal")
     if o.acls is None:
         raise OptionError("an ACL file is required", param_hint="ACLS")
+    assert o.api is not None  # called for --api
     try:
         KafkaPrincipal.parse(principal)
         java_host_address(o.host)
@@ -344,6 +345,7 @@ class _Origins:
             return found[1]
         bindings, origins = self._acl_set.bindings, self._acl_set.origins
         i = self._authorizer.position(acl)
+        origin: Optional[str]
         if i is not None and i < len(bindings) and bindings[i] is acl:
             origin = origins[i]
         else:
@@ -418,6 +420,7 @@ def _topic_policy_row(o: SimulateOptions, specs: Iterable[RequestSpec], authoriz
         raise OptionError("--topic-policy takes one request from flags on a --topic (use `authz policy "
                           "check --acls` for many)", param_hint="--topic-policy")
     r = next(iter(specs)).request
+    assert o.topic_policy is not None  # called for --topic-policy
     if r.resource_type is not ResourceType.TOPIC:
         raise OptionError("--topic-policy takes one request from flags on a --topic (use `authz policy "
                           "check --acls` for many)", param_hint="--topic-policy")
@@ -436,7 +439,7 @@ def decide_with_rules(rules: Path, types: Optional[Path], specs: list[RequestSpe
     rows = []
     for spec, res in zip(specs, results):
         r = spec.request
-        row = {"principal": r.principal, "operation": r.operation.name, "resource_type": r.resource_type.name,
+        row: dict[str, object] = {"principal": r.principal, "operation": r.operation.name, "resource_type": r.resource_type.name,
                "resource_name": r.resource_name, "decision": res.decision, "rule": res.rule,
                "documented_decision": res.documented_decision, "quirk": res.quirk, "origin": spec.origin}
         if spec.expect is not None:

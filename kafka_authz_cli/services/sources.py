@@ -124,6 +124,7 @@ def _warn_about(acl_set: AclSet) -> None:
         tally = _findings(acl_set, duplicates=False)
     if tally is None:
         tally = _findings(acl_set, duplicates=True)
+    assert tally is not None  # with the duplicates, _findings always answers
     for line in tally.lines():
         log.warning(line)
 
@@ -143,8 +144,10 @@ def _grouped_findings(acl_set: AclSet) -> Optional[WarningTally]:
                           f"the broker's CreateAcls would refuse this ACL: {'; '.join(errors)}"))
         kind = unmatchable_host_kind(first.host) if first.host != "*" else None
         if kind is not None:
+            reason = unmatchable_host_reason(first.host)
+            assert reason is not None  # a host of a kind that never matches says why
             found.append((positions[0], 1, f"ACLs have a host that never matches a client address ({kind})",
-                          positions, unmatchable_host_reason(first.host)))
+                          positions, reason))
     # As the pass over every ACL would tally them: kinds in the order first met, places in file order.
     tally = WarningTally()
     few = tally.examples
@@ -191,8 +194,9 @@ def _findings(acl_set: AclSet, duplicates: bool) -> Optional[WarningTally]:
                 tally.add("ACLs the broker's CreateAcls would refuse", origins[i],
                           f"the broker's CreateAcls would refuse this ACL: {'; '.join(errors)}")
         if found[3] is not None:
-            tally.add(f"ACLs have a host that never matches a client address ({found[3]})", origins[i],
-                      unmatchable_host_reason(host))
+            reason = unmatchable_host_reason(host)
+            assert reason is not None  # a host of a kind that never matches says why
+            tally.add(f"ACLs have a host that never matches a client address ({found[3]})", origins[i], reason)
     if not duplicates and any(len(set(names)) < len(names) for names, _, _, _ in shapes.values()):
         return None
     return tally

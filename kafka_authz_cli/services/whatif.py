@@ -16,7 +16,7 @@ import tempfile
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO, Callable, ContextManager, Iterator, Mapping, Optional
+from typing import Any, BinaryIO, Callable, ContextManager, Iterator, Mapping, Optional
 
 from kafka_authz_cli.errors import AuthzError, InputError, OptionError
 from kafka_authz_cli.services.settings import broker_settings
@@ -210,7 +210,9 @@ class _appended:
     def __enter__(self):
         from kafka_authz_cli.whatif.appending import plan, write_tail
 
-        new_files, new_prints, skipped = [], [], []
+        new_files: list[str] = []
+        new_prints: list[dict] = []
+        skipped: list[str] = []
         for planned in plan(self.files, self.prints, self.ix.runs):
             if planned.why is not None:
                 skipped.append(f"{planned.path}: {planned.why}")
@@ -220,6 +222,7 @@ class _appended:
                 self.tmp = self.tmp or tempfile.mkdtemp(prefix="authz-append-")
                 path = os.path.join(self.tmp, f"{len(new_files)}.log")
                 write_tail(planned.path, planned.offset, path)
+            assert planned.prints is not None  # a file to index has its prints
             new_files.append(path)
             new_prints.append(planned.prints)
         return new_files, new_prints, skipped
@@ -272,7 +275,7 @@ class spooled_logs:
     def __init__(self, logs: list[str], stdin: Optional[BinaryIO]):
         self.logs = logs
         self.stdin = stdin
-        self.tmp = None
+        self.tmp: Optional[str] = None
 
     def __enter__(self) -> tuple[list[str], dict[str, str], list[dict[str, str]]]:
         names: dict[str, str] = {}
@@ -367,7 +370,8 @@ def replay_topic(topic: TopicSource, proposed_acls, current_set, config: dict, t
     from kafka_authz_cli.acl import StandardAuthorizer
     from kafka_authz_cli.cluster import TopicRead, topic_records
 
-    stats, quarantine, read = ReadStats(), [], TopicRead()
+    stats, read = ReadStats(), TopicRead()
+    quarantine: list[Quarantined] = []
     records = topic_records(topic.bootstrap_server, topic.topic, topic.command_config, timeout,
                             max_events=topic.max_events, until_end=topic.until_end, read=read)
     aggs = aggregate(read_records(records, topic.topic, stats, quarantine))
@@ -460,7 +464,8 @@ def _total_bytes(files: list[str]) -> int:
 
 
 @contextmanager
-def spark_job_session(opts: SparkOptions, progress: ProgressHooks) -> Iterator[tuple[object, object]]:
+def spark_job_session(opts: SparkOptions, progress: ProgressHooks
+                      ) -> Iterator[tuple[Any, Optional[Callable[[str, int, int], None]]]]:
     """A Spark session for one job, its progress shown from before it starts: (session, progress
     callback). Stopped after; its log file is kept only when something failed (the error line names it)."""
     from kafka_authz_cli.whatif import spark as spark_job

@@ -165,7 +165,7 @@ def _check(source: FollowSource, bounds: FollowBounds, on_spark: bool = False) -
         raise OptionError("--follow-topic needs --bootstrap-server", "--follow-topic")
     if on_spark and source.topic is not None:
         raise OptionError("--follow-topic is followed in-process: drop --spark", "--spark")
-    if on_spark and not os.path.isdir(source.log):
+    if on_spark and source.log is not None and not os.path.isdir(source.log):
         raise InputError("--follow with --spark takes the directory the brokers' rolled logs land in", source.log)
     if not on_spark and source.log is not None and os.path.isdir(source.log):
         raise InputError("is a directory: --follow takes the one log file the broker writes (a directory of "
@@ -230,6 +230,7 @@ class _Run:
         self.pending.clear()
 
     def follow_file(self, source: FollowSource, sleep, interval: float) -> None:
+        assert source.log is not None  # _check: a log file, or a topic
         follower = Follower(source.log, from_start=source.from_start, interval=interval, sleep=sleep)
         lines = LineDecisions(self.state.stats, self.pending)
         for batch in follower.follow(self.stop):
@@ -245,6 +246,8 @@ class _Run:
     def follow_spark(self, source: FollowSource, opts) -> None:
         """The new files of a directory, each judged whole as Spark's file source hands it over."""
         import tempfile
+
+        assert source.log is not None  # _check: the directory, with --spark
 
         from kafka_authz_cli.services.whatif import ProgressHooks, note_skipped, spark_job_session
         from kafka_authz_cli.whatif import spark as spark_job
@@ -273,6 +276,7 @@ class _Run:
     def follow_topic(self, source: FollowSource, timeout: float) -> None:
         from kafka_authz_cli.cluster import follow_records
 
+        assert source.topic is not None and source.bootstrap_server is not None  # _check: a topic, and its cluster
         stats = self.state.stats
         stats.files += 1
         reader = EventReader(source.topic, stats, self.pending)

@@ -19,7 +19,7 @@ from kafka_authz_cli.errors import AuthzError, OptionError
 from kafka_authz_cli.services.settings import broker_settings
 from kafka_authz_cli.services.sources import acl_set_from, load_source
 from kafka_authz_cli.services.whatif import Replayed
-from kafka_authz_cli.whatif import answer_from_index, open_checked, quarantined
+from kafka_authz_cli.whatif import Baseline, answer_from_index, open_checked, quarantined
 
 #: How often the proposal file is looked at, and how long it must stay unchanged before it is read
 #: (an editor may write a file in several steps).
@@ -49,7 +49,7 @@ class WhatIfSession:
         self.acls_format, self.acls_options = acls_format, acls_options
         self.current = StandardAuthorizer(current_set.bindings, **config)
         self.cache_dir, self.version = baseline_cache_dir(), __version__
-        self.baseline = None
+        self.baseline: Optional[Baseline] = None
 
     def answer(self, proposed: Path) -> Replayed:
         from kafka_authz_cli.acl import StandardAuthorizer
