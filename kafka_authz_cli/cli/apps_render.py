@@ -133,7 +133,7 @@ def check_json(result: AppCheck) -> dict:
 def call_rows(result: AppCheck) -> list[dict]:
     rows = []
     for step, call in result.verdict.calls:
-        for check in call.checks or [None]:
+        for check in call.checks or (None,):
             rows.append({"step": step.name, "phase": step.phase, "api": call.request.api,
                          "request": call.request.describe(), "handler": call.handler,
                          "operation": check.operation.name if check else None,

@@ -266,9 +266,11 @@ def apply(
     elif outcome.status == "nothing":
         console.print("nothing to change")
     elif outcome.status == "dry-run":
+        assert outcome.preview is not None  # a dry run previews
         for b in outcome.preview.work:
             console.print(f"  {b.phase} batch {b.index}/{b.of}: {len(b.bindings)} ACL(s)")
     else:
+        assert outcome.report is not None  # applied: the report says what
         _report(outcome.report, outcome.total)
         if not outcome.report.ok:
             raise typer.Exit(1)

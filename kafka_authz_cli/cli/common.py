@@ -8,12 +8,15 @@ import json
 import logging
 from enum import Enum
 from pathlib import Path
-from typing import Iterable, Iterator, Optional
+from typing import TYPE_CHECKING, Iterable, Iterator, Optional
 
 import typer
 
 from kafka_authz_cli.acl.registry import FORMATS
 from kafka_authz_cli.errors import InputError
+
+if TYPE_CHECKING:
+    from kafka_authz_cli.cli.output import AuthzConsole
 
 
 class _LazyConsole:
@@ -23,9 +26,9 @@ class _LazyConsole:
 
     def __init__(self, **kwargs) -> None:
         self._kwargs = kwargs
-        self._console = None
+        self._console: AuthzConsole | None = None
 
-    def real(self):
+    def real(self) -> AuthzConsole:
         if self._console is None:
             from kafka_authz_cli.cli.output import AuthzConsole
 

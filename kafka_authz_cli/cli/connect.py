@@ -209,7 +209,7 @@ def _print_needed_acls(report: OverridesReport) -> None:
         row = [a.client, escape(a.principal or "(unknown)"), a.operation, escape(f"{a.resource_type}:"
                                                                                   f"{a.resource_name}"),
                escape(a.why)]
-        if with_acls:
+        if report.decisions is not None:
             d = report.decisions[i]
             if d is None:
                 row.append("[yellow]principal unknown[/]")

@@ -248,8 +248,8 @@ def _print(result: DiffResult, console) -> None:
         if more:
             console.print(more, markup=False, highlight=False)
     groups: dict[tuple, list] = {}
-    for sign, items in (("+", result.bindings.added), ("-", result.bindings.removed)):
-        for b in items:
+    for sign, listed in (("+", result.bindings.added), ("-", result.bindings.removed)):
+        for b in listed:
             groups.setdefault((b.resource_type.name, b.pattern_type.name, b.resource_name, b.principal), []).append(
                 (sign, b))
     if groups:

@@ -240,6 +240,7 @@ def _print(result: GenerateResult, to_console) -> None:
 
 def _print_diff(result: GenerateResult, to_console) -> None:
     r = result.removed
+    assert r is not None  # printed only against --current
     lost = [f for f in r.merged if f.direction == "lost"]
     other = [f for f in r.merged if f.direction != "lost"]
     to_console.print(f"against --current ({result.current_acls} ACL(s)): {r.lost:,} access class(es) removed, "

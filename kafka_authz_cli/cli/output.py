@@ -178,6 +178,7 @@ class Records:
         columns = [list(column.cells) for column in table.columns]
         rows = [list(row) for row in zip(*columns)]
         keyvalue = not table.show_header and len(table.columns) == 2
+        blocks: list[tuple[list, list[tuple[str, Any]]]]  # per row: the cells heading it, the (label, cell)s
         if keyvalue:
             blocks = [([], [(_cell_text(console, row[0]).plain, row[1])]) for row in rows]
         elif not table.show_header:  # no names to give: each row's cells, in order, as its block

@@ -47,8 +47,10 @@ class LintFormat(str, Enum):
     junit = "junit"
 
 
-#: --fail-level's choices: the severities of codes.py, least severe first.
-Severity = Enum("Severity", [(s, s) for s in SEVERITIES], type=str)
+class Severity(str, Enum):
+    """--fail-level's choices: the severities of codes.py, least severe first."""
+
+    info, warning, error = SEVERITIES
 
 
 @app.command("lint", short_help="Will the Kroxylicious proxy load these rules files, and do they say what they mean?", help=f"""Check rules files: will the Kroxylicious proxy load them, and will they decide what

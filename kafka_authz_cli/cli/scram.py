@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from enum import Enum
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import typer
 
@@ -27,6 +27,9 @@ from kafka_authz_cli.cli.prompts import ask, confirm
 from kafka_authz_cli.cli.secrets import first_line_secret, read_password
 from kafka_authz_cli.errors import AuthzError
 from kafka_authz_cli.services import scram as service
+
+if TYPE_CHECKING:
+    from rich.progress import Progress, TaskID
 
 scram_app = typer.Typer(help="SCRAM-SHA-256/512 credentials as Kafka stores them (never the password).",
                         no_args_is_help=True)
@@ -255,17 +258,18 @@ class _ProgressBar:
     """The derivation's progress on stderr, from its first report until stop() (gone when done)."""
 
     def __init__(self) -> None:
-        self._progress = None
-        self._task = None
+        self._progress: Optional[Progress] = None
+        self._task: Optional[TaskID] = None
 
     def update(self, done: int, total: int) -> None:
         if self._progress is None:
             from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
             self._progress = Progress(TextColumn("deriving"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                                      console=err_console, transient=True)
+                                      console=err_console.real(), transient=True)
             self._progress.start()
             self._task = self._progress.add_task("derive", total=total)
+        assert self._task is not None  # made with the bar
         self._progress.update(self._task, completed=done)
 
     def stop(self) -> None:

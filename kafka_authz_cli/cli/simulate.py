@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import typer
 
@@ -43,6 +43,9 @@ from kafka_authz_cli.services.simulate import (
     TopicPolicyVerdict,
     run_simulation,
 )
+
+if TYPE_CHECKING:
+    from rich.progress import Progress, TaskID
 
 HELP = """Decide requests as Kafka's KRaft StandardAuthorizer would, and say which rule decided.
 
@@ -171,8 +174,8 @@ class _ProgressBar:
     """The transient bar on stderr past 100,000 requests decided for a table (rich only then)."""
 
     def __init__(self) -> None:
-        self._progress = None
-        self._task = None
+        self._progress: Optional[Progress] = None
+        self._task: Optional[TaskID] = None
 
     def __call__(self, advance: int, total: Optional[int]) -> None:
         if self._progress is None:
@@ -181,10 +184,11 @@ class _ProgressBar:
             from kafka_authz_cli.cli.common import err_console
 
             # Rows may stream to stdout meanwhile: never let the bar capture them.
-            self._progress = Progress(console=err_console, transient=True, redirect_stdout=False,
+            self._progress = Progress(console=err_console.real(), transient=True, redirect_stdout=False,
                                       redirect_stderr=False)
             self._progress.start()
             self._task = self._progress.add_task("deciding", total=total)
+        assert self._task is not None  # made with the bar
         self._progress.advance(self._task, advance)
 
     def __enter__(self) -> "_ProgressBar":

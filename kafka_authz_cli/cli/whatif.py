@@ -181,12 +181,14 @@ def whatif(
     if interactive:
         return _interactive(dict(ctx.params, since=since_h, until=until_h), fmt)
     _check_outputs(out, report_html)
+    assert proposed is not None  # _check_required
     result = whatif_service.replay(
         proposed, current, logs=logs, indexes=index, since=since_h, until=until_h, acls_format=option_value(acls_format),
         acls_options=acls_options(option), super_users=super_users, allow_everyone=allow_everyone,
         broker_config=broker_config, command_config=command_config, timeout=timeout, progress=PROGRESS,
         stdin=_stdin() if logs else None,
-        topic=TopicSource(logs_topic, bootstrap_server, command_config, max_events, until_end) if logs_topic else None,
+        topic=(TopicSource(logs_topic, bootstrap_server, command_config, max_events, until_end)
+               if logs_topic and bootstrap_server else None),  # (together: _check_sources)
         spark=SparkOptions(master, driver_memory, executor_memory, partition_bytes) if spark else None, full=full)
     _render(result, fmt, out, report_html, f"authz whatif: {proposed}")
     if fail_on is WhatIfGate.newly_denied:
@@ -249,6 +251,7 @@ def _interactive(params: dict, fmt: WhatIfFormat) -> None:
                 err_console.print(f"authz: error: {answered.error}", markup=False, highlight=False)
                 continue
             result = answered.result
+            assert result is not None  # answered without an error
             if fmt is WhatIfFormat.json:
                 doc = dict(report_dict(result.report, result.stats), answer={
                     "number": count, "at": stamp, "seconds": round(answered.seconds, 3), "how": result.note})
@@ -367,7 +370,7 @@ def _byte_bar(total: int):
     )
 
     progress = Progress(TextColumn("reading logs"), BarColumn(), DownloadColumn(), TransferSpeedColumn(),
-                        console=err_console, transient=True, disable=total < 20_000_000 or not err_console.is_terminal)
+                        console=err_console.real(), transient=True, disable=total < 20_000_000 or not err_console.is_terminal)
     task = progress.add_task("read", total=total)
     with progress:
         yield lambda n: progress.advance(task, n)
@@ -386,7 +389,7 @@ class _SparkBar:
         )
 
         self.progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                                 TextColumn("tasks"), TimeElapsedColumn(), console=err_console, transient=True,
+                                 TextColumn("tasks"), TimeElapsedColumn(), console=err_console.real(), transient=True,
                                  disable=not err_console.is_terminal)
         self.task = self.progress.add_task("starting Spark", total=None)
 

@@ -66,7 +66,7 @@ class NameMatcher:
             return name in self.values
         if self.kind == "prefix":
             return name.startswith(self.values[0])
-        return self.regex.fullmatch(name) is not None  # type: ignore[attr-defined]
+        return self.regex.fullmatch(name) is not None
 
 
 @dataclass(slots=True)
