@@ -76,7 +76,7 @@ class _KafkaEnum(enum.Enum):
         return member
 
     @classmethod
-    def _lookup(cls, text: str):
+    def _lookup(cls, text: object):
         if isinstance(text, cls):
             return text
         if not isinstance(text, str):

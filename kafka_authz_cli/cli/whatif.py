@@ -172,7 +172,7 @@ def whatif(
 ) -> None:
     if ctx.invoked_subcommand is not None:
         return
-    _check_required(proposed, fail_on, allow_unverified)
+    proposed = _check_required(proposed, fail_on, allow_unverified)
     if follow is not None or follow_topic is not None:
         return shadow(ctx.params, jsonl=fmt is WhatIfFormat.jsonl, fail=fail_on is WhatIfGate.newly_denied)
     refuse_shadow_options(ctx.params, fmt is WhatIfFormat.jsonl)
@@ -181,26 +181,34 @@ def whatif(
     if interactive:
         return _interactive(dict(ctx.params, since=since_h, until=until_h), fmt)
     _check_outputs(out, report_html)
-    assert proposed is not None  # _check_required
     result = whatif_service.replay(
         proposed, current, logs=logs, indexes=index, since=since_h, until=until_h, acls_format=option_value(acls_format),
         acls_options=acls_options(option), super_users=super_users, allow_everyone=allow_everyone,
         broker_config=broker_config, command_config=command_config, timeout=timeout, progress=PROGRESS,
         stdin=_stdin() if logs else None,
-        topic=(TopicSource(logs_topic, bootstrap_server, command_config, max_events, until_end)
-               if logs_topic and bootstrap_server else None),  # (together: _check_sources)
+        topic=_topic_source(logs_topic, bootstrap_server, command_config, max_events, until_end),
         spark=SparkOptions(master, driver_memory, executor_memory, partition_bytes) if spark else None, full=full)
     _render(result, fmt, out, report_html, f"authz whatif: {proposed}")
     if fail_on is WhatIfGate.newly_denied:
         _gate(result, allow_unverified)
 
 
-def _check_required(proposed: Optional[Path], fail_on: Optional[WhatIfGate], allow_unverified: bool) -> None:
+def _check_required(proposed: Optional[Path], fail_on: Optional[WhatIfGate], allow_unverified: bool) -> Path:
+    """The proposal, required; --allow-unverified only with --fail-on."""
     if proposed is None:
         raise InputError("--proposed is required (the ACL set to try)")
     if allow_unverified and fail_on is None:
         raise OptionError("goes with --fail-on (it lets the gate pass an answer the input could not verify)",
                           "--allow-unverified")
+    return proposed
+
+
+def _topic_source(topic: Optional[str], bootstrap_server: Optional[str], command_config: Optional[Path],
+                  max_events: Optional[int], until_end: bool) -> Optional[TopicSource]:
+    """--logs-topic's events on --bootstrap-server (given together: _check_sources), or None."""
+    if not topic or not bootstrap_server:
+        return None
+    return TopicSource(topic, bootstrap_server, command_config, max_events, until_end)
 
 
 def _gate(result: Replayed, allow_unverified: bool) -> None:

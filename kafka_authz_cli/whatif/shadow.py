@@ -54,7 +54,7 @@ class LineDecisions:
         self.stats = stats
         self.quarantine = quarantine
         self._generation: int | None = None
-        self._reader = None
+        self._reader: FileReader | EventReader | None = None
         self._head: list[tuple[int, str]] = []  # lines held until the reader is chosen
         self._source = ""
 
