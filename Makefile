@@ -47,17 +47,19 @@ demo: $(STAMP) check-java
 	$(BIN)/authz --help
 	@bash examples/demo.sh $(BIN)
 
-# ruff (pyflakes, import order, complexity, private imports) and the import-linter contracts of
-# pyproject.toml first: both take seconds, and a broken layer fails the run before the tests start.
+# ruff (pyflakes, import order, complexity, private imports), the import-linter contracts and mypy
+# (pyproject.toml's [tool.mypy]) first: seconds each, and a broken layer fails the run before the tests.
 lint: $(STAMP)
 	$(BIN)/ruff check kafka_authz_cli tests
 	$(BIN)/lint-imports --no-cache
+	$(BIN)/mypy
 
 # The edit-and-test loop: ruff, the import contracts and every test that needs no JVM, no broker and no
 # browser, spread over the cores (pytest-xdist). `make test` stays the whole suite: run it before a push.
 check: $(STAMP)
 	$(BIN)/ruff check kafka_authz_cli tests
 	$(BIN)/lint-imports --no-cache
+	$(BIN)/mypy
 	$(BIN)/python -m pytest -q -n auto -m "not spark and not spark_cluster and not live" \
 	  --ignore=tests/live --ignore=tests/review/test_access_html_browser.py tests
 
