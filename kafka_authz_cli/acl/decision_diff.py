@@ -359,18 +359,18 @@ class DecisionDiff:
                 self._name_class(rtype, name, name_class, delta_index)
             return
         slices = self._sliced
+        assert slices is not None  # taken by _alike_names
         for name, name_class in visits:
             key = alike.key(name)
             if key is None:
                 self._name_class(rtype, name, name_class, delta_index)
                 continue
             key = (key, slices[0].has_acls(rtype, name), slices[1].has_acls(rtype, name))
-            done = alike.done.get(key, False)
-            if done is False:
+            if key not in alike.done:
                 first, examined = len(self.found), self.examined
                 by_slices = self._name_class(rtype, name, name_class, delta_index)
                 alike.done[key] = (tuple(self.found[first:]), self.examined - examined) if by_slices else None
-            elif done is None:
+            elif (done := alike.done[key]) is None:
                 self._name_class(rtype, name, name_class, delta_index)
             else:
                 self.examined += done[1]

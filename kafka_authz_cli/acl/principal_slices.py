@@ -158,7 +158,9 @@ class _NamedHosts:
     def add(self, acl) -> None:
         if valid_host(acl.host):
             table = self.literal if acl.pattern_type is PatternType.LITERAL else self.prefixed
-            table.setdefault(acl.resource_name, set()).add(acl.host)
+            hosts = table.setdefault(acl.resource_name, set())
+            assert isinstance(hosts, set)  # frozen by seal(), once every ACL is in
+            hosts.add(acl.host)
 
     def seal(self) -> None:
         for table in (self.literal, self.prefixed):

@@ -30,6 +30,7 @@ from kafka_authz_cli.cli.common import (
     write_output,
 )
 from kafka_authz_cli.cli.options import (
+    REQUIRED,
     AllowEveryone,
     BootstrapServer,
     BrokerConfig,
@@ -66,7 +67,7 @@ NAME (repeatable), --cluster, --resource-pattern-type (literal by default when a
 
 Exit codes: 0 written; 2 usage, connection or input error.""")
 def pull(
-    bootstrap_server: BootstrapServer = ...,
+    bootstrap_server: BootstrapServer = REQUIRED,
     command_config: CommandConfig = None,
     timeout: Timeout = 10.0,
     topic: list[str] = typer.Option([], "--topic", help="TOPIC resource name (repeatable)."),
@@ -155,7 +156,7 @@ Exit codes: 0 done (with --detailed-exitcode: nothing to change); 2 usage, conne
 error (with --detailed-exitcode: 2 changes to apply, 1 error).""")
 def plan_cmd(
     desired: Path = typer.Argument(..., help="The desired ACL set (any format authz reads, rules files too)."),
-    bootstrap_server: BootstrapServer = ...,
+    bootstrap_server: BootstrapServer = REQUIRED,
     command_config: CommandConfig = None,
     timeout: Timeout = 10.0,
     acls_format: Optional[AclFormat] = typer.Option(None, "--acls-format", help="Format of DESIRED (default: "

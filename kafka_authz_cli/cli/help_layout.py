@@ -58,7 +58,11 @@ def wrap(text: str, width: int, initial_indent: str = "", subsequent_indent: str
     return "\n\n".join(out)
 
 
-class HelpFormatter(typer.Context.formatter_class):  # click's HelpFormatter, as Typer vendors it
+#: click's HelpFormatter, as Typer vendors it (privately: known to the type checker only as Any)
+_ClickHelpFormatter: Any = typer.Context.formatter_class
+
+
+class HelpFormatter(_ClickHelpFormatter):
     """click's formatter with `wrap` instead of click's word-breaking wrapper."""
 
     def write_usage(self, prog: str, args: str = "", prefix: Optional[str] = None) -> None:
@@ -168,7 +172,8 @@ def param_row(param: Any, ctx: Any) -> Optional[tuple[str, str]]:
 
 def format_params(command: Any, ctx: Any, formatter: Any) -> None:
     """The Arguments and Options sections of a command's help."""
-    args, opts = [], []
+    args: list[tuple[str, str]] = []
+    opts: list[tuple[str, str]] = []
     for param in command.get_params(ctx):
         row = param_row(param, ctx)
         if row is not None:
@@ -189,6 +194,7 @@ def usage_pieces(command: Any, ctx: Any) -> list[str]:
         if param.param_type_name != "argument":
             continue
         name = param.metavar or default_metavar(param)
+        assert name is not None  # an argument's metavar is its name at least
         name = name if param.required else f"[{name}]"
         pieces.append(name + ("..." if param.nargs != 1 else ""))
     return pieces

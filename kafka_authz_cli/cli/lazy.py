@@ -81,12 +81,13 @@ class LazyTyperGroup(AuthzGroup):
         app = type(self).typer_app()
         use_authz_classes(app)
         for info in app.registered_commands:
+            assert info.callback is not None  # a command registers its function
             if (info.name or get_command_name(info.callback.__name__)) == name:
                 return get_command_from_info(info, pretty_exceptions_short=app.pretty_exceptions_short,
                                              rich_markup_mode=app.rich_markup_mode)
-        for info in app.registered_groups:
-            if info.name == name:
-                return get_group_from_info(info,
+        for group in app.registered_groups:
+            if group.name == name:
+                return get_group_from_info(group,
                                            pretty_exceptions_short=app.pretty_exceptions_short,
                                            suggest_commands=app.suggest_commands,
                                            rich_markup_mode=app.rich_markup_mode)

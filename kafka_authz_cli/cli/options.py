@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 
@@ -33,6 +33,9 @@ ClientHost = Annotated[str, typer.Option("--host", help="The client's IP address
 # -- connecting to a cluster ------------------------------------------------------------------------
 
 BootstrapServer = Annotated[str, typer.Option("--bootstrap-server", help="host:port[,host:port...]")]
+#: The default of an option that must be given (``bootstrap_server: BootstrapServer = REQUIRED`` where
+#: a parameter before it has a default): Typer's ``...``, to the type checker a value of any type.
+REQUIRED: Any = ...
 CommandConfig = Annotated[Optional[Path], typer.Option(
     "--command-config", help="Client properties, as Kafka's tools take them with --command-config: "
                              "security.protocol, sasl.mechanism, sasl.jaas.config, PEM ssl.truststore.location.")]

@@ -11,6 +11,7 @@ import typer
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.cli.common import check_can_write, console, err_console, json_line, warn, write_json, write_output
 from kafka_authz_cli.cli.options import (
+    REQUIRED,
     BootstrapServer,
     CommandConfig,
     ListFormat,
@@ -289,7 +290,7 @@ class _ProgressBar:
 
 Exit codes: 0 listed; 2 usage, input or connection error (or a --user that has no credential).""")
 def list_users(
-    bootstrap_server: BootstrapServer = ...,
+    bootstrap_server: BootstrapServer = REQUIRED,
     command_config: CommandConfig = None,
     timeout: Timeout = 10.0,
     user: list[str] = typer.Option([], "--user", help="Only these users (repeatable)."),
@@ -358,7 +359,7 @@ Exit codes: 0 deleted (or --dry-run); 1 the broker refused some; 2 usage, input 
 def delete_users(
     user: list[str] = typer.Option(..., "--user", help="User name (repeatable)."),
     mechanism: Optional[str] = typer.Option(None, "--mechanism", help="Only this mechanism."),
-    bootstrap_server: BootstrapServer = ...,
+    bootstrap_server: BootstrapServer = REQUIRED,
     command_config: CommandConfig = None,
     timeout: Timeout = 10.0,
     dry_run: bool = typer.Option(False, "--dry-run", help="Show the plan only."),
@@ -383,7 +384,7 @@ Exit codes: 0 applied (or nothing to do, or --dry-run); 1 the broker refused som
 2 usage, input or connection error; 4 declined at a prompt (or stdin closed).""")
 def apply_users(
     users_csv: Path = typer.Argument(..., help="CSV with a `user` column."),
-    bootstrap_server: BootstrapServer = ...,
+    bootstrap_server: BootstrapServer = REQUIRED,
     command_config: CommandConfig = None,
     timeout: Timeout = 10.0,
     mechanism: str = typer.Option("SCRAM-SHA-512", "--mechanism", help="Default for rows without one."),

@@ -54,7 +54,12 @@ def said_in_one_line(exc: typer.TyperException) -> typer.TyperException:
     return exc
 
 
-class OneLineErrors:
+#: What OneLineErrors is mixed into: click's Command (vendored privately by Typer), next in the MRO;
+#: to the type checker, Any.
+_MixedIntoCommand: Any = object
+
+
+class OneLineErrors(_MixedIntoCommand):
     """A command whose click errors, its own or its subcommands', are shown in one line."""
 
     def make_context(self, *args, **kwargs):
