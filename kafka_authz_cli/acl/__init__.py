@@ -32,13 +32,12 @@ if TYPE_CHECKING:  # the names for type checkers and editors; at run time each i
         describe_names,
         diff,
     )
-    from kafka_authz_cli.acl.decision import Decision, Outcome, Request
+    from kafka_authz_cli.acl.decision import Decision, Outcome, Request, Rule, matching_acl_rule
     from kafka_authz_cli.acl.engine import AuthorizerConfigError, StandardAuthorizer, parse_super_users
     from kafka_authz_cli.acl.filter import MATCH_ALL, AclFilter, kafka_acls_filters
     from kafka_authz_cli.acl.formats import (
         ACL_FORMATS,
         ACL_SET_EXPECTED,
-        ACL_SET_READS,
         AclSet,
         detect_format,
         dump_acls,
@@ -68,6 +67,19 @@ if TYPE_CHECKING:  # the names for type checkers and editors; at run time each i
         unmatchable_host_kind,
         unmatchable_host_reason,
         validation_errors,
+    )
+    from kafka_authz_cli.acl.registry import (
+        ACL_SET_READS,
+        ECOSYSTEM,
+        FORMATS,
+        KAFKA,
+        KROXYLICIOUS,
+        AclSetFormat,
+        ecosystem_format_of,
+        ecosystem_formats,
+        format_of,
+        no_reading_options,
+        told_apart,
     )
     from kafka_authz_cli.acl.requests import RequestSpec, iter_requests, parse_expect, parse_requests
 

@@ -26,15 +26,9 @@ from typing import TYPE_CHECKING
 from kafka_authz_cli import lazy_face
 
 if TYPE_CHECKING:  # the names for type checkers and editors; at run time each is loaded on first use
+    from kafka_authz_cli.ecosystem.directory import read_directory
     from kafka_authz_cli.ecosystem.findings import CODES
     from kafka_authz_cli.ecosystem.reading import SourceFinding
-    from kafka_authz_cli.ecosystem.registry import (
-        FORMATS,
-        EcosystemFormat,
-        ecosystem_format,
-        format_of_text,
-        read_directory,
-    )
     from kafka_authz_cli.ecosystem.written import Lost, NotExpressible, Written
 
 __getattr__, __all__ = lazy_face(__name__, {

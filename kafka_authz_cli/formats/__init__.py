@@ -41,8 +41,18 @@ if TYPE_CHECKING:  # the names for type checkers and editors; at run time each i
         special_file,
         text_lines,
     )
-    from kafka_authz_cli.formats.sniff import JSON_KINDS, Kind, other_kind, what_is, wrong_kind
+    from kafka_authz_cli.formats.sniff import (
+        JSON_KINDS,
+        RULES_HEAD,
+        Kind,
+        is_rules,
+        looks_like,
+        other_kind,
+        what_is,
+        wrong_kind,
+    )
     from kafka_authz_cli.formats.tally import WarningTally
+    from kafka_authz_cli.formats.walk import files_under
 
 __getattr__, __all__ = lazy_face(__name__, {**{name: "reading" for name in (
     "STDIN", "STDIN_LABEL", "LineIndex", "array_element_offsets", "brief", "csv_rows", "csv_table", "decode_utf8",

@@ -25,7 +25,7 @@ if TYPE_CHECKING:  # the names for type checkers and editors; at run time each i
         prefix_classes,
         principal_access,
     )
-    from kafka_authz_cli.review.compact import Compaction, Merge, Removal, compact_acls
+    from kafka_authz_cli.review.compact import Compaction, Merge, Removal, RemovalReason, compact_acls
     from kafka_authz_cli.review.generate import (
         WIDENINGS,
         Generated,

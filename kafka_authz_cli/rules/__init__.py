@@ -36,7 +36,6 @@ if TYPE_CHECKING:  # the names for type checkers and editors; at run time each i
         decompile,
         load_checked,
     )
-    from kafka_authz_cli.rules.detect import SNIFF_CHARS, is_rules, looks_like
     from kafka_authz_cli.rules.embedded import (
         MOUNTED,
         PLACEHOLDER,
