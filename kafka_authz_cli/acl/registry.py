@@ -100,10 +100,12 @@ class AclSetFormat:
         return _function(self.reader)(text, path, options or {})
 
     def read_many(self, texts: Iterable[tuple[str, str]], source: str, options: Mapping[str, str] | None = None):
+        assert self.many_reader is not None  # asked only of a format that reads several files as one
         return _function(self.many_reader)(texts, source, options or {})
 
     def write(self, bindings, **options):
         """The text of ``bindings`` (KAFKA) or a ``Written`` (the others); only for a format with a writer."""
+        assert self.writer is not None  # only for a format with a writer
         return _function(self.writer)(bindings, **options)
 
     def check_options(self, options: Mapping[str, str] | None) -> Mapping[str, str]:

@@ -55,9 +55,12 @@ def authorize_by_resource_type(authorizer: StandardAuthorizer, principal: str, h
     first = authorizer.authorize(Request(principal, host, operation, resource_type, HARDCODE,
                                          log_if_allowed=True, log_if_denied=False))
     if first.outcome is Outcome.ALLOWED:
-        why = {Rule.SUPER_USER: f"{principal} is a super user",
-               Rule.DEFAULT_ALLOW: f"no ACL covers the {resource_type.name} named '{HARDCODE}' Kafka checks first, and "
-                               "allow.everyone.if.no.acl.found=true allows it"}.get(first.rule, "")
+        assert first.rule is not None  # an allowed decision names its rule
+        reasons: dict[str, str] = {
+            Rule.SUPER_USER: f"{principal} is a super user",
+            Rule.DEFAULT_ALLOW: f"no ACL covers the {resource_type.name} named '{HARDCODE}' Kafka checks first, and "
+                                "allow.everyone.if.no.acl.found=true allows it"}
+        why = reasons.get(first.rule, "")
         return ByTypeVerdict(True, first.rule, first.acl,
                              f"{what}: allowed by the check of the {resource_type.name} named '{HARDCODE}' "
                              f"that Kafka makes first ({why or first.explain()})")

@@ -170,7 +170,7 @@ that does not exist); 2 usage or input error.""",
                  short_help="The smallest ACL set an application needs, in any format, with the proof.")
 def acls_command(
     kind: str = typer.Argument(..., help=KIND_HELP),
-    to: WriteFormat = typer.Option(WriteFormat.kafka_acls, "--to", help="Output format of the ACL set."),
+    to: WriteFormat = typer.Option(WriteFormat("kafka-acls"), "--to", help="Output format of the ACL set."),
     prefixed: bool = typer.Option(False, "--prefixed", help="PREFIXED ACLs on the application's names (team style)."),
     principal: Optional[str] = PRINCIPAL_OPTION,
     host: ClientHost = "127.0.0.1",

@@ -79,7 +79,7 @@ def pull(
     pattern_type: Optional[str] = typer.Option(None, "--resource-pattern-type",
                                                help="literal, prefixed, match or any."),
     principal: list[str] = typer.Option([], "--principal", help="Only ACLs of this principal (repeatable)."),
-    to: WriteFormat = typer.Option(WriteFormat.json, "--to", help="Output format: json, kafka-acls, csv, strimzi, ksm-yaml, "
+    to: WriteFormat = typer.Option(WriteFormat("json"), "--to", help="Output format: json, kafka-acls, csv, strimzi, ksm-yaml, "
                                                                   "jikkou, kafka-gitops or terraform (KafkaUser resources, KSM "
                                                                   "YAML, Jikkou resources, a kafka-gitops state file, Terraform "
                                                                   "resources: see `authz convert --help`)."),

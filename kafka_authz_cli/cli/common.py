@@ -51,8 +51,10 @@ err_console = _LazyConsole(stderr=True, highlight=False, wrap_on_terminal_only=T
 
 EXIT_CODES_HELP = "Exit codes: 0 ok; 1 {one}; 2 usage or input error."
 
-#: ``--acls-format``: every format authz reads (acl.registry's table, in its order)
-AclFormat = Enum("AclFormat", [(f.name.replace("-", "_"), f.name) for f in FORMATS.values()], type=str, module=__name__)
+#: ``--acls-format``: every format authz reads (acl.registry's table, in its order). mypy reads an enum's
+#: members only from a literal list: to it these have none (a member is taken by value, ``AclFormat("json")``).
+AclFormat = Enum(  # type: ignore[misc]
+    "AclFormat", [(f.name.replace("-", "_"), f.name) for f in FORMATS.values()], type=str, module=__name__)
 
 
 class TerraformProvider(str, Enum):
@@ -66,9 +68,9 @@ TERRAFORM_CONFLUENT_CLUSTER_HELP = ("--to terraform --terraform-provider conflue
                                     "every resource's kafka_cluster block and import ID (required).")
 
 
-#: ``--to``: the formats authz writes ACL sets in
-WriteFormat = Enum("WriteFormat", [(f.name.replace("-", "_"), f.name) for f in FORMATS.values() if f.writer],
-                   type=str, module=__name__)
+#: ``--to``: the formats authz writes ACL sets in (members taken by value, as AclFormat's)
+WriteFormat = Enum("WriteFormat", [(f.name.replace("-", "_"), f.name)  # type: ignore[misc]
+                                   for f in FORMATS.values() if f.writer], type=str, module=__name__)
 
 
 class StrimziAuthentication(str, Enum):

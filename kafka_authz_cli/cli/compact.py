@@ -75,7 +75,7 @@ compacted set would decide differently; nothing written)."""
 @app.command("compact", short_help="Fewer ACLs deciding provably alike: duplicates, shadowed ACLs, literals merged into prefixes.", help=COMPACT_HELP)
 def compact_cmd(
     acls: Path = typer.Argument(..., help="The ACL set (any format authz reads, or cluster:HOST:PORT)."),
-    to: WriteFormat = typer.Option(WriteFormat.json, "--to", help="Format of the compacted set."),
+    to: WriteFormat = typer.Option(WriteFormat("json"), "--to", help="Format of the compacted set."),
     out: Optional[Path] = typer.Option(None, "-o", "--output", help="Write the compacted set to a file "
                                        "(default stdout)."),
     fmt: ReportFormatOption = ReportFormat.table,

@@ -168,9 +168,9 @@ def _binding(b, origins: dict) -> dict:
 
 
 #: Kafka's rule names (``StandardAuthorizerData``) in words, for a side no ACL decided
-_RULE_WORDS = {Rule.SUPER_USER: "a super user",
-               Rule.DEFAULT_ALLOW: "no ACL on the resource (allow.everyone.if.no.acl.found)",
-               Rule.DEFAULT_DENY: "no ACL allowing it"}
+_RULE_WORDS: dict[str, str] = {Rule.SUPER_USER: "a super user",
+                               Rule.DEFAULT_ALLOW: "no ACL on the resource (allow.everyone.if.no.acl.found)",
+                               Rule.DEFAULT_DENY: "no ACL allowing it"}
 
 
 def _side(rule, acl, origins: dict) -> str:

@@ -106,7 +106,7 @@ def generate_cmd(
     principal: Optional[list[str]] = typer.Option(None, "--principal", help="Only this principal (repeatable)."),
     since: Optional[str] = typer.Option(None, "--since", help="From this hour on (YYYY-MM-DD[THH])."),
     until: Optional[str] = typer.Option(None, "--until", help="Up to this hour, excluded (YYYY-MM-DD[THH])."),
-    to: WriteFormat = typer.Option(WriteFormat.json, "--to", help="Format of the generated ACL set."),
+    to: WriteFormat = typer.Option(WriteFormat("json"), "--to", help="Format of the generated ACL set."),
     out: Optional[Path] = typer.Option(None, "-o", "--output", help="Write the ACL set here (the report goes to "
                                        "stdout); default: the ACL set to stdout, the report to stderr."),
     fmt: ReportFormatOption = ReportFormat.table,

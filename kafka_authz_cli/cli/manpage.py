@@ -143,7 +143,7 @@ def ecosystem_formats() -> list[str]:
                 ".RS"]
         if fmt.writer is not None and fmt.cannot_hold:
             out += [".PP", roff_text(f"Cannot hold (refused unless --lossy): {fmt.cannot_hold}.")]
-        for key, what in fmt.options.items():
+        for key, what in (fmt.options or {}).items():
             out += [".PP", roff_text(f"--option {key}=...: {what}")]
         for code in BY_FORMAT.get(fmt.name, ()):
             out += [".PP", "\\fB" + code.code + "\\fR " + roff_text(f"{code.name} ({code.severity}): {code.summary}")]

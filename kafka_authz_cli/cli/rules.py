@@ -165,7 +165,7 @@ Exit codes: 0 compiled; 2 usage error, a file the proxy would not load, or a con
 cannot express (file:line:col: reason).""")
 def compile_cmd(
     rules: Path = typer.Argument(..., help="Rules file."),
-    to: WriteFormat = typer.Option(WriteFormat.json, "--to", help="Output ACL format."),
+    to: WriteFormat = typer.Option(WriteFormat("json"), "--to", help="Output ACL format."),
     types: RuleTypes = None,
     expand_against: Optional[Path] = typer.Option(None, "--expand-against", help="Existing names to expand "
                                                                                    "regexes and prefixes against."),

@@ -8,6 +8,7 @@ An OptionError a service raises (options that cannot work together) is said the 
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import typer
 

@@ -18,7 +18,7 @@ def files_under(root: str | Path, suffixes: tuple[str, ...] = ()) -> list[Path]:
     them): a directory's own files in name order, then each subdirectory's, in name order. Names starting
     with ``.`` are skipped, files and directories alike; symbolic links to directories are not followed.
     Anything that is not a directory counts as a file (a FIFO too: its reader refuses it)."""
-    out = []
+    out: list[Path] = []
     for here, dirs, files in os.walk(root):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         out.extend(Path(here, f) for f in sorted(files) if f.endswith(suffixes or ("",)) and not f.startswith("."))

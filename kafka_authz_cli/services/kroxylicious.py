@@ -28,6 +28,9 @@ from kafka_authz_cli.acl import FORMATS, AclSet
 from kafka_authz_cli.errors import InputError
 from kafka_authz_cli.formats import files_under, read_text, special_file
 
+if TYPE_CHECKING:
+    from kafka_authz_cli.rules import KroxyliciousYaml
+
 #: ``--acls-format`` name (its entry in acl.registry: title, reading options, file suffixes)
 FORMAT = "kroxylicious"
 

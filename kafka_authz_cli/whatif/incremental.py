@@ -330,9 +330,8 @@ class Touched:
 
     def add(self, binding: AclBinding) -> None:
         principal = binding.principal
-        if self.any_principal or principal == "User:*" or ":" not in principal:
-            principal = None
-        g = self.groups.setdefault((binding.resource_type, principal), TouchedNames())
+        anyone = self.any_principal or principal == "User:*" or ":" not in principal
+        g = self.groups.setdefault((binding.resource_type, None if anyone else principal), TouchedNames())
         name = binding.resource_name
         if binding.pattern_type is PatternType.PREFIXED:
             g.prefixes.add(name)
@@ -361,6 +360,7 @@ class Touched:
                 return True  # no statistics, or several types in it: read it
             if rtype.name != t_min:
                 continue
+            assert n_min is not None and n_max is not None  # by_resource: the statistics are there
             if g.every or any(n_min <= name <= n_max for name in g.names):
                 return True
             # a prefix's names are [p, the first string after every p...): they meet [n_min, n_max]
@@ -386,7 +386,7 @@ class Touched:
         for (rtype, who), g in self.groups.items():
             t = rtype.name.encode()
             tail = [] if who is None else [who.encode("utf-8")]
-            shapes = [(None, [t])] if g.every else []
+            shapes: list[tuple[Optional[str | int], list[bytes]]] = [(None, [t])] if g.every else []
             shapes += [("name", [t, n.encode("utf-8")]) for n in g.names]
             shapes += [(len(p.encode("utf-8")), [t, p.encode("utf-8")]) for p in g.prefixes]
             for part, key in shapes:
