@@ -358,9 +358,8 @@ class Touched:
                 continue  # none of this principal's requests in it
             if not by_resource:
                 return True  # no statistics, or several types in it: read it
-            if rtype.name != t_min:
+            if rtype.name != t_min or n_min is None or n_max is None:  # (by_resource: never None)
                 continue
-            assert n_min is not None and n_max is not None  # by_resource: the statistics are there
             if g.every or any(n_min <= name <= n_max for name in g.names):
                 return True
             # a prefix's names are [p, the first string after every p...): they meet [n_min, n_max]
@@ -548,8 +547,7 @@ def load_baseline(cache_dir: Optional[Path], key: str) -> Optional[Baseline]:
         resource, principal = cache_dir / f"{key}.parquet", cache_dir / f"{key}.by-principal.parquet"
         if data.get("format") != BASELINE_FORMAT or not resource.exists():
             return None
-        # without the rows in principal order: too many requests to sort in memory, resource order only
-        rows = {"resource": resource, "principal": principal if principal.exists() else None}
+        rows = {"resource": resource, "principal": principal if principal.exists() else None}  # None: too many to sort
         return Baseline.from_json(data, rows)
     except (OSError, ValueError, KeyError, TypeError):
         return None  # absent, unreadable or damaged: computed again
@@ -590,8 +588,7 @@ class BaselineWriter:
     def _write(self, table) -> None:
         import pyarrow.parquet as pq
 
-        if self.writer is None and self.to_file:
-            assert self.cache_dir is not None  # to_file: a directory and a key
+        if self.writer is None and self.to_file and self.cache_dir is not None:  # (to_file: never None)
             try:
                 self.cache_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
                 self.tmp = self.cache_dir / f".{self.key}.{os.getpid()}.parquet.tmp"
@@ -621,17 +618,16 @@ class BaselineWriter:
                 return baseline
         assert self.cache_dir is not None and self.tmp is not None  # the rows went to the file
         self.writer.close()
-        resource_rows = self.cache_dir / f"{self.key}.parquet"
-        paths: dict[str, Optional[Path]] = {"resource": resource_rows, "principal": None}
+        paths: dict[str, Any] = {"resource": self.cache_dir / f"{self.key}.parquet", "principal": None}
         try:
             if by_principal is not None:
-                paths["principal"] = principal_rows = self.cache_dir / f"{self.key}.by-principal.parquet"
+                paths["principal"] = self.cache_dir / f"{self.key}.by-principal.parquet"
                 tmp = self.cache_dir / f".{self.key}.{os.getpid()}.by-principal.tmp"
                 fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
                 with os.fdopen(fd, "wb") as fh:
                     pq.write_table(by_principal, fh, row_group_size=self.ROW_GROUP_ROWS)
-                os.replace(tmp, principal_rows)
-            os.replace(self.tmp, resource_rows)
+                os.replace(tmp, paths["principal"])
+            os.replace(self.tmp, paths["resource"])
             tmp = self.cache_dir / f".{self.key}.{os.getpid()}.json.tmp"
             fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
             with os.fdopen(fd, "w", encoding="utf-8") as fh:
