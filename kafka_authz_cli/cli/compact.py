@@ -29,7 +29,7 @@ from kafka_authz_cli.cli.options import (
     SuperUsers,
     Timeout,
 )
-from kafka_authz_cli.services.compact import CompactResult, compact_acl_set
+from kafka_authz_cli.services.compact import CompactResult, compact_acl_set, compact_document
 
 #: Removals shown in the table (the json report lists every one).
 SHOWN_REMOVALS = 20
@@ -105,7 +105,7 @@ def compact_cmd(
     to_stdout = report is None and out is not None and str(out) != "-"
     if fmt is ReportFormat.json:
         # to --report, else stdout when the set went to a file, else standard error
-        write_json(to_json(result), report, stderr=report is None and not to_stdout)
+        write_json(compact_document(result), report, stderr=report is None and not to_stdout)
     else:
         _print_to(result, report, to_stdout)
     if result.over_limit:
@@ -125,31 +125,6 @@ def _print_to(result: CompactResult, report: Optional[Path], to_stdout: bool) ->
     buf = io.StringIO()
     _print(result, AuthzConsole(file=buf, width=120, color_system=None, highlight=False, soft_wrap=False))
     write_output(buf.getvalue(), report)
-
-
-def to_json(result: CompactResult) -> dict:
-    c = result.compaction
-    allow = result.settings.allow_everyone_if_no_acl_found
-    return {
-        "version": 1,
-        "source": result.source,
-        "settings": {"super_users": [s for s in result.settings.super_users.split(";") if s.strip()],
-                     "allow_everyone_if_no_acl_found": allow},
-        "before": c.before, "after": c.after, "removed": c.before - c.after + len(c.merges),
-        "added": len(c.merges), "by_reason": c.counts(),
-        "max_acls": result.max_acls, "over_limit": result.over_limit,
-        "untouched": c.untouched,
-        "names": None if result.names is None else {t.name: len(n) for t, n in result.names.items()},
-        "proof": None if result.proof is None else {
-            "verdict": result.proof.verdict, "classes_examined": result.proof.classes_examined,
-            "gained": result.proof.gained, "lost": result.proof.lost,
-            "changes": [f.describe() for f in result.proof.findings]},
-        "merges": [{"prefixed": m.prefixed.as_dict(), "literals": [b.as_dict() for b in m.literals],
-                    "known_names": m.known, "widening": m.widening(allow)} for m in c.merges],
-        # made one by one as they are written (cli.common.write_json): a million removals never all held
-        "removals": ({"acl": r.binding.as_dict(), "reason": r.reason, "why": r.describe(),
-                      "by": [b.as_dict() for b in r.by]} for r in c.removals),
-    }
 
 
 def _proof_line(result: CompactResult) -> str:

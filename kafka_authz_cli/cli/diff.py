@@ -8,7 +8,7 @@ from typing import Optional
 
 import typer
 
-from kafka_authz_cli.acl import DiffResult, Rule, describe_host
+from kafka_authz_cli.acl import DiffResult, describe_host
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.cli.common import (
     ACLS_OPTION_HELP,
@@ -23,7 +23,7 @@ from kafka_authz_cli.cli.common import (
     write_output,
 )
 from kafka_authz_cli.cli.options import AllowEveryone, BrokerConfig, CommandConfig, SuperUsers, Timeout
-from kafka_authz_cli.services.diff import condition_holds, diff_acl_sets
+from kafka_authz_cli.services.diff import because, condition_holds, diff_acl_sets, diff_document
 
 
 class DiffFormat(str, Enum):
@@ -78,7 +78,7 @@ def diff_cmd(
                            old_super_users, new_super_users, old_broker_config, new_broker_config, command_config,
                            timeout, acls_options(option))
     if fmt is DiffFormat.json:
-        write_json(to_json(result), out)
+        write_json(diff_document(result), out)
     elif fmt is DiffFormat.markdown:
         write_output(to_markdown(result), out)
     elif out is not None:
@@ -94,101 +94,6 @@ def diff_cmd(
         _print(result, console)
     if fail_on is not None and condition_holds(result, fail_on.value):
         raise typer.Exit(1)
-
-
-def _witness(f) -> dict:
-    w = f.witness
-    return {"principal": w.principal, "host": w.host, "operation": w.operation.name,
-            "resource_type": w.resource_type.name, "resource_name": w.resource_name}
-
-
-def to_json(result: DiffResult) -> dict:
-    """``findings``: what is said, merged across name classes (what the table and markdown show);
-    ``changes``: one entry per principal, name class and set of hosts."""
-    shared = _Shared(result)
-    return {
-        "verdict": result.verdict,
-        "gained": result.gained,
-        "lost": result.lost,
-        "classes_examined": result.classes_examined,
-        "bindings": {"added": [_binding(b, result.new_origins) for b in result.bindings.added],
-                     "removed": [_binding(b, result.old_origins) for b in result.bindings.removed]},
-        "findings": [_finding(f, shared) for f in result.merged],
-        # made one by one as they are written (cli.common.write_json): never all held as dicts
-        "changes": (_finding(f, shared) for f in result.findings),
-    }
-
-
-class _Shared:
-    """The parts of findings that many findings repeat (one ACL on `*` decides 40,000 of them), made
-    once each: the deciding ACLs as JSON and the sentence saying why."""
-
-    def __init__(self, result: DiffResult):
-        self.result = result
-        self._acls: dict = {}
-        self._because: dict = {}
-
-    # Keyed by the ACL objects' identities (each kept in the value): hashing a binding's fields for
-    # each of 150,000 findings cost more than the rest of its JSON.
-    def acl(self, acl, side: int) -> dict | None:
-        if acl is None:
-            return None
-        found = self._acls.get((id(acl), side))
-        if found is None or found[0] is not acl:
-            origins = self.result.new_origins if side else self.result.old_origins
-            found = self._acls[(id(acl), side)] = (acl, _binding(acl, origins))
-        return found[1]
-
-    def because(self, f) -> str:
-        key = (f.old_rule, id(f.old_acl), f.new_rule, id(f.new_acl))
-        found = self._because.get(key)
-        if found is None or found[0] is not f.old_acl or found[1] is not f.new_acl:
-            found = self._because[key] = (f.old_acl, f.new_acl, because(f, self.result))
-        return found[2]
-
-
-def _finding(f, shared: _Shared) -> dict:
-    names = f.names()
-    return {"direction": f.direction, "description": f.describe(names), "principal": f.principal,
-            "principals": list(f.principals or (f.principal,)),
-            "resource_type": f.resource_type.name, "resources": names,
-            "operations": f.operations, "hosts": f.hosts, "excluded_hosts": f.excluded_hosts,
-            "witness": _witness(f),
-            "old_rule": f.old_rule, "new_rule": f.new_rule,
-            "old_acl": shared.acl(f.old_acl, 0), "new_acl": shared.acl(f.new_acl, 1),
-            "because": shared.because(f)}
-
-
-def _binding(b, origins: dict) -> dict:
-    """A binding as JSON, with ``origin`` (where it was written) when the diff knows it."""
-    out = b.as_dict()
-    if b in origins:
-        out["origin"] = origins[b]
-    return out
-
-
-#: Kafka's rule names (``StandardAuthorizerData``) in words, for a side no ACL decided
-_RULE_WORDS: dict[str, str] = {Rule.SUPER_USER: "a super user",
-                               Rule.DEFAULT_ALLOW: "no ACL on the resource (allow.everyone.if.no.acl.found)",
-                               Rule.DEFAULT_DENY: "no ACL allowing it"}
-
-
-def _side(rule, acl, origins: dict) -> str:
-    if acl is None:
-        return _RULE_WORDS.get(rule or "", rule or "no decision")
-    host = "" if acl.host == "*" else f" from {acl.host}"
-    text = (f"{acl.permission.name} {acl.operation.name} {acl.resource_type.name}:{acl.pattern_type.name}:"
-            f"{acl.resource_name} for {acl.principal}{host}")
-    origin = origins.get(acl)
-    return f"{text} ({origin})" if origin else text
-
-
-def because(f, result: DiffResult) -> str:
-    """Why the witness changes, naming the deciding ACL of each side and where it was written:
-    "was: ALLOW READ TOPIC:LITERAL:orders for User:alice (users/alice.yaml:17 (KafkaUser alice)); now:
-    no ACL allowing it"."""
-    return (f"was: {_side(f.old_rule, f.old_acl, result.old_origins)}; "
-            f"now: {_side(f.new_rule, f.new_acl, result.new_origins)}")
 
 
 def to_markdown(result: DiffResult) -> str:

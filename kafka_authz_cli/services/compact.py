@@ -110,3 +110,29 @@ def widened_by_merge(request, result: Compaction) -> bool:
         return False
     return any(m.prefixed.resource_type is request.resource_type and name.startswith(m.prefixed.resource_name)
                for m in result.merges)
+
+
+def compact_document(result: CompactResult) -> dict:
+    """`authz compact --format json` (version 1)."""
+    c = result.compaction
+    allow = result.settings.allow_everyone_if_no_acl_found
+    return {
+        "version": 1,
+        "source": result.source,
+        "settings": {"super_users": [s for s in result.settings.super_users.split(";") if s.strip()],
+                     "allow_everyone_if_no_acl_found": allow},
+        "before": c.before, "after": c.after, "removed": c.before - c.after + len(c.merges),
+        "added": len(c.merges), "by_reason": c.counts(),
+        "max_acls": result.max_acls, "over_limit": result.over_limit,
+        "untouched": c.untouched,
+        "names": None if result.names is None else {t.name: len(n) for t, n in result.names.items()},
+        "proof": None if result.proof is None else {
+            "verdict": result.proof.verdict, "classes_examined": result.proof.classes_examined,
+            "gained": result.proof.gained, "lost": result.proof.lost,
+            "changes": [f.describe() for f in result.proof.findings]},
+        "merges": [{"prefixed": m.prefixed.as_dict(), "literals": [b.as_dict() for b in m.literals],
+                    "known_names": m.known, "widening": m.widening(allow)} for m in c.merges],
+        # made one by one as they are written (the JSON emitter takes iterators): a million removals never all held
+        "removals": ({"acl": r.binding.as_dict(), "reason": r.reason, "why": r.describe(),
+                      "by": [b.as_dict() for b in r.by]} for r in c.removals),
+    }
