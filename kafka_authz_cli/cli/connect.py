@@ -14,8 +14,13 @@ from rich.markup import escape
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.cli.common import console, write_json, write_output
 from kafka_authz_cli.cli.options import BrokerConfig, ClientHost, ReportFormat, ReportFormatOption, SuperUsers
-from kafka_authz_cli.connect import PREFIXES, hide_secret, redact
-from kafka_authz_cli.services.connect import MappingOptions, OverridesReport, check_connector_overrides
+from kafka_authz_cli.connect import PREFIXES, hide_secret
+from kafka_authz_cli.services.connect import (
+    MappingOptions,
+    OverridesReport,
+    check_connector_overrides,
+    overrides_document,
+)
 
 connect_app = typer.Typer(help="Kafka Connect: KIP-458 connector client config override policies.",
                           no_args_is_help=True)
@@ -95,7 +100,7 @@ def check_overrides(
     if emit_requests is not None:
         _write_requests([a for r in reports for a in r.actions], host, emit_requests)
     if fmt is ReportFormat.json:
-        docs = [_as_json(r) for r in reports]
+        docs = [overrides_document(r) for r in reports]
         write_json(docs[0] if len(docs) == 1 else docs, None)
     else:
         for i, r in enumerate(reports):
@@ -121,34 +126,6 @@ def _write_requests(actions, host: str, path: Path) -> None:
     if skipped:
         console.print(f"[yellow]{skipped} needed ACL check(s) left out of {path}: the principal is not known "
                       "offline[/]")
-
-
-def _client_json(c) -> dict:
-    prefix = PREFIXES[c.client]
-    return {
-        "client": c.client, "used": c.used,
-        "overrides": [{"name": prefix + v.name, "key": v.name, "value": hide_secret(v).value,
-                       "allowed": not v.error_messages, "error_messages": list(v.error_messages),
-                       "to_string": hide_secret(v).to_string()} for v in c.values],
-        "effective_config": redact(c.effective) if c.used else None,
-        "principal": c.identity.principal if c.identity else None,
-        "principal_how": c.identity.how if c.identity else None,
-        "worker_exception": c.shown_worker_exception(),
-        "start_error": c.start_error,
-    }
-
-
-def _as_json(report: OverridesReport) -> dict:
-    result, decisions = report.check, report.decisions
-    out = {"connector": result.name, "file_shape": report.shape, "type": result.connector_type, "type_reason": result.type_reason,
-           "policy": result.policy, "policy_source": result.policy_source, "error_count": result.rest_error_count,
-           "clients": [_client_json(c) for c in result.clients], "notes": report.notes}
-    out["needed_acls"] = [{"client": a.client, "principal": a.principal, "operation": a.operation,
-                           "resource_type": a.resource_type, "resource_name": a.resource_name, "why": a.why,
-                           "decision": None if decisions is None or decisions[i] is None else decisions[i].decision,
-                           "rule": None if decisions is None or decisions[i] is None else decisions[i].rule}
-                          for i, a in enumerate(report.actions)]
-    return out
 
 
 def _print(report: OverridesReport) -> None:

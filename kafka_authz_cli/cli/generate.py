@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-from dataclasses import asdict
 from enum import Enum
 from pathlib import Path
 from typing import Optional
@@ -49,7 +48,7 @@ from kafka_authz_cli.cli.options import (
     Timeout,
 )
 from kafka_authz_cli.errors import InputError
-from kafka_authz_cli.services.generate import GenerateResult, Widening, Window, generate
+from kafka_authz_cli.services.generate import GenerateResult, Widening, Window, generate, generate_document
 from kafka_authz_cli.whatif import hour_bound
 
 
@@ -153,7 +152,7 @@ def generate_cmd(
     if result.untimed:
         warn(f"{result.untimed} logged decision(s) without a timestamp are left out by --since/--until")
     if fmt is ReportFormat.json:
-        write_json(report_dict(result), None)
+        write_json(generate_document(result), None)
     else:
         if out is None:
             write_output(result.text, None)
@@ -162,46 +161,8 @@ def generate_cmd(
         raise typer.Exit(1)
 
 
-def report_dict(result: GenerateResult) -> dict:
-    g, proof = result.generated, result.proof
-    body = {
-        "version": 1, "to": result.to, "max_widening": result.max_widening, "lines": result.stats.as_dict(),
-        "acls": [b.as_dict() for b in g.bindings],
-        "principals": g.principals, "super_users_skipped": g.super_users_skipped,
-        "requests": {"allowed": g.allowed_requests, "denied": g.denied_requests, "mixed": g.mixed_requests,
-                     "unexpressible": len(g.unexpressible)},
-        "prefixes": [p.as_dict() for p in g.prefixes],
-        "implied": [dict(zip(_KEY, k)) for k in g.implied],
-        "hosts_kept": [dict(zip(_KEY, k)) for k in g.host_kept],
-        "denies": [b.as_dict() for b in g.denies],
-        "proof": {"holds": result.proven, "replayed_requests": proof.distinct_requests,
-                  "decisions": proof.decisions, "newly_denied": [asdict(c) for c in proof.newly_denied],
-                  "newly_allowed": [asdict(c) for c in proof.newly_allowed], "warnings": proof.warnings},
-        "current": None,
-    }
-    if result.untimed:
-        body["untimed_left_out"] = result.untimed
-    if result.removed is not None:
-        r = result.removed
-        body["current"] = {
-            "acls": result.current_acls, "verdict": r.verdict,
-            "removed": [_finding(f) for f in r.findings if f.direction == "lost"],
-            "added": [_finding(f) for f in r.findings if f.direction != "lost"],
-            "bindings_removed": len(r.bindings.removed), "bindings_added": len(r.bindings.added)}
-    return body
-
-
 #: Access classes of the diff against --current shown in the report (--format json lists every one).
 SHOWN_CHANGES = 20
-_KEY = ("principal", "host", "operation", "resource_type", "resource_name")
-
-
-def _finding(f) -> dict:
-    return {"direction": f.direction, "principal": f.principal, "principals": list(f.principals or (f.principal,)),
-            "resource_type": f.resource_type.name,
-            "operations": f.operations, "hosts": f.hosts, "description": f.describe()}
-
-
 def _print(result: GenerateResult, to_console) -> None:
     from rich.table import Table
 

@@ -149,3 +149,38 @@ def _from_indexes(paths: list[Path], since: Optional[str], until: Optional[str],
             evidence.sources.append(SourceTally(f"{ix.root} run {run['id']}", events, a, d, outside,
                                                 run_stats["lines"]))
     return stats, quarantine, aggregates_from_table(table)
+
+
+def binding_rows(result: UnusedResult) -> list[dict]:
+    return [{**u.binding.as_dict(), "status": u.status, "requests": u.requests, "client_requests": u.client_requests,
+             "distinct_requests": u.distinct_requests, "first_used": u.first_used, "last_used": u.last_used,
+             "origin": u.origin, "why": u.why} for u in result.report.bindings]
+
+
+def unused_document(result: UnusedResult) -> dict:
+    """`authz access unused --format json` (version 1)."""
+    r, stats = result.report, result.stats
+    vis, ev = r.visibility, r.evidence
+    return {
+        "version": 1,
+        "window": {"since": result.since, "until": result.until, "first_seen": r.first_seen, "last_seen": r.last_seen,
+                   "decisions_outside": ev.outside_window, "untimed_left_out": ev.untimed_left_out},
+        "logs": {"lines": stats.lines, "decision_lines": stats.decision_lines, "decisions": r.decisions,
+                 "distinct_requests": r.distinct_requests, "quarantined_lines": stats.quarantined_lines,
+                 "quarantine_examples": [{"source": q.source, "reason": q.reason} for q in result.quarantine[:10]],
+                 "by_format": dict(sorted(stats.by_format.items())), "skipped_files": stats.skipped_files,
+                 "sources": [{"source": s.source, "events": s.events, "allowed": s.allowed, "denied": s.denied}
+                             for s in ev.sources]},
+        "visibility": {"allowed": {"shown": vis.allowed, "why": vis.allowed_why, "first_logged": ev.first_allowed,
+                                   "last_logged": ev.last_allowed},
+                       "denied": {"shown": vis.denied, "why": vis.denied_why}},
+        "summary": {"bindings": len(r.bindings), "used": r.count("used"), "unused": r.count("unused"),
+                    "unknown": r.count("unknown"),
+                    "principals_unseen": sum(1 for p in r.principals if p.status == "unseen")},
+        "bindings": binding_rows(result),
+        "principals": [{"principal": p.principal, "status": p.status, "bindings": p.bindings, "requests": p.requests,
+                        "last_seen": p.last_seen, "why": p.why} for p in r.principals],
+        "removal": {"unused": r.count("unused"), "changed_decisions": r.changed_without_unused},
+        "disagreements": {"count": r.disagreements, "examples": r.disagreement_examples},
+        "warnings": list(r.warnings),
+    }

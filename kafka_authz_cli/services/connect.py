@@ -13,13 +13,16 @@ from pathlib import Path
 from typing import Optional
 
 from kafka_authz_cli.connect import (
+    PREFIXES,
     ConnectorCheck,
     Identity,
     PolicyError,
     RequiredAction,
     check_connector,
+    hide_secret,
     read_connector_file,
     read_worker,
+    redact,
     required_actions,
 )
 from kafka_authz_cli.errors import AuthzError
@@ -131,4 +134,33 @@ def _decide(actions: list[RequiredAction], authorizer, host: str) -> list:
                 continue
         req = Request(a.principal, host, AclOperation[a.operation], ResourceType[a.resource_type], a.resource_name)
         out.append(authorizer.authorize_many([req])[0])
+    return out
+
+
+def _client_json(c) -> dict:
+    prefix = PREFIXES[c.client]
+    return {
+        "client": c.client, "used": c.used,
+        "overrides": [{"name": prefix + v.name, "key": v.name, "value": hide_secret(v).value,
+                       "allowed": not v.error_messages, "error_messages": list(v.error_messages),
+                       "to_string": hide_secret(v).to_string()} for v in c.values],
+        "effective_config": redact(c.effective) if c.used else None,
+        "principal": c.identity.principal if c.identity else None,
+        "principal_how": c.identity.how if c.identity else None,
+        "worker_exception": c.shown_worker_exception(),
+        "start_error": c.start_error,
+    }
+
+
+def overrides_document(report: OverridesReport) -> dict:
+    """One connector's `authz connect check-overrides --format json` object."""
+    result, decisions = report.check, report.decisions
+    out = {"connector": result.name, "file_shape": report.shape, "type": result.connector_type, "type_reason": result.type_reason,
+           "policy": result.policy, "policy_source": result.policy_source, "error_count": result.rest_error_count,
+           "clients": [_client_json(c) for c in result.clients], "notes": report.notes}
+    out["needed_acls"] = [{"client": a.client, "principal": a.principal, "operation": a.operation,
+                           "resource_type": a.resource_type, "resource_name": a.resource_name, "why": a.why,
+                           "decision": None if decisions is None or decisions[i] is None else decisions[i].decision,
+                           "rule": None if decisions is None or decisions[i] is None else decisions[i].rule}
+                          for i, a in enumerate(report.actions)]
     return out

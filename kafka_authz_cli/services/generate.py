@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 import os
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import BinaryIO, Mapping, Optional
 
@@ -205,3 +205,42 @@ def _warn(generated: Generated, mode: str) -> None:
     if mode == "names" and generated.literal_only_types:
         log.warning("--max-widening names: no known names of type(s) " + ", ".join(generated.literal_only_types)
                     + ": their names are kept literal")
+
+
+_KEY = ("principal", "host", "operation", "resource_type", "resource_name")
+
+
+def _finding(f) -> dict:
+    return {"direction": f.direction, "principal": f.principal, "principals": list(f.principals or (f.principal,)),
+            "resource_type": f.resource_type.name,
+            "operations": f.operations, "hosts": f.hosts, "description": f.describe()}
+
+
+def generate_document(result: GenerateResult) -> dict:
+    """`authz generate --format json` (version 1)."""
+    g, proof = result.generated, result.proof
+    body = {
+        "version": 1, "to": result.to, "max_widening": result.max_widening, "lines": result.stats.as_dict(),
+        "acls": [b.as_dict() for b in g.bindings],
+        "principals": g.principals, "super_users_skipped": g.super_users_skipped,
+        "requests": {"allowed": g.allowed_requests, "denied": g.denied_requests, "mixed": g.mixed_requests,
+                     "unexpressible": len(g.unexpressible)},
+        "prefixes": [p.as_dict() for p in g.prefixes],
+        "implied": [dict(zip(_KEY, k)) for k in g.implied],
+        "hosts_kept": [dict(zip(_KEY, k)) for k in g.host_kept],
+        "denies": [b.as_dict() for b in g.denies],
+        "proof": {"holds": result.proven, "replayed_requests": proof.distinct_requests,
+                  "decisions": proof.decisions, "newly_denied": [asdict(c) for c in proof.newly_denied],
+                  "newly_allowed": [asdict(c) for c in proof.newly_allowed], "warnings": proof.warnings},
+        "current": None,
+    }
+    if result.untimed:
+        body["untimed_left_out"] = result.untimed
+    if result.removed is not None:
+        r = result.removed
+        body["current"] = {
+            "acls": result.current_acls, "verdict": r.verdict,
+            "removed": [_finding(f) for f in r.findings if f.direction == "lost"],
+            "added": [_finding(f) for f in r.findings if f.direction != "lost"],
+            "bindings_removed": len(r.bindings.removed), "bindings_added": len(r.bindings.added)}
+    return body
