@@ -110,6 +110,11 @@ def _from_ref(y: _Yaml, ref, yamls: list[_Yaml], key_option: str | None) -> AclS
         raise InputError(f"{label}: aclFile {ref.value!r} is a path inside the proxy pod, which this input does not "
                          "hold (keep the rules in a ConfigMap and name it as ${configmap:NAME:KEY})",
                          y.path, ref.line, ref.col)
+    if key_option is not None and (placeholder is None or placeholder.group("key") != key_option):
+        # The filter's aclFile says where the rules are: a key asked for elsewhere is not silently dropped.
+        named = f"key {placeholder.group('key')}" if placeholder is not None else f"the file {ref.value}"
+        raise InputError(f"--option key={key_option}: {label}'s aclFile names {named}; --option key chooses among "
+                         "a ConfigMap's keys only where no filter names one", y.path, ref.line, ref.col)
     if placeholder is not None:
         provider, name, key = placeholder.group("provider", "name", "key")
         kind = {"configmap": "ConfigMap", "secret": "Secret"}.get(provider)

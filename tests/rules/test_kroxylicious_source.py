@@ -130,3 +130,15 @@ def test_simulate_and_diff_name_the_rule_line_in_the_yaml(tmp_path):
 def test_a_yaml_that_is_no_kroxylicious_configuration_is_refused_as_what_it_is(tmp_path):
     result = runner.invoke(app, ["convert", str(REAL / "configs" / "example-proxy-config.yaml"), "--to", "json"])
     assert result.exit_code == 2 and "looks like a Kroxylicious proxy configuration" in " ".join(result.stderr.split())
+
+
+def test_option_key_that_the_filter_does_not_name_is_an_error_not_ignored():
+    """The filter's aclFile names ConfigMap acl-rules, key acl-rules: --option key=other asks for rules
+    the proxy never reads, and was silently dropped; the same key is accepted."""
+    with pytest.raises(InputError) as exc:
+        load_acl_set(OPERATOR, "kroxylicious", {"key": "other"})
+    assert "--option key=other: filter authorization's aclFile names key acl-rules" in exc.value.reason \
+        or "--option key=other: KafkaProtocolFilter authorization's aclFile names key acl-rules" in exc.value.reason
+    assert (exc.value.line, exc.value.col) == (18, 15)
+    assert load_acl_set(OPERATOR, "kroxylicious", {"key": "acl-rules"}).bindings == \
+        load_acl_set(OPERATOR, "kroxylicious").bindings
