@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Iterable, Mapping
 
 from kafka_authz_cli.acl import FORMATS, AclSet
 from kafka_authz_cli.errors import InputError
-from kafka_authz_cli.formats import files_under, read_text, special_file
+from kafka_authz_cli.formats import files_under, read_text
 
 if TYPE_CHECKING:
     from kafka_authz_cli.rules import KroxyliciousYaml
@@ -98,76 +98,57 @@ def _the_filter(refs: list, name: str | None, source: str):
 
 
 def _from_ref(y: _Yaml, ref, yamls: list[_Yaml], key_option: str | None) -> AclSet:
-    from kafka_authz_cli.rules import MOUNTED, PLACEHOLDER
+    from kafka_authz_cli.rules.acl_file import acl_file_target, find_map
 
-    label = f"{'KafkaProtocolFilter' if ref.operator else 'filter'} {ref.filter_name}"
-    placeholder = PLACEHOLDER.fullmatch(ref.value) if ref.operator else MOUNTED.fullmatch(ref.value)
-    if ref.operator and placeholder is None:
-        if PLACEHOLDER.search(ref.value):
-            raise InputError(f"{label}: the operator refuses `aclFile: {ref.value}`: a config provider placeholder "
-                             "cannot be preceded or followed by other characters (SecureConfigInterpolator)",
-                             y.path, ref.line, ref.col)
+    target = acl_file_target(ref)
+    label = target.label
+    if target.refused:
+        raise InputError(f"{label}: the operator refuses `aclFile: {ref.value}`: a config provider placeholder "
+                         "cannot be preceded or followed by other characters (SecureConfigInterpolator)",
+                         y.path, ref.line, ref.col)
+    if target.pod_path:
         raise InputError(f"{label}: aclFile {ref.value!r} is a path inside the proxy pod, which this input does not "
                          "hold (keep the rules in a ConfigMap and name it as ${configmap:NAME:KEY})",
                          y.path, ref.line, ref.col)
-    if key_option is not None and (placeholder is None or placeholder.group("key") != key_option):
+    mk = target.map_key
+    if key_option is not None and (mk is None or mk.key != key_option):
         # The filter's aclFile says where the rules are: a key asked for elsewhere is not silently dropped.
-        named = f"key {placeholder.group('key')}" if placeholder is not None else f"the file {ref.value}"
+        named = f"key {mk.key}" if mk is not None else f"the file {ref.value}"
         raise InputError(f"--option key={key_option}: {label}'s aclFile names {named}; --option key chooses among "
                          "a ConfigMap's keys only where no filter names one", y.path, ref.line, ref.col)
-    if placeholder is not None:
-        provider, name, key = placeholder.group("provider", "name", "key")
-        kind = {"configmap": "ConfigMap", "secret": "Secret"}.get(provider)
-        if kind is None:
-            raise InputError(f"{label}: unknown config provider {provider!r} (the operator knows configmap and "
+    if mk is not None:
+        if mk.kind is None:
+            raise InputError(f"{label}: unknown config provider {mk.provider!r} (the operator knows configmap and "
                              "secret)", y.path, ref.line, ref.col)
-        holder = _find_map(yamls, kind, ref.namespace, name)
+        holder = find_map(((k, (yy.path, values)) for yy in yamls for k, values in yy.found.maps.items()), mk)
         if holder is None:
-            raise InputError(f"{label}: the rules are {kind} {name}, key {key}, which this input does not hold "
-                             "(give that YAML too, or a directory holding both)", y.path, ref.line, ref.col)
-        map_path, values = holder
-        if key not in values:
-            raise InputError(f"{label}: {kind} {name} ({map_path}) has no key {key!r}: the proxy pod's "
-                             f"/opt/kroxylicious/secure/{provider}/{name}/{key} does not exist and the proxy fails "
-                             "to start", y.path, ref.line, ref.col)
-        return _compile_embedded(values[key], map_path, f"rules of {label}, {values[key].where}")
-    target = _local_file(ref, y.path)
-    return _from_file(read_text(target), str(target), f"rules of {label} at {y.path}:{ref.line}")
-
-
-def _find_map(yamls: list[_Yaml], kind: str, namespace: str | None, name: str):
-    """The ConfigMap/Secret a placeholder names: same name, and same namespace where both say one."""
-    for y in yamls:
-        for (k, ns, n), values in y.found.maps.items():
-            if k == kind and n == name and (namespace is None or ns is None or ns == namespace):
-                return y.path, values
-    return None
+            raise InputError(f"{label}: the rules are {mk.kind} {mk.name}, key {mk.key}, which this input does not "
+                             "hold (give that YAML too, or a directory holding both)", y.path, ref.line, ref.col)
+        map_path, values = holder[1]
+        if mk.key not in values:
+            raise InputError(f"{label}: {mk.kind} {mk.name} ({map_path}) has no key {mk.key!r}: the proxy pod's "
+                             f"/opt/kroxylicious/secure/{mk.provider}/{mk.name}/{mk.key} does not exist and the proxy "
+                             "fails to start", y.path, ref.line, ref.col)
+        return _compile_embedded(values[mk.key], map_path, f"rules of {label}, {values[mk.key].where}")
+    file = _local_file(ref, y.path)
+    return _from_file(read_text(file), str(file), f"rules of {label} at {y.path}:{ref.line}")
 
 
 def _local_file(ref, config_path: str) -> Path:
-    """The aclFile as the proxy opens it: absolute as written, relative from the working directory
-    (``Path.of``). Also accepted next to the configuration, which is where a repository keeps it; a
-    proxy started elsewhere would not find it, which the lint of the configuration reports (AZ112)."""
-    target = Path(ref.value)
-    candidates = [target] if target.is_absolute() else [Path.cwd() / target, Path(config_path).parent / target]
-    for candidate in candidates:
-        if candidate.is_file():
-            return candidate
-        what = _special(candidate)
-        if what is not None:  # there, but no file to read rules from: say what it is, not that it is missing
-            raise InputError(f"filter {ref.filter_name}: aclFile {ref.value!r} is {candidate}, which is not a regular "
-                             f"file ({what}): authz reads rules only from regular files", config_path, ref.line, ref.col)
-    where = "" if target.is_absolute() else f" (looked in {os.getcwd()} and next to the configuration)"
+    """The aclFile as the proxy opens it (:func:`..rules.acl_file.local_acl_file`); one found only next to
+    the configuration is read too (a proxy started elsewhere would not find it: lint says so, AZ112)."""
+    from kafka_authz_cli.rules.acl_file import local_acl_file
+
+    local = local_acl_file(ref.value, Path(config_path), Path.cwd())
+    if local.found is not None:
+        return local.found
+    if local.special is not None:  # there, but no file to read rules from: say what it is, not that it is missing
+        candidate, what = local.special
+        raise InputError(f"filter {ref.filter_name}: aclFile {ref.value!r} is {candidate}, which is not a regular "
+                         f"file ({what}): authz reads rules only from regular files", config_path, ref.line, ref.col)
+    where = f" (looked in {os.getcwd()} and next to the configuration)" if local.relative else ""
     raise InputError(f"filter {ref.filter_name}: aclFile {ref.value!r} does not exist{where}: the proxy would fail "
                      "to start (AclAuthorizerService: NoSuchFileException)", config_path, ref.line, ref.col)
-
-
-def _special(path: Path) -> str | None:
-    """What ``path`` is when it exists and is neither a regular file nor a directory (a FIFO, a device ...)."""
-    try:
-        return special_file(path.stat().st_mode)
-    except OSError:
-        return None
 
 
 def _from_maps(yamls: list[_Yaml], key_option: str | None, source: str) -> AclSet:

@@ -17,11 +17,9 @@ from kafka_authz_cli.codes import SEVERITIES
 from kafka_authz_cli.errors import InputError, OptionError
 from kafka_authz_cli.formats import RULES_HEAD as SNIFF_CHARS
 from kafka_authz_cli.formats import files_under as _walk
-from kafka_authz_cli.formats import is_rules, looks_like, open_regular, read_text, special_file
+from kafka_authz_cli.formats import is_rules, looks_like, open_regular, read_text
 from kafka_authz_cli.rules import (
     CODES,
-    MOUNTED,
-    PLACEHOLDER,
     RELATIVE_ACL_FILE,
     RULES_NOT_HERE,
     RULES_UNREADABLE,
@@ -35,6 +33,7 @@ from kafka_authz_cli.rules import (
     may_hold_rules,
     read_kroxylicious_yaml,
 )
+from kafka_authz_cli.rules.acl_file import acl_file_target, find_map, local_acl_file
 from kafka_authz_cli.services.sources import load_registry, load_source
 
 if TYPE_CHECKING:
@@ -302,45 +301,37 @@ def _lint_embedded(res: LintResult, embedded, registry) -> None:
                                     message=f"{f.message} ({embedded.where}: {f.line}:{f.col} as the proxy reports it)"))
 
 
-def _find_map(maps: dict, kind: str, namespace: str | None, name: str):
-    """The ConfigMap/Secret a placeholder names: same name, and same namespace where both say one."""
-    for (k, ns, n), entry in maps.items():
-        if k == kind and n == name and (namespace is None or ns is None or ns == namespace):
-            return (k, ns, n), entry
-    return None, None
-
-
 def _follow(ref, path: Path, maps: dict, referenced: set, inputs: _Inputs, res: LintResult, run: LintRun) -> None:
     """Where an aclFile leads, as the operator and the proxy would follow it."""
     def at(code: str, message: str) -> None:
         res.findings.append(Finding(code, str(path), ref.line, ref.col, f"{label}: {message}"))
 
-    label = f"{'KafkaProtocolFilter' if ref.operator else 'filter'} {ref.filter_name}"
-    placeholder = PLACEHOLDER.search(ref.value) if ref.operator else MOUNTED.fullmatch(ref.value)
-    if placeholder:
-        if ref.operator and (placeholder.start() != 0 or placeholder.end() != len(ref.value)):
-            at(RULES_UNREADABLE.code, "the operator refuses `aclFile: " + ref.value + "`: Config provider placeholders "
-               "cannot be preceded or followed by other characters (SecureConfigInterpolator)")
+    aim = acl_file_target(ref)
+    label = aim.label
+    if aim.refused:
+        at(RULES_UNREADABLE.code, "the operator refuses `aclFile: " + ref.value + "`: Config provider placeholders "
+           "cannot be preceded or followed by other characters (SecureConfigInterpolator)")
+        return
+    mk = aim.map_key
+    if mk is not None:
+        if mk.kind is None:
+            at(RULES_UNREADABLE.code, f"unknown config provider {mk.provider!r}: the operator knows configmap and secret")
             return
-        provider, name, key = placeholder.group("provider", "name", "key")
-        kind = {"configmap": "ConfigMap", "secret": "Secret"}.get(provider)
-        if kind is None:
-            at(RULES_UNREADABLE.code, f"unknown config provider {provider!r}: the operator knows configmap and secret")
+        held = find_map(maps.items(), mk)
+        if held is None:
+            at(RULES_NOT_HERE.code, f"the rules are {mk.kind} {mk.name}, key {mk.key}, which none of the given files "
+               "holds: not linted (give lint that YAML too)")
             return
-        found, entry = _find_map(maps, kind, ref.namespace, name)
-        if entry is None:
-            at(RULES_NOT_HERE.code, f"the rules are {kind} {name}, key {key}, which none of the given files holds: "
-               "not linted (give lint that YAML too)")
-            return
-        if key not in entry[1]:
-            at(RULES_UNREADABLE.code, f"{kind} {name} ({entry[0]}) has no key {key!r}: the proxy pod's "
-               f"/opt/kroxylicious/secure/{provider}/{name}/{key} will not exist and the proxy fails to start "
+        found, entry = held
+        if mk.key not in entry[1]:
+            at(RULES_UNREADABLE.code, f"{mk.kind} {mk.name} ({entry[0]}) has no key {mk.key!r}: the proxy pod's "
+               f"/opt/kroxylicious/secure/{mk.provider}/{mk.name}/{mk.key} will not exist and the proxy fails to start "
                "(AclAuthorizerService: NoSuchFileException)")
             return
-        referenced.add((*found, key))
-        run.followed.append(f"{path}:{ref.line}:{ref.col}: {label} -> {kind} {name}, key {key} ({entry[0]})")
+        referenced.add((*found, mk.key))
+        run.followed.append(f"{path}:{ref.line}:{ref.col}: {label} -> {mk.kind} {mk.name}, key {mk.key} ({entry[0]})")
         return
-    if ref.operator:
+    if aim.pod_path:
         at(RULES_NOT_HERE.code, f"aclFile {ref.value!r} is a path inside the proxy pod: not linted (keep the rules in "
            "a ConfigMap and name it as ${configmap:NAME:KEY})")
         return
@@ -359,25 +350,26 @@ def _follow(ref, path: Path, maps: dict, referenced: set, inputs: _Inputs, res: 
 
 
 def _local_acl_file(ref, path: Path, at) -> Path | None:
-    """A proxy configuration's aclFile on this machine: absolute as it is; relative from the working
-    directory as the proxy would (Path.of), else next to the configuration, saying which."""
-    target = Path(ref.value)
-    if target.is_absolute():
-        if target.is_file():
-            return target
-        what = special_file(target.stat().st_mode) if target.exists() else None
-        at(RULES_NOT_HERE.code, f"aclFile {ref.value} " + (f"is not a regular file ({what})" if what else
-                                                           "does not exist on this machine") + ": not linted")
+    """A proxy configuration's aclFile on this machine (:func:`..rules.acl_file.local_acl_file`): a relative
+    one is said to be opened from the proxy's working directory, whichever place it was found in."""
+    local = local_acl_file(ref.value, path, Path.cwd())
+    if local.special is not None:
+        candidate, what = local.special
+        at(RULES_NOT_HERE.code, f"aclFile {ref.value} " + (f"is not a regular file ({what})" if not local.relative
+                                                           else f"is {candidate}, not a regular file ({what})")
+           + ": not linted")
         return None
-    here, beside = Path.cwd() / target, path.parent / target
-    chosen = here if here.is_file() else beside if beside.is_file() else None
-    found = (f"linted {chosen}" if chosen is not None
+    if not local.relative:
+        if local.found is None:
+            at(RULES_NOT_HERE.code, f"aclFile {ref.value} does not exist on this machine: not linted")
+        return local.found
+    found = (f"linted {local.found}" if local.found is not None
              else f"found neither in {Path.cwd()} nor next to this file")
     at(RELATIVE_ACL_FILE.code, f"aclFile {ref.value!r} is relative: the proxy opens it from the directory it is "
        f"started in (AclAuthorizerService: Path.of(aclFile)), not from this file's directory; {found}")
-    if chosen is None:
+    if local.found is None:
         at(RULES_NOT_HERE.code, f"aclFile {ref.value!r} not found: not linted")
-    return chosen
+    return local.found
 
 
 def expansion_names(path: Path) -> ExpansionNames:
