@@ -39,15 +39,16 @@ def polish(command: Any) -> Any:
     return command
 
 
-class AuthzCommand(OneLineErrors, TyperCommand):
-    context_class = AuthzContext
+class _AuthzLayout:
+    """What a command and a group share: the tree polished before its usage or options are laid out,
+    and the help option coerced on first use."""
 
     def collect_usage_pieces(self, ctx) -> list[str]:
         polish(self)
         return usage_pieces(self, ctx)
 
     def get_help_option(self, ctx):
-        option = super().get_help_option(ctx)
+        option = super().get_help_option(ctx)  # type: ignore[misc]  # the click class it is mixed into
         return defer_coercion(option) if option is not None else None
 
     def format_options(self, ctx, formatter) -> None:
@@ -55,23 +56,21 @@ class AuthzCommand(OneLineErrors, TyperCommand):
         format_params(self, ctx, formatter)
 
 
-class AuthzGroup(OneLineErrors, TyperGroup):
+class AuthzCommand(OneLineErrors, _AuthzLayout, TyperCommand):
+    context_class = AuthzContext
+
+
+class AuthzGroup(OneLineErrors, _AuthzLayout, TyperGroup):
     """(An OptionError from the group's own callback, `authz whatif` runs in it, is said as click says a
     bad parameter, as for a command.)"""
 
     context_class = AuthzContext
 
     def collect_usage_pieces(self, ctx) -> list[str]:
-        polish(self)
-        return usage_pieces(self, ctx) + [self.subcommand_metavar]
-
-    def get_help_option(self, ctx):
-        option = super().get_help_option(ctx)
-        return defer_coercion(option) if option is not None else None
+        return super().collect_usage_pieces(ctx) + [self.subcommand_metavar]
 
     def format_options(self, ctx, formatter) -> None:
-        polish(self)
-        format_params(self, ctx, formatter)
+        super().format_options(ctx, formatter)
         self.format_commands(ctx, formatter)
 
     def format_commands(self, ctx, formatter) -> None:
