@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import sys
 from contextlib import contextmanager
-from enum import Enum
 from pathlib import Path
 from typing import Optional
 
@@ -34,6 +33,7 @@ from kafka_authz_cli.cli.options import (
     Timeout,
 )
 from kafka_authz_cli.cli.whatif_follow import FOLLOW_HELP, fail_closed, refuse_shadow_options, shadow
+from kafka_authz_cli.cli.whatif_params import WhatIfFormat, WhatIfGate, WhatIfParams
 from kafka_authz_cli.errors import InputError, OptionError
 from kafka_authz_cli.services import whatif as whatif_service
 from kafka_authz_cli.services import whatif_session as session_service
@@ -49,16 +49,6 @@ from kafka_authz_cli.whatif import (
 
 # --partition-bytes: smaller splits only add tasks (a negative one made Spark skip most of every file).
 MIN_PARTITION_BYTES = 64 << 10
-
-
-class WhatIfFormat(str, Enum):
-    table = "table"
-    json = "json"
-    jsonl = "jsonl"  # shadow mode (--follow) only
-
-
-class WhatIfGate(str, Enum):
-    newly_denied = "newly-denied"
 
 
 whatif_app = typer.Typer(
@@ -173,13 +163,14 @@ def whatif(
     if ctx.invoked_subcommand is not None:
         return
     proposed = _check_required(proposed, fail_on, allow_unverified)
+    params = WhatIfParams.of(dict(ctx.params, proposed=proposed))
     if follow is not None or follow_topic is not None:
-        return shadow(ctx.params, jsonl=fmt is WhatIfFormat.jsonl, fail=fail_on is WhatIfGate.newly_denied)
-    refuse_shadow_options(ctx.params, fmt is WhatIfFormat.jsonl)
+        return shadow(params, jsonl=fmt is WhatIfFormat.jsonl, fail=fail_on is WhatIfGate.newly_denied)
+    refuse_shadow_options(params, fmt is WhatIfFormat.jsonl)
     _check_sources(logs, index, logs_topic, bootstrap_server, max_events is not None or until_end, since or until)
     since_h, until_h = hour_bound(since, "--since"), hour_bound(until, "--until")
     if interactive:
-        return _interactive(dict(ctx.params, since=since_h, until=until_h), fmt)
+        return _interactive(params, since_h, until_h)
     _check_outputs(out, report_html)
     result = whatif_service.replay(
         proposed, current, logs=logs, indexes=index, since=since_h, until=until_h, acls_format=option_value(acls_format),
@@ -234,19 +225,19 @@ def _refuse_with_interactive(**given) -> None:
             raise OptionError(f"{flag} does not go with --interactive (each answer is printed as it comes)", flag)
 
 
-def _interactive(params: dict, fmt: WhatIfFormat) -> None:
+def _interactive(p: WhatIfParams, since, until) -> None:
     """Each answer as the proposal is saved: the table (or one JSON object per line), headed by a line
-    saying which answer it is and how long it took; a proposal that does not load is one error line."""
+    saying which answer it is and how long it took; a proposal that does not load is one error line.
+    ``since``/``until``: the window's hour bounds, as parsed."""
     import time
 
-    p = params
-    _refuse_with_interactive(full=p["full"], spark=p["spark"], out=p["out"], report=p["report_html"],
-                             fail_on=p["fail_on"])
+    fmt = p.fmt
+    _refuse_with_interactive(full=p.full, spark=p.spark, out=p.out, report=p.report_html, fail_on=p.fail_on)
     session = session_service.open_session(
-        p["index"] or [], p["current"], since=p["since"], until=p["until"], acls_format=option_value(p["acls_format"]),
-        acls_options=acls_options(p["option"]), super_users=p["super_users"], allow_everyone=p["allow_everyone"],
-        broker_config=p["broker_config"], command_config=p["command_config"], timeout=p["timeout"])
-    proposed = p["proposed"]
+        p.index or [], p.current, since=since, until=until, acls_format=option_value(p.acls_format),
+        acls_options=acls_options(p.option), super_users=p.super_users, allow_everyone=p.allow_everyone,
+        broker_config=p.broker_config, command_config=p.command_config, timeout=p.timeout)
+    proposed = p.proposal
 
     if fmt is WhatIfFormat.table and sys.stderr.isatty():
         err_console.print(f"watching {proposed}: each save is answered again (Ctrl-C ends)", highlight=False)

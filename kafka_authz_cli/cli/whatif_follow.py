@@ -12,6 +12,7 @@ from contextlib import contextmanager
 import typer
 
 from kafka_authz_cli.cli.common import acls_options, console, err_console, json_line, option_value, warn
+from kafka_authz_cli.cli.whatif_params import WhatIfParams
 from kafka_authz_cli.errors import InputError
 from kafka_authz_cli.services.whatif import SparkOptions
 from kafka_authz_cli.services.whatif_follow import FollowBounds, Followed, FollowHooks, FollowSource, follow
@@ -40,10 +41,10 @@ _SHADOW_ONLY = {"from_start": "--from-start", "every": "--every", "max_seconds":
                 "max_changes": "--max-changes", "quarantine": "--quarantine"}
 
 
-def refuse_shadow_options(params: dict, jsonl: bool) -> None:
+def refuse_shadow_options(params: WhatIfParams, jsonl: bool) -> None:
     """A replay (not shadow mode) given an option of shadow mode: one line, exit 2."""
     for name, flag in [*_SHADOW_ONLY.items(), ("", "--format jsonl")]:
-        if (jsonl if not name else params.get(name) not in (None, False)):
+        if (jsonl if not name else params.given(name)):
             raise InputError(f"{flag} goes with --follow/--follow-topic (shadow mode)")
 
 
@@ -60,34 +61,34 @@ def _stop_on_signals():
             signal.signal(s, h)
 
 
-def shadow(params: dict, *, jsonl: bool, fail: bool) -> None:
+def shadow(params: WhatIfParams, *, jsonl: bool, fail: bool) -> None:
     """Run shadow mode with the `whatif` callback's parameters and render it; exits 1 when `fail` and a
     client-visible decision was newly denied."""
     for name, flag in _REPLAY_ONLY.items():
-        if params.get(name):
+        if getattr(params, name):
             raise InputError(f"{flag} does not go with --follow/--follow-topic (shadow mode follows one live source)")
-    if params["fmt"].value == "json":
+    if params.fmt.value == "json":
         raise InputError("--format json does not go with --follow/--follow-topic: use --format jsonl")
-    log, topic, bootstrap_server = params["follow"], params["follow_topic"], params["bootstrap_server"]
+    log, topic, bootstrap_server = params.follow, params.follow_topic, params.bootstrap_server
     if log is not None and topic is not None:
         raise InputError("give either --follow LOGFILE or --follow-topic TOPIC")
     if topic is not None and not bootstrap_server:
         raise InputError("--follow-topic needs --bootstrap-server")
-    command_config, quarantine = params["command_config"], params["quarantine"]
+    command_config, quarantine = params.command_config, params.quarantine
     status = _StatusLine() if not jsonl and err_console.is_terminal else None
     with _stop_on_signals() as stopped, (status or _nothing()):
         printer = status.printer() if status is not None else console.print
         show = _print_json if jsonl else lambda c: _print_change(c, printer)
         hooks = FollowHooks(lambda c: _until_closed(show, c, stopped), status, lambda: bool(stopped))
-        done = follow(params["proposed"], params["current"], hooks=hooks,
-                      source=FollowSource(log, topic, bootstrap_server, command_config, params["from_start"]),
-                      bounds=FollowBounds(params["max_seconds"], params["max_changes"]), every=params["every"],
-                      quarantine_file=quarantine, acls_format=option_value(params["acls_format"]),
-                      acls_options=acls_options(params["option"]), super_users=params["super_users"],
-                      allow_everyone=params["allow_everyone"], broker_config=params["broker_config"],
-                      command_config=command_config, timeout=params["timeout"],
-                      spark=SparkOptions(params["master"], params["driver_memory"], params["executor_memory"])
-                      if params["spark"] else None)
+        done = follow(params.proposal, params.current, hooks=hooks,
+                      source=FollowSource(log, topic, bootstrap_server, command_config, params.from_start),
+                      bounds=FollowBounds(params.max_seconds, params.max_changes), every=params.every,
+                      quarantine_file=quarantine, acls_format=option_value(params.acls_format),
+                      acls_options=acls_options(params.option), super_users=params.super_users,
+                      allow_everyone=params.allow_everyone, broker_config=params.broker_config,
+                      command_config=command_config, timeout=params.timeout,
+                      spark=SparkOptions(params.master, params.driver_memory, params.executor_memory)
+                      if params.spark else None)
     if "closed" in stopped:
         pass  # whoever read the changes is gone (`... | head`): nobody to tell the summary to
     elif jsonl:
@@ -97,7 +98,7 @@ def shadow(params: dict, *, jsonl: bool, fail: bool) -> None:
     if fail and done.summary.visible_newly_denied:
         raise typer.Exit(1)
     if fail:
-        fail_closed(done.summary.unverified, params["allow_unverified"])
+        fail_closed(done.summary.unverified, params.allow_unverified)
 
 
 #: --fail-on newly-denied when the input could not show a request newly denied: the gate fails closed.

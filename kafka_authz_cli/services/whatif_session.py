@@ -66,7 +66,7 @@ class WhatIfSession:
         return Replayed(self.stats, self.quarantine, done.report, done.note)
 
 
-def open_session(indexes: list[Path], current: Union[Path, str], *, since: Optional[str] = None,
+def open_session(indexes: list[Path], current: Union[Path, str, None], *, since: Optional[str] = None,
                  until: Optional[str] = None, acls_format: Optional[str] = None, super_users: Optional[str] = None,
                  allow_everyone: Optional[bool] = None, broker_config: Optional[Path] = None,
                  command_config: Optional[Path] = None, timeout: float = 10.0,
