@@ -6,7 +6,7 @@ its outcome, the rule, the audit line and the decision in words); ``engine`` dec
 as the KRaft ``StandardAuthorizer`` does, over an immutable snapshot of bindings, from the hash
 indexes of ``index`` and, where Kafka's own quirks decide, the step-by-step walk of its sorted set in
 ``walk`` (both match ACLs with ``matching``); ``naive`` is the deliberately simple reference the
-engine is tested against; ``settings`` the broker settings it takes (super.users, the no-ACL default). Around it: ``filter`` is ``AclBindingFilter`` (what DescribeAcls /
+engine is tested against. Around it: ``filter`` is ``AclBindingFilter`` (what DescribeAcls /
 DeleteAcls match); ``apikeys`` names request types; ``compare`` compares two ACL sets as bindings
 and, exactly, as decisions; ``registry`` is the table of every format an ACL set is kept in (Kafka's,
 the Kroxylicious rules language and configurations, the ecosystem's: how each is told, read and written);
@@ -82,7 +82,6 @@ if TYPE_CHECKING:  # the names for type checkers and editors; at run time each i
         told_apart,
     )
     from kafka_authz_cli.acl.requests import RequestSpec, iter_requests, parse_expect, parse_requests
-    from kafka_authz_cli.acl.settings import BrokerSettings, broker_settings
 
 __getattr__, __all__ = lazy_face(__name__, {
     # model
@@ -97,7 +96,6 @@ __getattr__, __all__ = lazy_face(__name__, {
     "Decision": "decision", "Outcome": "decision", "Request": "decision", "Rule": "decision",
     "matching_acl_rule": "decision",
     "AuthorizerConfigError": "engine", "StandardAuthorizer": "engine", "parse_super_users": "engine",
-    "BrokerSettings": "settings", "broker_settings": "settings",
     # filter, apikeys, compare (the decision diff)
     "AclFilter": "filter", "MATCH_ALL": "filter", "kafka_acls_filters": "filter",
     "api_key_name": "apikeys", "parse_api_key": "apikeys",

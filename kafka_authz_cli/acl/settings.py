@@ -5,13 +5,15 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 from kafka_authz_cli._java import parse_properties
-from kafka_authz_cli.acl.engine import AuthorizerConfigError, StandardAuthorizer, parse_super_users
-from kafka_authz_cli.acl.formats import AclSet
+from kafka_authz_cli.acl import AclSet
 from kafka_authz_cli.errors import AuthzError, InputError
 from kafka_authz_cli.formats import read_text
+
+if TYPE_CHECKING:
+    from kafka_authz_cli.acl import StandardAuthorizer
 
 log = logging.getLogger(__name__)
 
@@ -27,6 +29,8 @@ class BrokerSettings:
     source: str = "flags"
 
     def authorizer(self, acl_set: AclSet) -> "StandardAuthorizer":
+        from kafka_authz_cli.acl import AuthorizerConfigError, StandardAuthorizer
+
         try:
             return StandardAuthorizer(acl_set.bindings, super_users=self.super_users,
                                       allow_everyone_if_no_acl_found=self.allow_everyone_if_no_acl_found)
@@ -43,6 +47,8 @@ class BrokerSettings:
 def broker_settings(super_users: Optional[str], allow_everyone: Optional[bool],
                     broker_config: Optional[Path]) -> BrokerSettings:
     """Flags win over ``server.properties`` values, which win over Kafka's defaults."""
+    from kafka_authz_cli.acl import AuthorizerConfigError, parse_super_users
+
     su, allow, source = "", False, "flags"
     if broker_config is not None:
         su, allow = _from_server_properties(broker_config)

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Mapping, Optional
 
-from kafka_authz_cli.acl import CLUSTER_NAME, AclBinding, AclError, AclSet, ResourceType, broker_settings
+from kafka_authz_cli.acl import CLUSTER_NAME, AclBinding, AclError, AclSet, ResourceType
 from kafka_authz_cli.errors import InputError, OptionError
 from kafka_authz_cli.formats import read_text
 from kafka_authz_cli.review.access import AccessReview, ResourceAccess
@@ -18,6 +18,7 @@ from kafka_authz_cli.review.access_scope import (
     merged_principal_access,
     prefix_classes,
 )
+from kafka_authz_cli.services.settings import broker_settings
 from kafka_authz_cli.services.sources import acl_set_from
 
 log = logging.getLogger(__name__)

@@ -15,15 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Mapping, Optional
 
 from kafka_authz_cli._java import parse_properties, parse_properties_with_lines
-from kafka_authz_cli.acl import (
-    AclBinding,
-    AclError,
-    AclSet,
-    BrokerSettings,
-    KafkaPrincipal,
-    broker_settings,
-    java_host_address,
-)
+from kafka_authz_cli.acl import AclBinding, AclError, AclSet, KafkaPrincipal, java_host_address
 from kafka_authz_cli.apps.appsfile import (
     APP_CONFIG_REFUSED,
     APP_INCOMPLETE,
@@ -44,6 +36,7 @@ from kafka_authz_cli.apps.versions import DEFAULT, KafkaVersion, VersionError
 from kafka_authz_cli.errors import InputError, OptionError
 from kafka_authz_cli.formats import read_text
 from kafka_authz_cli.rules import LintResult
+from kafka_authz_cli.services.settings import BrokerSettings, broker_settings
 from kafka_authz_cli.services.sources import acl_set_from
 
 if TYPE_CHECKING:

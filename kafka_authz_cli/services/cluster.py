@@ -14,7 +14,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable, Mapping, Optional
 
-from kafka_authz_cli.acl import BrokerSettings, PatternType, broker_settings, kafka_acls_filters, validation_errors
+from kafka_authz_cli.acl import PatternType, kafka_acls_filters, validation_errors
 from kafka_authz_cli.cluster import (
     ApplyReport,
     Batch,
@@ -32,6 +32,7 @@ from kafka_authz_cli.cluster import (
 from kafka_authz_cli.errors import AuthzError, InputError, OptionError
 from kafka_authz_cli.formats import read_text
 from kafka_authz_cli.services.live import close_admin, open_admin
+from kafka_authz_cli.services.settings import BrokerSettings, broker_settings
 from kafka_authz_cli.services.sources import load_source
 
 log = logging.getLogger(__name__)

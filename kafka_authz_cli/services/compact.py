@@ -8,11 +8,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping, Optional
 
-from kafka_authz_cli.acl import AclSet, BrokerSettings, DiffResult, ResourceType, broker_settings, diff
+from kafka_authz_cli.acl import AclSet, DiffResult, ResourceType, diff
 from kafka_authz_cli.errors import AuthzError, InputError
 from kafka_authz_cli.formats import read_text
 from kafka_authz_cli.review import Compaction, compact_acls
 from kafka_authz_cli.services.convert import WriteOptions, write_acls
+from kafka_authz_cli.services.settings import BrokerSettings, broker_settings
 from kafka_authz_cli.services.sources import cluster_acl_set, load_source
 
 log = logging.getLogger(__name__)

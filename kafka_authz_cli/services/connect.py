@@ -12,7 +12,6 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Optional
 
-from kafka_authz_cli.acl import broker_settings
 from kafka_authz_cli.connect import (
     PREFIXES,
     ConnectorCheck,
@@ -28,6 +27,7 @@ from kafka_authz_cli.connect import (
 )
 from kafka_authz_cli.errors import AuthzError
 from kafka_authz_cli.services.principal import kerberos_namer, tls_mapper
+from kafka_authz_cli.services.settings import broker_settings
 from kafka_authz_cli.services.sources import load_source
 
 

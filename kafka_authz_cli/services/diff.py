@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterable, Mapping, Optional
 
-from kafka_authz_cli.acl import AclBinding, AclSet, BrokerSettings, DiffResult, Rule, broker_settings, diff
+from kafka_authz_cli.acl import AclBinding, AclSet, DiffResult, Rule, diff
+from kafka_authz_cli.services.settings import BrokerSettings, broker_settings
 from kafka_authz_cli.services.sources import cluster_acl_set, load_source
 
 #: What `--fail-on` can ask about a diff.

@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import BinaryIO, Mapping, Optional
 
-from kafka_authz_cli.acl import DiffResult, broker_settings, diff
+from kafka_authz_cli.acl import DiffResult, diff
 from kafka_authz_cli.errors import InputError, OptionError
 from kafka_authz_cli.review import (
     WIDENINGS,
@@ -27,6 +27,7 @@ from kafka_authz_cli.review import (
     prove,
 )
 from kafka_authz_cli.services.convert import WriteOptions, write_acls
+from kafka_authz_cli.services.settings import broker_settings
 from kafka_authz_cli.services.sources import acl_set_from
 from kafka_authz_cli.services.whatif import ProgressHooks, note_skipped, read_logs_local, spooled_logs
 from kafka_authz_cli.whatif import (

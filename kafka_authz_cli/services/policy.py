@@ -10,7 +10,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Optional
 
-from kafka_authz_cli.acl import broker_settings
 from kafka_authz_cli.config import kafka_configs, load_sources
 from kafka_authz_cli.errors import OptionError
 from kafka_authz_cli.policy import (
@@ -26,6 +25,7 @@ from kafka_authz_cli.policy import (
     read_requests,
     request_from_dict,
 )
+from kafka_authz_cli.services.settings import broker_settings
 from kafka_authz_cli.services.sources import load_source
 
 #: The request `authz simulate --topic-policy` checks for each ACL operation on a topic.

@@ -27,13 +27,13 @@ from kafka_authz_cli.acl import (
     RequestSpec,
     ResourceType,
     StandardAuthorizer,
-    broker_settings,
     iter_requests,
     java_host_address,
     parse_api_key,
 )
 from kafka_authz_cli.errors import AuthzError, InputError, OptionError
 from kafka_authz_cli.formats import read_text, text_lines
+from kafka_authz_cli.services.settings import broker_settings
 from kafka_authz_cli.services.sources import load_source
 
 #: From this many requests on, progress is reported every PROGRESS_CHUNK requests.

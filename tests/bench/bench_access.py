@@ -43,15 +43,11 @@ sys.path.insert(0, str(ROOT))
 
 import gen_authorizer_benchmark as gen  # noqa: E402
 
-from kafka_authz_cli.acl import (  # noqa: E402
-    SUPPORTED_OPERATIONS,
-    Request,
-    ResourceType,
-    broker_settings,  # noqa: E402
-)
+from kafka_authz_cli.acl import SUPPORTED_OPERATIONS, Request, ResourceType  # noqa: E402
 from kafka_authz_cli.review.access import AccessReview  # noqa: E402
 from kafka_authz_cli.review.access_scope import access_json  # noqa: E402
 from kafka_authz_cli.services.access import _Origins  # noqa: E402
+from kafka_authz_cli.services.settings import broker_settings  # noqa: E402
 from kafka_authz_cli.services.sources import load_source  # noqa: E402
 
 TOPIC = ResourceType.TOPIC

@@ -143,7 +143,7 @@ _EFFECT = """
 import json, sys, time, types
 from pathlib import Path
 from kafka_authz_cli.services.cluster import _effect
-from kafka_authz_cli.acl import broker_settings
+from kafka_authz_cli.services.settings import broker_settings
 from kafka_authz_cli.services.sources import load_source
 t0 = time.perf_counter()
 old, new = load_source(Path(sys.argv[1])).bindings, load_source(Path(sys.argv[2])).bindings

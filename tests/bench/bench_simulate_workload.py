@@ -45,7 +45,7 @@ JVM_US = {10_000: "120-550", 50_000: "750-2,500"}
 #: the authorizer was ready (the ACLs read, checked and indexed) and when it ended, after the last row.
 MEASURE = """
 import atexit, json, os, resource, sys, time
-from kafka_authz_cli.acl import BrokerSettings
+from kafka_authz_cli.services.settings import BrokerSettings
 marks = {"start": time.perf_counter(), "start_cpu": time.process_time()}
 _authorizer = BrokerSettings.authorizer
 def authorizer(self, acl_set):
