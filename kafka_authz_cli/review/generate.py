@@ -36,6 +36,7 @@ from kafka_authz_cli.acl import (
     AclError,
     AclOperation,
     AclPermissionType,
+    BrokerSettings,
     PatternType,
     Request,
     ResourceType,
@@ -355,13 +356,13 @@ def widening_text(p: InferredPrefix) -> str:
     return head + f" and newly covers {len(p.newly_covered)} known {kind}(s): {shown}"
 
 
-def prove(aggs: Mapping[Key, object], bindings: list[AclBinding], config: Mapping[str, object]):
+def prove(aggs: Mapping[Key, object], bindings: list[AclBinding], settings: BrokerSettings):
     """whatif's replay of the window against ``bindings`` (the logged decisions are the baseline): a
     correct set newly denies nothing and newly allows nothing."""
     from kafka_authz_cli.whatif import replay_aggregates
 
     with paused_gc():
-        return replay_aggregates(dict(aggs), StandardAuthorizer(bindings, **config))
+        return replay_aggregates(dict(aggs), StandardAuthorizer(bindings, settings))
 
 
 def parse_known_names(text: str, path: str) -> dict[ResourceType, set[str]]:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator, Mapping, Optional, Union
 
+from kafka_authz_cli.acl import BrokerSettings
 from kafka_authz_cli.errors import AuthzError, OptionError
 from kafka_authz_cli.services.settings import broker_settings
 from kafka_authz_cli.services.sources import acl_set_from, load_source
@@ -38,16 +39,16 @@ class Answered:
 
 
 class WhatIfSession:
-    def __init__(self, indexes, stats, quarantine, current_set, config: dict, since, until, acls_format,
+    def __init__(self, indexes, stats, quarantine, current_set, settings: BrokerSettings, since, until, acls_format,
                  acls_options):
         from kafka_authz_cli import __version__
         from kafka_authz_cli.acl import StandardAuthorizer
         from kafka_authz_cli.services.whatif import baseline_cache_dir
 
         self.indexes, self.stats, self.quarantine = indexes, stats, quarantine
-        self.current_set, self.config, self.since, self.until = current_set, config, since, until
+        self.current_set, self.settings, self.since, self.until = current_set, settings, since, until
         self.acls_format, self.acls_options = acls_format, acls_options
-        self.current = StandardAuthorizer(current_set.bindings, **config)
+        self.current = StandardAuthorizer(current_set.bindings, settings)
         self.cache_dir, self.version = baseline_cache_dir(), __version__
         self.baseline = None
 
@@ -56,8 +57,8 @@ class WhatIfSession:
 
         proposed_acls = load_source(proposed, self.acls_format, quiet=True, options=self.acls_options).bindings
         done, baseline = answer_from_index(
-            self.indexes, self.since, self.until, proposed_acls, self.current_set.bindings, self.config,
-            StandardAuthorizer(proposed_acls, **self.config), self.current, cache_dir=self.cache_dir,
+            self.indexes, self.since, self.until, proposed_acls, self.current_set.bindings, self.settings,
+            StandardAuthorizer(proposed_acls, self.settings), self.current, cache_dir=self.cache_dir,
             version=self.version, baseline=self.baseline)
         self.baseline = baseline or self.baseline
         if done.untimed:
@@ -78,11 +79,11 @@ def open_session(indexes: list[Path], current: Union[Path, str], *, since: Optio
     if current is None:
         raise OptionError("--interactive needs --current: its answers are incremental against the current set",
                           "--interactive")
-    config = broker_settings(super_users, allow_everyone, broker_config).as_config()
+    settings = broker_settings(super_users, allow_everyone, broker_config)
     opened, stats = open_checked(indexes)
     quarantine = quarantined(opened)
     current_set = acl_set_from(current, acls_format, command_config, timeout, acls_options)
-    return WhatIfSession(opened, stats, quarantine, current_set, config, since, until, acls_format, acls_options)
+    return WhatIfSession(opened, stats, quarantine, current_set, settings, since, until, acls_format, acls_options)
 
 
 def watch(session: WhatIfSession, proposed: Path, stop: Callable[[], bool] = lambda: False,

@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
-from kafka_authz_cli.acl import AclBinding, PatternType
+from kafka_authz_cli.acl import AclBinding, BrokerSettings, PatternType
 from kafka_authz_cli.errors import InputError
 from kafka_authz_cli.whatif.index import KEY, SORT_KEY, Index, request_totals, schema
 from kafka_authz_cli.whatif.replay import Aggregate, Summary, WhatIfReport, assemble_report, classify, decide
@@ -512,7 +512,7 @@ def _row_group_stats(f, i: int) -> dict:
     return out
 
 
-def baseline_key(indexes: list[Index], since, until, current_acls: list[AclBinding], config: dict,
+def baseline_key(indexes: list[Index], since, until, current_acls: list[AclBinding], settings: BrokerSettings,
                  version: str) -> str:
     """A digest of everything a baseline depends on: each index's manifest (its runs, files and what
     was dropped), the window, the current set, the settings and authz's version."""
@@ -520,8 +520,10 @@ def baseline_key(indexes: list[Index], since, until, current_acls: list[AclBindi
     for ix in indexes:
         h.update(str(ix.root.resolve()).encode() + b"\0")
         h.update(json.dumps(ix.manifest, sort_keys=True).encode() + b"\0")
-    h.update(json.dumps([since, until, version, sorted((k, sorted(v) if isinstance(v, (set, frozenset)) else v)
-                                                       for k, v in config.items())], default=str).encode())
+    # the settings as (name, value) pairs in name order, as keys of baselines already stored name them
+    named = [("allow_everyone_if_no_acl_found", settings.allow_everyone_if_no_acl_found),
+             ("super_users", settings.super_users)]
+    h.update(json.dumps([since, until, version, named], default=str).encode())
     h.update("\x1e".join(sorted({acl_text(b) for b in current_acls})).encode())
     return h.hexdigest()
 
@@ -633,9 +635,10 @@ BY_PRINCIPAL = ["principal", "resource_type", "resource_name", "host", "operatio
 # The answer
 
 
-def answer_from_index(indexes: list[Index], since, until, proposed_acls: list[AclBinding], current_acls, config: dict,
-           proposed, current, *, full: bool = False, cache_dir: Optional[Path] = None, version: str = "",
-           baseline: Optional[Baseline] = None) -> tuple[Answer, Optional[Baseline]]:
+def answer_from_index(indexes: list[Index], since, until, proposed_acls: list[AclBinding], current_acls,
+                      settings: BrokerSettings, proposed, current, *, full: bool = False,
+                      cache_dir: Optional[Path] = None, version: str = "",
+                      baseline: Optional[Baseline] = None) -> tuple[Answer, Optional[Baseline]]:
     """The report of a proposal from indexes: incrementally from a baseline (given, or stored in
     `cache_dir`) when that is exact, else by a full pass in slices (which stores the baseline it
     yields). Returns the answer and the baseline, for a caller that asks again (--interactive)."""
@@ -649,7 +652,7 @@ def answer_from_index(indexes: list[Index], since, until, proposed_acls: list[Ac
         selection, changed, why = touched_requests(current_acls, proposed_acls, current, proposed)
     key = None
     if current is not None and baseline is None and cache_dir is not None:
-        key = baseline_key(indexes, since, until, current_acls, config, version)
+        key = baseline_key(indexes, since, until, current_acls, settings, version)
         if why is None:
             baseline = load_baseline(cache_dir, key)
     if why is None and baseline is None:
