@@ -433,9 +433,8 @@ def replay_index_local(indexes: list[Index], since, until, proposed_acls, curren
 
     proposed = StandardAuthorizer(proposed_acls, settings)
     current = StandardAuthorizer(current_set.bindings, settings) if current_set is not None else None
-    done, _ = answer_from_index(indexes, since, until, proposed_acls, current_set.bindings if current_set is not None else [],
-                     settings, proposed, current, full=full, cache_dir=baseline_cache_dir(), version=__version__,
-                     baseline=baseline)
+    done, _ = answer_from_index(indexes, since, until, proposed, current, full=full, cache_dir=baseline_cache_dir(),
+                                version=__version__, baseline=baseline)
     return done
 
 

@@ -110,8 +110,7 @@ def _whole(ix, since, until, proposed_acls, current_acls, config):
 def _answer(ix, since, until, proposed_acls, current_acls, config, cache, full=False, rows=None):
     proposed = StandardAuthorizer(proposed_acls, config)
     current = StandardAuthorizer(current_acls, config) if current_acls is not None else None
-    done, _ = incremental.answer_from_index([ix], since, until, proposed_acls, current_acls or [], config, proposed,
-                                            current, full=full, cache_dir=cache)
+    done, _ = incremental.answer_from_index([ix], since, until, proposed, current, full=full, cache_dir=cache)
     return done
 
 
@@ -283,7 +282,7 @@ def test_prefix_ranges_are_exactly_the_names_starting_with_the_prefix(tmp_path, 
     ix = _build(tmp_path / "index", [run])
     b = AclBinding(ResourceType.TOPIC, name, PatternType.PREFIXED, "User:alice", "*", AclOperation.READ,
                    AclPermissionType.ALLOW)
-    touched, _, why = incremental.touched_requests([], [b], StandardAuthorizer([]), StandardAuthorizer([b]))
+    touched, _, why = incremental.touched_requests(StandardAuthorizer([]), StandardAuthorizer([b]))
     assert why is None
     whole = incremental.Baseline(Summary(), {}, 0, 0, incremental.rollup(incremental.IndexScan([ix], None, None).read()))
     got = sorted(whole.touched_rows(touched)["resource_name"].to_pylist())
