@@ -3,7 +3,8 @@
 ``model`` is Kafka's ACL vocabulary (enums with their wire codes, principals, patterns, bindings and
 the broker's validation). The authorizer: ``decision`` is what it is asked and answers (a request,
 its outcome, the rule, the audit line and the decision in words); ``engine`` decides requests exactly
-as the KRaft ``StandardAuthorizer`` does, over an immutable snapshot of bindings, from the hash
+as the KRaft ``StandardAuthorizer`` does, over an immutable snapshot of bindings and the broker's
+settings (``broker_settings``: ``super.users`` and ``allow.everyone.if.no.acl.found``), from the hash
 indexes of ``index`` and, where Kafka's own quirks decide, the step-by-step walk of its sorted set in
 ``walk`` (both match ACLs with ``matching``); ``naive`` is the deliberately simple reference the
 engine is tested against. Around it: ``filter`` is ``AclBindingFilter`` (what DescribeAcls /
@@ -22,6 +23,7 @@ from kafka_authz_cli import lazy_face
 
 if TYPE_CHECKING:  # the names for type checkers and editors; at run time each is loaded on first use
     from kafka_authz_cli.acl.apikeys import api_key_name, parse_api_key
+    from kafka_authz_cli.acl.broker_settings import AuthorizerConfigError, BrokerSettings, parse_super_users
     from kafka_authz_cli.acl.compare import (
         FRESH_HOST,
         FRESH_PRINCIPAL,
@@ -33,7 +35,7 @@ if TYPE_CHECKING:  # the names for type checkers and editors; at run time each i
         diff,
     )
     from kafka_authz_cli.acl.decision import Decision, Outcome, Request, Rule, matching_acl_rule
-    from kafka_authz_cli.acl.engine import AuthorizerConfigError, StandardAuthorizer, parse_super_users
+    from kafka_authz_cli.acl.engine import StandardAuthorizer
     from kafka_authz_cli.acl.filter import MATCH_ALL, AclFilter, kafka_acls_filters
     from kafka_authz_cli.acl.formats import (
         ACL_FORMATS,
@@ -95,7 +97,9 @@ __getattr__, __all__ = lazy_face(__name__, {
     # the authorizer: what it is asked and answers, and the engine
     "Decision": "decision", "Outcome": "decision", "Request": "decision", "Rule": "decision",
     "matching_acl_rule": "decision",
-    "AuthorizerConfigError": "engine", "StandardAuthorizer": "engine", "parse_super_users": "engine",
+    "StandardAuthorizer": "engine",
+    "AuthorizerConfigError": "broker_settings", "BrokerSettings": "broker_settings",
+    "parse_super_users": "broker_settings",
     # filter, apikeys, compare (the decision diff)
     "AclFilter": "filter", "MATCH_ALL": "filter", "kafka_acls_filters": "filter",
     "api_key_name": "apikeys", "parse_api_key": "apikeys",

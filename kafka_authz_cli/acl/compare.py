@@ -24,6 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from operator import attrgetter
 
+from kafka_authz_cli.acl.broker_settings import BrokerSettings
 from kafka_authz_cli.acl.classes import FRESH_HOST, FRESH_PRINCIPAL, has_bad_principal, named_hosts
 from kafka_authz_cli.acl.decision import Request
 from kafka_authz_cli.acl.decision_diff import ClassChanges, DecisionDiff
@@ -291,13 +292,14 @@ def _first_order(given: list[AclBinding], mine: dict, other: dict) -> list[AclBi
     return out
 
 
-def diff(old_acls: list[AclBinding], new_acls: list[AclBinding], old_settings: dict, new_settings: dict) -> DiffResult:
-    """``*_settings``: ``super_users`` and ``allow_everyone_if_no_acl_found`` for each side."""
+def diff(old_acls: list[AclBinding], new_acls: list[AclBinding], old_settings: BrokerSettings,
+         new_settings: BrokerSettings) -> DiffResult:
+    """Each side is its ACLs and the broker settings they are decided with."""
     # Hundreds of thousands of views, changes and findings, no cycle among them: the collector's
     # walks over every live object (both sets' ACLs and indexes) took a third of a large diff.
     with paused_gc():
-        old = StandardAuthorizer(old_acls, **old_settings)
-        new = StandardAuthorizer(new_acls, **new_settings)
+        old = StandardAuthorizer(old_acls, old_settings)
+        new = StandardAuthorizer(new_acls, new_settings)
         bindings = binding_diff(old_acls, new_acls)
         walk = DecisionDiff(old, new, bindings.added + bindings.removed)
         for rtype in ResourceType.concrete():
@@ -441,11 +443,11 @@ def _finding_order(f: Finding) -> tuple:
     return (f.direction != "lost", f.principal, f.resource_type.value, str(f.name_class.prefix), f.hosts != ["*"])
 
 
-def request_class(request: Request, old_acls: list[AclBinding], new_acls: list[AclBinding], old_settings: dict,
-                  new_settings: dict) -> tuple:
+def request_class(request: Request, old_acls: list[AclBinding], new_acls: list[AclBinding],
+                  old_settings: BrokerSettings, new_settings: BrokerSettings) -> tuple:
     """The class a request falls in, as `diff` draws them (for tests and explanations)."""
-    old = StandardAuthorizer(old_acls, **old_settings)
-    new = StandardAuthorizer(new_acls, **new_settings)
+    old = StandardAuthorizer(old_acls, old_settings)
+    new = StandardAuthorizer(new_acls, new_settings)
     walk = DecisionDiff(old, new, [])
     classes = walk.classes
     rtype, name = request.resource_type, request.resource_name

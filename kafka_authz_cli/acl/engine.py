@@ -1,8 +1,9 @@
 """A decision engine whose answers are exactly those of Kafka's KRaft ``StandardAuthorizer``.
 
 Like Kafka's ``metadata/authorizer``, a :class:`StandardAuthorizer` is a pure decision over an
-immutable snapshot of ACLs: built once from the bindings and the broker settings, then asked
-``authorize()`` any number of times.
+immutable snapshot of ACLs: built once from the bindings and the broker settings
+(:class:`~kafka_authz_cli.acl.broker_settings.BrokerSettings`), then asked ``authorize()`` any
+number of times.
 
 Kafka keeps every ACL in one set sorted by (resource type, resource name *descending*, pattern
 type, operation, principal, host, permission) and answers a request by walking sections of that
@@ -27,7 +28,7 @@ from __future__ import annotations
 import functools
 from typing import Iterable, Sequence
 
-from kafka_authz_cli._java import java_trim
+from kafka_authz_cli.acl.broker_settings import BrokerSettings
 from kafka_authz_cli.acl.decision import (
     DEFAULT_ALLOW,
     DEFAULT_DENY,
@@ -61,7 +62,7 @@ from kafka_authz_cli.acl.walk import SortedAcls, WalkError, find_acl_rule, has_r
 from kafka_authz_cli.formats import paused_gc
 
 # Request, Decision and Outcome are defined in .decision; they are imported from here too.
-__all__ = ["AuthorizerConfigError", "Decision", "Outcome", "Request", "StandardAuthorizer", "parse_super_users"]
+__all__ = ["Decision", "Outcome", "Request", "StandardAuthorizer"]
 
 DENY = AclPermissionType.DENY
 #: Notes on ACLs whose host never matches, per decision, before "and N more".
@@ -72,43 +73,21 @@ ALLOWED = Outcome.ALLOWED
 DENIED = Outcome.DENIED
 
 
-class AuthorizerConfigError(AclError):
-    """``configure()`` would throw: the broker would not start with this configuration."""
-
-
-def parse_super_users(config: str | Iterable[str] | None) -> frozenset[str]:
-    """``super.users`` as Kafka's StandardAuthorizer reads it: split on ``;``, each entry trimmed,
-    empties dropped, each checked to be ``type:name``, the trimmed text kept verbatim."""
-    if config is None:
-        return frozenset()
-    if not isinstance(config, str):
-        config = ";".join(config)
-    users = []
-    for entry in config.split(";"):
-        entry = java_trim(entry)
-        if not entry:
-            continue
-        if ":" not in entry:
-            raise AuthorizerConfigError(
-                f"expected a string in format principalType:principalName but got {entry}")
-        users.append(entry)
-    return frozenset(users)
-
-
 class StandardAuthorizer:
-    """Kafka's KRaft ``StandardAuthorizer`` over a fixed ACL set.
+    """Kafka's KRaft ``StandardAuthorizer`` over a fixed ACL set and the broker's ``settings``.
 
-    ``super_users`` is the ``super.users`` string (or a list of entries); ``load_complete=False``
-    models a broker whose initial ACL load has not finished.
+    ``load_complete=False`` models a broker whose initial ACL load has not finished (broker state,
+    not configuration).
     """
 
-    def __init__(self, bindings: Iterable[AclBinding], super_users: str | Iterable[str] | None = None,
-                 allow_everyone_if_no_acl_found: bool = False, load_complete: bool = True,
-                 force_walk: bool = False):
+    def __init__(self, bindings: Iterable[AclBinding], settings: BrokerSettings = BrokerSettings(), *,
+                 load_complete: bool = True, force_walk: bool = False):
         #: Decide every request with Kafka's own sorted-set walk (slow; for cross-checking).
         self.force_walk = force_walk
-        self.super_users = parse_super_users(super_users)
-        self.allow_everyone_if_no_acl_found = allow_everyone_if_no_acl_found
+        self.settings = settings
+        # Read on every decision: plain attributes, not a lookup through `settings` each time.
+        self.super_users = settings.super_user_names
+        self.allow_everyone_if_no_acl_found = settings.allow_everyone_if_no_acl_found
         self.load_complete = load_complete
         self._types: dict[ResourceType, TypeIndex] = {}
         #: Kafka's sorted set of each resource type, built when the walk is first needed.
@@ -119,7 +98,7 @@ class StandardAuthorizer:
         self._notes_memo: dict[tuple, list[str]] = {}
         with paused_gc():
             self._index(self._given, force_walk)
-        self._default = Outcome.ALLOWED if allow_everyone_if_no_acl_found else Outcome.DENIED
+        self._default = Outcome.ALLOWED if settings.allow_everyone_if_no_acl_found else Outcome.DENIED
 
     def _index(self, bindings: list[AclBinding], force_walk: bool) -> None:
         """Each ACL into the bucket of its resource pattern: one lookup per ACL. A bucket keeps each

@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import Iterable
 
 from kafka_authz_cli._java import utf16_key
+from kafka_authz_cli.acl.broker_settings import BrokerSettings
 from kafka_authz_cli.acl.decision import Decision, Outcome, Request, Rule, matching_acl_rule
-from kafka_authz_cli.acl.engine import parse_super_users
 from kafka_authz_cli.acl.model import (
     IMPLIES_DESCRIBE,
     IMPLIES_DESCRIBE_CONFIGS,
@@ -60,11 +60,11 @@ def _kafka_order(acl: AclBinding):
 
 
 class NaiveAuthorizer:
-    def __init__(self, bindings: Iterable[AclBinding], super_users=None,
-                 allow_everyone_if_no_acl_found: bool = False, load_complete: bool = True):
+    def __init__(self, bindings: Iterable[AclBinding], settings: BrokerSettings = BrokerSettings(), *,
+                 load_complete: bool = True):
         self.acls = list(dict.fromkeys(bindings))
-        self.super_users = parse_super_users(super_users)
-        self.allow_if_no_acl = allow_everyone_if_no_acl_found
+        self.super_users = settings.super_user_names
+        self.allow_if_no_acl = settings.allow_everyone_if_no_acl_found
         self.load_complete = load_complete
 
     def authorize(self, request: Request) -> Decision:

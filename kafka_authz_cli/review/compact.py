@@ -42,9 +42,9 @@ from kafka_authz_cli.acl import (
     AclBinding,
     AclOperation,
     AclPermissionType,
+    BrokerSettings,
     PatternType,
     ResourceType,
-    parse_super_users,
     unmatchable_host_kind,
     validation_errors,
 )
@@ -241,7 +241,7 @@ def _narrow_first(b: AclBinding) -> tuple:
             b.permission is DENY)
 
 
-def compact_acls(bindings: Iterable[AclBinding], super_users: str = "", allow_everyone_if_no_acl_found: bool = False,
+def compact_acls(bindings: Iterable[AclBinding], settings: BrokerSettings = BrokerSettings(),
                  names: Optional[Mapping[ResourceType, Iterable[str]]] = None) -> Compaction:
     """The compacted set and what went. ``names``: the known names per resource type; with them,
     literal ALLOWs are also merged into prefixes that grant no known name more (the result then
@@ -249,10 +249,10 @@ def compact_acls(bindings: Iterable[AclBinding], super_users: str = "", allow_ev
     # A million ACLs make millions of small objects (keys, index lists, removals) and no cycle: the
     # collector's re-scans of them all grew the cost faster than the ACL count.
     with paused_gc():
-        return _compact(list(bindings), super_users, allow_everyone_if_no_acl_found, names)
+        return _compact(list(bindings), settings, names)
 
 
-def _compact(given: list[AclBinding], super_users: str, allow_everyone_if_no_acl_found: bool,
+def _compact(given: list[AclBinding], settings: BrokerSettings,
              names: Optional[Mapping[ResourceType, Iterable[str]]]) -> Compaction:
     first: dict[AclBinding, int] = {}
     result = Compaction(len(given), [])
@@ -262,12 +262,12 @@ def _compact(given: list[AclBinding], super_users: str, allow_everyone_if_no_acl
             result.removals.append(Removal(b, RemovalReason.DUPLICATE))
             order.append(i)
     acls = list(first)
-    supers = parse_super_users(super_users)
+    supers = settings.super_user_names
     candidates = _candidates(acls, result.untouched)
     kept = _Kept(acls)
     gone = [False] * len(acls)
     for i in sorted((i for i, ok in enumerate(candidates) if ok), key=lambda i: (_narrow_first(acls[i]), i)):
-        removal = _removal(acls[i], kept, supers, allow_everyone_if_no_acl_found)
+        removal = _removal(acls[i], kept, supers, settings.allow_everyone_if_no_acl_found)
         if removal is not None:
             kept.remove(acls[i])
             gone[i] = True

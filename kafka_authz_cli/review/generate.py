@@ -27,7 +27,7 @@ import os
 from bisect import bisect_left
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Iterable, Mapping, Optional
+from typing import TYPE_CHECKING, Iterable, Mapping, Optional
 
 from kafka_authz_cli.acl import (
     IMPLIES_DESCRIBE,
@@ -36,6 +36,7 @@ from kafka_authz_cli.acl import (
     AclError,
     AclOperation,
     AclPermissionType,
+    BrokerSettings,
     PatternType,
     Request,
     ResourceType,
@@ -358,13 +359,13 @@ def widening_text(p: InferredPrefix) -> str:
     return head + f" and newly covers {len(p.newly_covered)} known {kind}(s): {shown}"
 
 
-def prove(aggs: Mapping[Key, Aggregate], bindings: list[AclBinding], config: Mapping[str, Any]):
+def prove(aggs: Mapping[Key, Aggregate], bindings: list[AclBinding], settings: BrokerSettings):
     """whatif's replay of the window against ``bindings`` (the logged decisions are the baseline): a
     correct set newly denies nothing and newly allows nothing."""
     from kafka_authz_cli.whatif import replay_aggregates
 
     with paused_gc():
-        return replay_aggregates(dict(aggs), StandardAuthorizer(bindings, **config))
+        return replay_aggregates(dict(aggs), StandardAuthorizer(bindings, settings))
 
 
 def parse_known_names(text: str, path: str) -> dict[ResourceType, set[str]]:

@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator, Optional, Sequence
 
-from kafka_authz_cli.acl import AclBinding, AclPermissionType, Rule, StandardAuthorizer
+from kafka_authz_cli.acl import AclBinding, AclPermissionType, BrokerSettings, Rule, StandardAuthorizer
 from kafka_authz_cli.whatif import Aggregate, AuditDecision, decide
 
 #: ``AuditDecision.format`` of a Confluent audit-log event (kafka_authz_cli.whatif.cloudevents.FORMAT).
@@ -211,15 +211,15 @@ class UnusedReport:
 
 
 def review_unused(aggs: dict[tuple, Aggregate], bindings: Sequence[AclBinding], origins: Sequence[str],
-                  config: dict, evidence: Evidence, assume_complete: bool = False) -> UnusedReport:
+                  settings: BrokerSettings, evidence: Evidence, assume_complete: bool = False) -> UnusedReport:
     """Each binding's use by the logged requests in `aggs` (decided by the engine on `bindings` with the
-    broker settings `config`), the principals of the ACL set never seen, and what the logs can show."""
+    broker's `settings`), the principals of the ACL set never seen, and what the logs can show."""
     seen_vis = visibility(evidence, assume_complete)
     uses: dict[AclBinding, BindingUse] = {}
     for i, b in enumerate(bindings):
         if b not in uses:
             uses[b] = BindingUse(b, origins[i] if i < len(origins) else None, "unused")
-    verdicts = decide(aggs, StandardAuthorizer(list(bindings), **config))
+    verdicts = decide(aggs, StandardAuthorizer(list(bindings), settings))
     report = UnusedReport([], [], seen_vis, evidence, 0, len(aggs), None, None)
     for key, agg in aggs.items():
         report.decisions += agg.count
@@ -241,13 +241,13 @@ def review_unused(aggs: dict[tuple, Aggregate], bindings: Sequence[AclBinding], 
         _settle(use, seen_vis)
     report.bindings = list(uses.values())
     report.principals = _principals(aggs, report.bindings, seen_vis)
-    report.changed_without_unused = _changed_without_unused(aggs, verdicts, report.bindings, config)
+    report.changed_without_unused = _changed_without_unused(aggs, verdicts, report.bindings, settings)
     report.warnings = _warnings(report)
     return report
 
 
 def _changed_without_unused(aggs: dict[tuple, Aggregate], verdicts: dict, uses: list[BindingUse],
-                            config: dict) -> Optional[int]:
+                            settings: BrokerSettings) -> Optional[int]:
     """How many distinct logged requests the set decides otherwise without its unused bindings. Only a
     DefaultDeny can change, and only with allow.everyone.if.no.acl.found (a resource left with no ACL
     then allows everyone): a request an ACL decided keeps that ACL (a DENY decides over any ALLOW, so a
@@ -256,11 +256,11 @@ def _changed_without_unused(aggs: dict[tuple, Aggregate], verdicts: dict, uses: 
     gone = {u.binding for u in uses if u.status == "unused"}
     if not gone:
         return None
-    if not config.get("allow_everyone_if_no_acl_found"):
+    if not settings.allow_everyone_if_no_acl_found:
         return 0
     kept = [u.binding for u in uses if u.binding not in gone]
     candidates = [k for k, v in verdicts.items() if v.rule == Rule.DEFAULT_DENY]
-    after = decide(candidates, StandardAuthorizer(kept, **config))
+    after = decide(candidates, StandardAuthorizer(kept, settings))
     return sum(1 for k in candidates if after[k].decision != verdicts[k].decision)
 
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Mapping, Optional
 
-from kafka_authz_cli.acl import CLUSTER_NAME, AclBinding, AclError, AclSet, ResourceType
+from kafka_authz_cli.acl import CLUSTER_NAME, AclBinding, AclError, AclSet, ResourceType, StandardAuthorizer
 from kafka_authz_cli.errors import InputError, OptionError
 from kafka_authz_cli.formats import read_text
 from kafka_authz_cli.review.access import AccessReview, ResourceAccess
@@ -70,7 +70,7 @@ def run_access(o: AccessOptions, progress: Optional[Callable[[int, int], None]] 
     targets, pattern = _targets(o)
     settings = broker_settings(o.super_users, o.allow_everyone, o.broker_config)
     acl_set = acl_set_from(o.acls, o.acls_format, o.command_config, o.timeout, o.acls_options)
-    authorizer = settings.authorizer(acl_set)
+    authorizer = StandardAuthorizer(acl_set.bindings, settings)
     review = AccessReview(authorizer)
     principal = _principal(o.principal)
     query = {"resource_type": None, "resource_name": None, "pattern": pattern, "principal": principal,

@@ -62,7 +62,6 @@ def unused(acls: Path | str, *, logs: Optional[list[str]] = None, indexes: Optio
         raise OptionError(f"the window is empty: --since {since} is not before --until {until}", "--since")
     settings = broker_settings(super_users, allow_everyone, broker_config)
     acl_set = acl_set_from(acls, acls_format, command_config, timeout, acls_options)
-    settings.authorizer(acl_set)  # super.users checked before the logs are read
     evidence = Evidence()
     if indexes:
         stats, quarantine, aggs = _from_indexes(indexes, since_h, until_h, evidence)
@@ -71,7 +70,7 @@ def unused(acls: Path | str, *, logs: Optional[list[str]] = None, indexes: Optio
         nothing = no_decision_lines(stats)
         if nothing is not None:  # every binding would be reported unused
             raise InputError(f"{nothing} (nothing to tell used bindings from unused ones)")
-    report = review_unused(aggs, acl_set.bindings, acl_set.origins, settings.as_config(), evidence, assume_complete)
+    report = review_unused(aggs, acl_set.bindings, acl_set.origins, settings, evidence, assume_complete)
     if stats.quarantined_lines:
         report.warnings.append(f"{stats.quarantined_lines} log line(s) could not be read as decisions and were kept "
                                "aside (quarantined): their requests are not counted")

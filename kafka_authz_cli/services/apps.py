@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Mapping, Optional
 
 from kafka_authz_cli._java import parse_properties, parse_properties_with_lines
-from kafka_authz_cli.acl import AclBinding, AclError, AclSet, KafkaPrincipal, java_host_address
+from kafka_authz_cli.acl import AclBinding, AclError, AclSet, BrokerSettings, KafkaPrincipal, java_host_address
 from kafka_authz_cli.apps.appsfile import (
     APP_CONFIG_REFUSED,
     APP_INCOMPLETE,
@@ -36,7 +36,7 @@ from kafka_authz_cli.apps.versions import DEFAULT, KafkaVersion, VersionError
 from kafka_authz_cli.errors import InputError, OptionError
 from kafka_authz_cli.formats import read_text
 from kafka_authz_cli.rules import LintResult
-from kafka_authz_cli.services.settings import BrokerSettings, broker_settings
+from kafka_authz_cli.services.settings import broker_settings
 from kafka_authz_cli.services.sources import acl_set_from
 
 if TYPE_CHECKING:
@@ -202,7 +202,7 @@ def _certificate_dn(cfg: ClientConfig) -> str:
 def _cluster(options: AppOptions, acl_set: AclSet, settings: BrokerSettings, version: KafkaVersion,
              absent: frozenset[str]) -> Cluster:
     props = _broker_props(options.broker_config)
-    return Cluster(settings.authorizer(acl_set), version,
+    return Cluster(_factory(settings)(acl_set.bindings), version,
                    auto_create_topics_enable=_flag(props, "auto.create.topics.enable", True, options.broker_config),
                    absent_topics=absent,
                    delete_topic_enable=_flag(props, "delete.topic.enable", True, options.broker_config))
@@ -265,7 +265,7 @@ def _check_against(options: AppOptions, acl_set: AclSet, prepared: Optional[tupl
 def _factory(settings: BrokerSettings):
     from kafka_authz_cli.acl import StandardAuthorizer
 
-    return lambda bindings: StandardAuthorizer(bindings, **settings.as_config())
+    return lambda bindings: StandardAuthorizer(bindings, settings)
 
 
 def app_acls(options: AppOptions, prefixed: bool = False) -> AppAcls:
@@ -316,7 +316,7 @@ def simulate_api(options: ApiOptions, acl_set: AclSet, settings: BrokerSettings,
     except UnknownApi as exc:
         raise OptionError(str(exc), "--api") from None
     props = _broker_props(broker_config)
-    cluster = Cluster(settings.authorizer(acl_set), version,
+    cluster = Cluster(_factory(settings)(acl_set.bindings), version,
                       auto_create_topics_enable=_flag(props, "auto.create.topics.enable", True, broker_config),
                       absent_topics=frozenset(options.topics) if options.topic_absent else frozenset(),
                       delete_topic_enable=_flag(props, "delete.topic.enable", True, broker_config))

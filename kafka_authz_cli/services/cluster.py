@@ -14,7 +14,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable, Mapping, Optional
 
-from kafka_authz_cli.acl import PatternType, kafka_acls_filters, validation_errors
+from kafka_authz_cli.acl import BrokerSettings, PatternType, kafka_acls_filters, validation_errors
 from kafka_authz_cli.cluster import (
     ApplyReport,
     Batch,
@@ -32,7 +32,7 @@ from kafka_authz_cli.cluster import (
 from kafka_authz_cli.errors import AuthzError, InputError, OptionError
 from kafka_authz_cli.formats import read_text
 from kafka_authz_cli.services.live import close_admin, open_admin
-from kafka_authz_cli.services.settings import BrokerSettings, broker_settings
+from kafka_authz_cli.services.settings import broker_settings
 from kafka_authz_cli.services.sources import load_source
 
 log = logging.getLogger(__name__)
@@ -85,8 +85,7 @@ def _effect(plan: Plan, settings: BrokerSettings) -> dict:
 
     if not plan.changes:
         return {"verdict": "equivalent", "gained": 0, "lost": 0, "findings": []}
-    cfg = settings.as_config()
-    result = diff(plan.observed, plan.result, cfg, cfg)
+    result = diff(plan.observed, plan.result, settings, settings)
     return {"verdict": result.verdict, "gained": result.gained, "lost": result.lost,
             "findings": [{"direction": f.direction, "description": f.describe()} for f in result.merged]}
 

@@ -8,12 +8,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping, Optional
 
-from kafka_authz_cli.acl import AclSet, DiffResult, ResourceType, diff
+from kafka_authz_cli.acl import AclSet, BrokerSettings, DiffResult, ResourceType, diff
 from kafka_authz_cli.errors import AuthzError, InputError
 from kafka_authz_cli.formats import read_text
 from kafka_authz_cli.review import Compaction, compact_acls
 from kafka_authz_cli.services.convert import WriteOptions, write_acls
-from kafka_authz_cli.services.settings import BrokerSettings, broker_settings
+from kafka_authz_cli.services.settings import broker_settings
 from kafka_authz_cli.services.sources import cluster_acl_set, load_source
 
 log = logging.getLogger(__name__)
@@ -80,7 +80,7 @@ def compact_acl_set(source: Path, to: str = "json", acls_format: Optional[str] =
     acl_set: AclSet = cluster_acl_set(source, command_config, timeout) or load_source(source, acls_format,
                                                                                       options=acls_options)
     names = read_names(names_file) if names_file is not None else None
-    result = compact_acls(acl_set.bindings, settings.super_users, settings.allow_everyone_if_no_acl_found, names)
+    result = compact_acls(acl_set.bindings, settings, names)
     proof = prove(acl_set.bindings, result, settings) if check else None
     if proof is None:
         log.warning("--no-proof: the compacted set was not checked with the exact decision diff; "
@@ -92,8 +92,7 @@ def compact_acl_set(source: Path, to: str = "json", acls_format: Optional[str] =
 def prove(given: list, result: Compaction, settings: BrokerSettings) -> DiffResult:
     """The exact decision diff of the input and the compacted set; a change other than a merge's
     widening over names it does not know raises :class:`CompactionBroken`."""
-    config = settings.as_config()
-    proof = diff(given, result.bindings, config, config)
+    proof = diff(given, result.bindings, settings, settings)
     unexplained = [c for c in proof.changes if not widened_by_merge(c.witness, result)]
     if unexplained:
         shown = "; ".join(f"{c.witness.principal} {c.witness.operation.name} {c.witness.resource_type.name}:"

@@ -76,7 +76,10 @@ def check_connector_overrides(connector: Path, policy: Optional[str] = None, wor
     worker_props = read_worker(worker) if worker is not None else {}
     authorizer = None
     if acls is not None:
-        authorizer = broker_settings(super_users, None, mapping.broker_config).authorizer(load_source(acls))
+        from kafka_authz_cli.acl import StandardAuthorizer
+
+        settings = broker_settings(super_users, None, mapping.broker_config)
+        authorizer = StandardAuthorizer(load_source(acls).bindings, settings)
     reports = []
     for c in found:
         try:

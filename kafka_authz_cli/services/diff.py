@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Iterable, Mapping, Optional
 
 from kafka_authz_cli.acl import AclBinding, AclSet, DiffResult, Rule, diff
-from kafka_authz_cli.services.settings import BrokerSettings, broker_settings
+from kafka_authz_cli.services.settings import broker_settings
 from kafka_authz_cli.services.sources import cluster_acl_set, load_source
 
 #: What `--fail-on` can ask about a diff.
@@ -26,7 +26,7 @@ def diff_acl_sets(old: Path, new: Path, acls_format: Optional[str] = None, super
                                    new_broker_config or broker_config)
     old_set = cluster_acl_set(old, command_config, timeout) or load_source(old, acls_format, options=acls_options)
     new_set = cluster_acl_set(new, command_config, timeout) or load_source(new, acls_format, options=acls_options)
-    result = diff(old_set.bindings, new_set.bindings, _config(old_settings), _config(new_settings))
+    result = diff(old_set.bindings, new_set.bindings, old_settings, new_settings)
     result.old_origins = _origins(old_set, [*result.bindings.removed, *(f.old_acl for f in result.findings)])
     result.new_origins = _origins(new_set, [*result.bindings.added, *(f.new_acl for f in result.findings)])
     return result
@@ -46,11 +46,6 @@ def _origins(acl_set: AclSet, wanted: Iterable[Optional[AclBinding]]) -> dict[Ac
             if len(found) == len(wanted_set):
                 break
     return found
-
-
-def _config(settings: BrokerSettings) -> dict:
-    return {"super_users": settings.super_users,
-            "allow_everyone_if_no_acl_found": settings.allow_everyone_if_no_acl_found}
 
 
 def condition_holds(result: DiffResult, fail_on: str) -> bool:

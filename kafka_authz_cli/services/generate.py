@@ -108,7 +108,7 @@ def generate(window: Window, to: str = "json", *, widening: Widening = Widening(
     options = GenerateOptions(mode, known or {}, keep_hosts, widening.min_names, settings.super_users)
     generated = least_privilege(aggs, options)
     text = write_acls(generated.bindings, to, write_options)
-    result = GenerateResult(generated, text, to, mode, prove(aggs, generated.bindings, settings.as_config()),
+    result = GenerateResult(generated, text, to, mode, prove(aggs, generated.bindings, settings),
                             stats, untimed)
     # whatif's advice for INFO-only logs ends with its own --current; here the ACL set comes from the allowed lines
     result.proof.warnings = [NO_ALLOWED if w.startswith("no ALLOWED decision") else w for w in result.proof.warnings]
@@ -118,7 +118,7 @@ def generate(window: Window, to: str = "json", *, widening: Widening = Widening(
         if window.principals:  # the other principals' ACLs are not what this set replaces
             chosen = set(window.principals)
             bindings = [b for b in bindings if b.principal in chosen]
-        result.removed = diff(bindings, generated.bindings, settings.as_config(), settings.as_config())
+        result.removed = diff(bindings, generated.bindings, settings, settings)
         result.current_acls = len(bindings)
     _warn(generated, mode)
     return result

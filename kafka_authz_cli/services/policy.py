@@ -96,8 +96,10 @@ def check_policy(requests: Path, policy: Path, cluster_state: Optional[Path], br
     broker_sources = _broker_sources(broker_config)
     authorizer = None
     if acls is not None:
+        from kafka_authz_cli.acl import StandardAuthorizer
+
         settings = broker_settings(super_users, allow_everyone, broker_config)
-        authorizer = settings.authorizer(load_source(acls, acls_format))
+        authorizer = StandardAuthorizer(load_source(acls, acls_format).bindings, settings)
     return check_requests(pol, reqs, cluster, broker_sources, authorizer, kafka)
 
 

@@ -1,19 +1,16 @@
-"""The broker settings a decision depends on: super.users and allow.everyone.if.no.acl.found."""
+"""The broker settings a decision depends on (super.users and allow.everyone.if.no.acl.found), from
+the flags and a broker's ``server.properties``."""
 
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Optional
+from typing import Optional
 
 from kafka_authz_cli._java import parse_properties
-from kafka_authz_cli.acl import AclSet
+from kafka_authz_cli.acl import AuthorizerConfigError, BrokerSettings
 from kafka_authz_cli.errors import AuthzError, InputError
 from kafka_authz_cli.formats import read_text
-
-if TYPE_CHECKING:
-    from kafka_authz_cli.acl import StandardAuthorizer
 
 log = logging.getLogger(__name__)
 
@@ -22,33 +19,9 @@ STANDARD_AUTHORIZER_CLASSES = {
 }
 
 
-@dataclass
-class BrokerSettings:
-    super_users: str
-    allow_everyone_if_no_acl_found: bool
-    source: str = "flags"
-
-    def authorizer(self, acl_set: AclSet) -> "StandardAuthorizer":
-        from kafka_authz_cli.acl import AuthorizerConfigError, StandardAuthorizer
-
-        try:
-            return StandardAuthorizer(acl_set.bindings, super_users=self.super_users,
-                                      allow_everyone_if_no_acl_found=self.allow_everyone_if_no_acl_found)
-        except AuthorizerConfigError as exc:
-            if self.source not in ("flags", "--super-users"):
-                raise InputError(f"super.users: {exc}", self.source) from None
-            raise AuthzError(f"super.users ({self.source}): {exc}") from None
-
-    def as_config(self) -> dict:
-        """The keyword arguments of :class:`StandardAuthorizer` these settings stand for."""
-        return {"super_users": self.super_users, "allow_everyone_if_no_acl_found": self.allow_everyone_if_no_acl_found}
-
-
 def broker_settings(super_users: Optional[str], allow_everyone: Optional[bool],
                     broker_config: Optional[Path]) -> BrokerSettings:
     """Flags win over ``server.properties`` values, which win over Kafka's defaults."""
-    from kafka_authz_cli.acl import AuthorizerConfigError, parse_super_users
-
     su, allow, source = "", False, "flags"
     if broker_config is not None:
         su, allow = _from_server_properties(broker_config)
@@ -58,12 +31,11 @@ def broker_settings(super_users: Optional[str], allow_everyone: Optional[bool],
     if allow_everyone is not None:
         allow = allow_everyone
     try:
-        parse_super_users(su)
+        return BrokerSettings(su, allow)
     except AuthorizerConfigError as exc:
         if source != "--super-users" and source != "flags":
             raise InputError(f"super.users: {exc}; the broker would not start", source) from None
         raise AuthzError(f"super.users ({source}): {exc}; the broker would not start") from None
-    return BrokerSettings(su, allow, source)
 
 
 def _from_server_properties(broker_config: Path) -> tuple[str, bool]:

@@ -198,7 +198,7 @@ def run_simulation(o: SimulateOptions, progress: Optional[Progress] = None) -> S
         raise OptionError("an ACL file is required (or --rules FILE)", param_hint="ACLS")
     settings = broker_settings(o.super_users, o.allow_everyone, o.broker_config)
     acl_set = load_source(o.acls, o.acls_format, options=o.acls_options)
-    authorizer = settings.authorizer(acl_set)
+    authorizer = StandardAuthorizer(acl_set.bindings, settings)
     if o.authorized_operations:
         r = next(specs).request
         ops = authorizer.authorized_operations(r.principal, r.host, r.resource_type, r.resource_name)

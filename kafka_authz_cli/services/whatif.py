@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO, Callable, ContextManager, Iterator, Mapping, Optional
 
+from kafka_authz_cli.acl import BrokerSettings
 from kafka_authz_cli.errors import AuthzError, InputError, OptionError
 from kafka_authz_cli.services.settings import broker_settings
 from kafka_authz_cli.services.sources import acl_set_from, load_source
@@ -132,24 +133,23 @@ def replay(proposed: Path, current: Optional[Path | str] = None, *, logs: Option
     progress = progress or ProgressHooks()
     _check_topic(topic, spark)
     settings = broker_settings(super_users, allow_everyone, broker_config)
-    config = settings.as_config()
     proposed_acls = load_source(proposed, acls_format, options=acls_options).bindings
     current_set = (acl_set_from(current, acls_format, command_config, timeout, acls_options)
                    if current is not None else None)
     note = None
     if topic is not None:
-        stats, quarantine, report = replay_topic(topic, proposed_acls, current_set, config, timeout)
+        stats, quarantine, report = replay_topic(topic, proposed_acls, current_set, settings, timeout)
     elif indexes:
-        stats, quarantine, report, note = _replay_indexes(indexes, since, until, proposed_acls, current_set, config,
-                                                          spark, progress, full)
+        stats, quarantine, report, note = _replay_indexes(indexes, since, until, proposed_acls, current_set,
+                                                          settings, spark, progress, full)
     else:
         with spooled_logs(logs or [], stdin) as (files, names, not_logs):
             if spark is not None:
                 refuse_events_on_spark(files, names)
-                stats, quarantine, report = replay_spark(files, names, proposed_acls, current_set, config, spark,
+                stats, quarantine, report = replay_spark(files, names, proposed_acls, current_set, settings, spark,
                                                          progress)
             else:
-                stats, quarantine, report = replay_local(files, names, proposed_acls, current_set, config, progress)
+                stats, quarantine, report = replay_local(files, names, proposed_acls, current_set, settings, progress)
         note_skipped(stats, not_logs)
         _warn_no_decisions(stats)
     if not stats.balanced:  # pragma: no cover - the reader accounts for every line
@@ -158,15 +158,15 @@ def replay(proposed: Path, current: Optional[Path | str] = None, *, logs: Option
     return Replayed(stats, quarantine, report, note)
 
 
-def _replay_indexes(paths: list[Path], since, until, proposed_acls, current_set, config,
+def _replay_indexes(paths: list[Path], since, until, proposed_acls, current_set, settings: BrokerSettings,
                     spark: Optional[SparkOptions], progress: ProgressHooks, full: bool = False):
     indexes, stats = open_checked(paths)
     quarantine = quarantined(indexes)
     note = None
     if spark is not None:
-        report, untimed = replay_index_spark(indexes, since, until, proposed_acls, current_set, config, spark, progress)
+        report, untimed = replay_index_spark(indexes, since, until, proposed_acls, current_set, settings, spark, progress)
     else:
-        done = replay_index_local(indexes, since, until, proposed_acls, current_set, config, full=full)
+        done = replay_index_local(indexes, since, until, proposed_acls, current_set, settings, full=full)
         report, untimed, note = done.report, done.untimed, done.note
     if untimed:
         report.warnings.append(f"{untimed} logged decision(s) without a timestamp are left out by --since/--until")
@@ -365,7 +365,7 @@ def _check_topic(topic: Optional[TopicSource], spark: Optional[SparkOptions]) ->
         raise OptionError(f"must be at least 1, got {topic.max_events}", "--max-events")
 
 
-def replay_topic(topic: TopicSource, proposed_acls, current_set, config: dict, timeout: float):
+def replay_topic(topic: TopicSource, proposed_acls, current_set, settings: BrokerSettings, timeout: float):
     """(stats, quarantine, report) of the audit-log events of a topic, consumed and decided in this process."""
     from kafka_authz_cli.acl import StandardAuthorizer
     from kafka_authz_cli.cluster import TopicRead, topic_records
@@ -381,8 +381,8 @@ def replay_topic(topic: TopicSource, proposed_acls, current_set, config: dict, t
     elif topic.max_events is not None and read.records < topic.max_events and not topic.until_end:
         stats.warnings.append(f"{topic.topic}: {read.records} record(s), fewer than --max-events "
                               f"{topic.max_events} ({read.reason})")
-    proposed_authz = StandardAuthorizer(proposed_acls, **config)
-    current_authz = StandardAuthorizer(current_set.bindings, **config) if current_set is not None else None
+    proposed_authz = StandardAuthorizer(proposed_acls, settings)
+    current_authz = StandardAuthorizer(current_set.bindings, settings) if current_set is not None else None
     return stats, quarantine, replay_aggregates(aggs, proposed_authz, current_authz)
 
 
@@ -402,7 +402,7 @@ def read_logs_local(files: list[str], names: dict[str, str], on_bytes=None):
 # In-process
 
 
-def replay_local(files: list[str], names: dict[str, str], proposed_acls, current_set, config: dict,
+def replay_local(files: list[str], names: dict[str, str], proposed_acls, current_set, settings: BrokerSettings,
                  progress: Optional[ProgressHooks] = None):
     """(stats, quarantine, report) of the logs, read and decided in this process."""
     from kafka_authz_cli.acl import StandardAuthorizer
@@ -411,8 +411,8 @@ def replay_local(files: list[str], names: dict[str, str], proposed_acls, current
     with progress.reading(_total_bytes(files)) as advance:
         stats, quarantine, decisions = read_logs_local(files, names, advance)
         aggs = aggregate(decisions)
-    proposed_authz = StandardAuthorizer(proposed_acls, **config)
-    current_authz = StandardAuthorizer(current_set.bindings, **config) if current_set is not None else None
+    proposed_authz = StandardAuthorizer(proposed_acls, settings)
+    current_authz = StandardAuthorizer(current_set.bindings, settings) if current_set is not None else None
     return stats, quarantine, replay_aggregates(aggs, proposed_authz, current_authz)
 
 
@@ -426,7 +426,7 @@ def index_run_local(files: list[str], names: dict[str, str], staged: Path, progr
     return stats, quarantine
 
 
-def replay_index_local(indexes: list[Index], since, until, proposed_acls, current_set, config: dict,
+def replay_index_local(indexes: list[Index], since, until, proposed_acls, current_set, settings: BrokerSettings,
                        full: bool = False, baseline=None):
     """An Answer (report, decisions without a time left out by since/until, how it was answered) from
     indexes in this process: incrementally against a baseline (`baseline`, or the one stored in the
@@ -435,11 +435,10 @@ def replay_index_local(indexes: list[Index], since, until, proposed_acls, curren
     from kafka_authz_cli.acl import StandardAuthorizer
     from kafka_authz_cli.whatif import answer_from_index
 
-    proposed = StandardAuthorizer(proposed_acls, **config)
-    current = StandardAuthorizer(current_set.bindings, **config) if current_set is not None else None
-    done, _ = answer_from_index(indexes, since, until, proposed_acls, current_set.bindings if current_set is not None else [],
-                     config, proposed, current, full=full, cache_dir=baseline_cache_dir(), version=__version__,
-                     baseline=baseline)
+    proposed = StandardAuthorizer(proposed_acls, settings)
+    current = StandardAuthorizer(current_set.bindings, settings) if current_set is not None else None
+    done, _ = answer_from_index(indexes, since, until, proposed, current, full=full, cache_dir=baseline_cache_dir(),
+                                version=__version__, baseline=baseline)
     return done
 
 
@@ -500,16 +499,16 @@ def _spark_paths(files: list[str], names: dict[str, str]) -> tuple[list[str], di
     return [os.path.abspath(f) for f in files], {os.path.abspath(f): names.get(f, f) for f in files}
 
 
-def replay_spark(files: list[str], names: dict[str, str], proposed_acls, current_set, config: dict,
+def replay_spark(files: list[str], names: dict[str, str], proposed_acls, current_set, settings: BrokerSettings,
                  opts: SparkOptions, progress: Optional[ProgressHooks] = None):
     """(stats, quarantine, report) of the logs, read and decided by a Spark job."""
     from kafka_authz_cli.whatif import spark as spark_job
 
     paths, shown = _spark_paths(files, names)
-    current = (current_set.bindings, config) if current_set is not None else None
+    current = (current_set.bindings, settings) if current_set is not None else None
     check = _source_check(paths, opts)
     with spark_job_session(opts, progress or ProgressHooks()) as (session, bar):
-        return spark_job.run(session, paths, (proposed_acls, config), current, progress=bar,
+        return spark_job.run(session, paths, (proposed_acls, settings), current, progress=bar,
                              partition_bytes=opts.partition_bytes, names=shown, check=check)
 
 
@@ -537,13 +536,13 @@ def index_run_spark(files: list[str], names: dict[str, str], staged: Path, opts:
     return stats, quarantine
 
 
-def replay_index_spark(indexes: list[Index], since, until, proposed_acls, current_set, config: dict,
+def replay_index_spark(indexes: list[Index], since, until, proposed_acls, current_set, settings: BrokerSettings,
                        opts: SparkOptions, progress: Optional[ProgressHooks] = None):
     """(report, decisions without a time left out by since/until), answered from indexes by a Spark job."""
     from kafka_authz_cli.whatif import spark as spark_job
 
-    current = (current_set.bindings, config) if current_set is not None else None
+    current = (current_set.bindings, settings) if current_set is not None else None
     roots = [(str(ix.root), [r["id"] for r in ix.runs]) for ix in indexes]
     with spark_job_session(opts, progress or ProgressHooks()) as (session, bar):
-        return spark_job.report_from_index(session, roots, since, until, (proposed_acls, config), current,
+        return spark_job.report_from_index(session, roots, since, until, (proposed_acls, settings), current,
                                            progress=bar)

@@ -107,12 +107,12 @@ def follow(proposed: Path, current: Optional[Path | str] = None, *, source: Foll
 
     bounds = bounds or FollowBounds()
     _check(source, bounds, spark is not None)
-    config = broker_settings(super_users, allow_everyone, broker_config).as_config()
-    proposed_authz = StandardAuthorizer(load_source(proposed, acls_format, options=acls_options).bindings, **config)
+    settings = broker_settings(super_users, allow_everyone, broker_config)
+    proposed_authz = StandardAuthorizer(load_source(proposed, acls_format, options=acls_options).bindings, settings)
     current_authz = None
     if current is not None:
         current_authz = StandardAuthorizer(acl_set_from(current, acls_format, command_config, timeout,
-                                                        acls_options).bindings, **config)
+                                                        acls_options).bindings, settings)
     shadow = Shadow(proposed_authz, current_authz)
     state = Followed(source.log or source.topic or "", shadow.summary)
     run = _Run(state, shadow, hooks, bounds, every, quarantine_file, clock)

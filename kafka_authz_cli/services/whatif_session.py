@@ -13,13 +13,16 @@ import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterator, Mapping, Optional, Union
+from typing import TYPE_CHECKING, Callable, Iterator, Mapping, Optional, Union
 
 from kafka_authz_cli.errors import AuthzError, OptionError
 from kafka_authz_cli.services.settings import broker_settings
 from kafka_authz_cli.services.sources import acl_set_from, load_source
 from kafka_authz_cli.services.whatif import Replayed
 from kafka_authz_cli.whatif import Baseline, answer_from_index, open_checked, quarantined
+
+if TYPE_CHECKING:
+    from kafka_authz_cli.acl import StandardAuthorizer
 
 #: How often the proposal file is looked at, and how long it must stay unchanged before it is read
 #: (an editor may write a file in several steps).
@@ -38,16 +41,15 @@ class Answered:
 
 
 class WhatIfSession:
-    def __init__(self, indexes, stats, quarantine, current_set, config: dict, since, until, acls_format,
+    def __init__(self, indexes, stats, quarantine, current: StandardAuthorizer, since, until, acls_format,
                  acls_options):
         from kafka_authz_cli import __version__
-        from kafka_authz_cli.acl import StandardAuthorizer
         from kafka_authz_cli.services.whatif import baseline_cache_dir
 
         self.indexes, self.stats, self.quarantine = indexes, stats, quarantine
-        self.current_set, self.config, self.since, self.until = current_set, config, since, until
+        #: the current set and the broker settings every proposal is decided with
+        self.current, self.since, self.until = current, since, until
         self.acls_format, self.acls_options = acls_format, acls_options
-        self.current = StandardAuthorizer(current_set.bindings, **config)
         self.cache_dir, self.version = baseline_cache_dir(), __version__
         self.baseline: Optional[Baseline] = None
 
@@ -56,9 +58,8 @@ class WhatIfSession:
 
         proposed_acls = load_source(proposed, self.acls_format, quiet=True, options=self.acls_options).bindings
         done, baseline = answer_from_index(
-            self.indexes, self.since, self.until, proposed_acls, self.current_set.bindings, self.config,
-            StandardAuthorizer(proposed_acls, **self.config), self.current, cache_dir=self.cache_dir,
-            version=self.version, baseline=self.baseline)
+            self.indexes, self.since, self.until, StandardAuthorizer(proposed_acls, self.current.settings),
+            self.current, cache_dir=self.cache_dir, version=self.version, baseline=self.baseline)
         self.baseline = baseline or self.baseline
         if done.untimed:
             done.report.warnings.append(f"{done.untimed} logged decision(s) without a timestamp are left out by "
@@ -72,17 +73,20 @@ def open_session(indexes: list[Path], current: Union[Path, str, None], *, since:
                  command_config: Optional[Path] = None, timeout: float = 10.0,
                  acls_options: Optional[Mapping[str, str]] = None) -> WhatIfSession:
     """Everything a proposal's answer needs besides the proposal, loaded and checked once."""
+    from kafka_authz_cli.acl import StandardAuthorizer
+
     if not indexes:
         raise OptionError("--interactive answers from an index: give --index (build one with "
                           "`authz whatif index`)", "--interactive")
     if current is None:
         raise OptionError("--interactive needs --current: its answers are incremental against the current set",
                           "--interactive")
-    config = broker_settings(super_users, allow_everyone, broker_config).as_config()
+    settings = broker_settings(super_users, allow_everyone, broker_config)
     opened, stats = open_checked(indexes)
     quarantine = quarantined(opened)
-    current_set = acl_set_from(current, acls_format, command_config, timeout, acls_options)
-    return WhatIfSession(opened, stats, quarantine, current_set, config, since, until, acls_format, acls_options)
+    current_authz = StandardAuthorizer(acl_set_from(current, acls_format, command_config, timeout,
+                                                    acls_options).bindings, settings)
+    return WhatIfSession(opened, stats, quarantine, current_authz, since, until, acls_format, acls_options)
 
 
 def watch(session: WhatIfSession, proposed: Path, stop: Callable[[], bool] = lambda: False,

@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
-from kafka_authz_cli.acl import AclBinding, PatternType, ResourceType
+from kafka_authz_cli.acl import AclBinding, PatternType, ResourceType, StandardAuthorizer
 from kafka_authz_cli.errors import InputError
 from kafka_authz_cli.whatif.index import KEY, SORT_KEY, Index, request_totals, schema
 from kafka_authz_cli.whatif.replay import (
@@ -405,11 +405,11 @@ class Touched:
         return out if out is not None else pa.array([False] * table.num_rows, pa.bool_())
 
 
-def touched_requests(current_acls: list[AclBinding], proposed_acls: list[AclBinding], current, proposed):
+def touched_requests(current: StandardAuthorizer, proposed: StandardAuthorizer):
     """(Touched, changed bindings, None), or (None, changed, why) when only a full pass is exact: the
     requests on every resource an added or removed binding matches, by its principal (see the
     module's comment and :class:`Touched`)."""
-    before, after = set(current_acls), set(proposed_acls)
+    before, after = set(current.bindings), set(proposed.bindings)
     changed = sorted(before ^ after, key=_binding_key)
     touched = Touched(any_principal=current.allow_everyone_if_no_acl_found or proposed.allow_everyone_if_no_acl_found)
     for b in changed:
@@ -525,17 +525,17 @@ def _row_group_stats(f, i: int) -> dict:
     return out
 
 
-def baseline_key(indexes: list[Index], since, until, current_acls: list[AclBinding], config: dict,
-                 version: str) -> str:
+def baseline_key(indexes: list[Index], since, until, current: StandardAuthorizer, version: str) -> str:
     """A digest of everything a baseline depends on: each index's manifest (its runs, files and what
-    was dropped), the window, the current set, the settings and authz's version."""
+    was dropped), the window, the current set, its settings and authz's version."""
     h = hashlib.sha256(BASELINE_FORMAT.encode())
     for ix in indexes:
         h.update(str(ix.root.resolve()).encode() + b"\0")
         h.update(json.dumps(ix.manifest, sort_keys=True).encode() + b"\0")
-    h.update(json.dumps([since, until, version, sorted((k, sorted(v) if isinstance(v, (set, frozenset)) else v)
-                                                       for k, v in config.items())], default=str).encode())
-    h.update("\x1e".join(sorted({acl_text(b) for b in current_acls})).encode())
+    s = current.settings  # (name, value) in name order, as the keys of the baselines already stored have them
+    named = [("allow_everyone_if_no_acl_found", s.allow_everyone_if_no_acl_found), ("super_users", s.super_users)]
+    h.update(json.dumps([since, until, version, named], default=str).encode())
+    h.update("\x1e".join(sorted({acl_text(b) for b in current.bindings})).encode())
     return h.hexdigest()
 
 
@@ -647,50 +647,50 @@ BY_PRINCIPAL = ["principal", "resource_type", "resource_name", "host", "operatio
 # The answer
 
 
-def answer_from_index(indexes: list[Index], since, until, proposed_acls: list[AclBinding], current_acls, config: dict,
-           proposed, current, *, full: bool = False, cache_dir: Optional[Path] = None, version: str = "",
-           baseline: Optional[Baseline] = None) -> tuple[Answer, Optional[Baseline]]:
-    """The report of a proposal from indexes: incrementally from a baseline (given, or stored in
-    `cache_dir`) when that is exact, else by a full pass in slices (which stores the baseline it
-    yields). Returns the answer and the baseline, for a caller that asks again (--interactive)."""
+def answer_from_index(indexes: list[Index], since, until, proposed: StandardAuthorizer,
+                      current: Optional[StandardAuthorizer], *, full: bool = False, cache_dir: Optional[Path] = None,
+                      version: str = "", baseline: Optional[Baseline] = None) -> tuple[Answer, Optional[Baseline]]:
+    """A proposal's report from indexes, each side one authorizer (no `current`: the logged decisions):
+    incrementally from a baseline (given, or stored in `cache_dir`) when exact, else by a full pass in
+    slices (storing its baseline). Returns the answer and the baseline, to ask again (--interactive)."""
     scan = IndexScan(indexes, since, until)
     windowed = since is not None or until is not None
     why = "the baseline is the logged decisions (no --current)" if current is None else None
     if full:
         why = "--full"
     selection = changed = None
-    if why is None:
-        selection, changed, why = touched_requests(current_acls, proposed_acls, current, proposed)
+    if why is None and current is not None:  # (why is None only with a current set)
+        selection, changed, why = touched_requests(current, proposed)
     key = None
     if current is not None and baseline is None and cache_dir is not None:
-        key = baseline_key(indexes, since, until, current_acls, config, version)
+        key = baseline_key(indexes, since, until, current, version)
         if why is None:
             baseline = load_baseline(cache_dir, key)
     if why is None and baseline is None:
         why = "no baseline yet for this index, window, current set and settings: computed now, kept for the next"
     if why is not None:
-        return _full(scan, windowed, proposed_acls, proposed, current, why, cache_dir, key)
+        return _full(scan, windowed, proposed, current, why, cache_dir, key)
     assert baseline is not None and selection is not None and changed is not None  # else `why` says why not
     try:
         touched = evaluate(baseline.touched_rows(selection), proposed, current)
     except StaleBaseline:
-        return _full(scan, windowed, proposed_acls, proposed, current, "its stored baseline could not be read: "
-                     "computed again", cache_dir, key)
+        return _full(scan, windowed, proposed, current, "its stored baseline could not be read: computed again",
+                     cache_dir, key)
     before = {acl_text(a): n for a, n in touched.used_before.items()}
-    used = {a for a in proposed_acls
+    used = {a for a in proposed.bindings
             if baseline.used_before.get(acl_text(a), 0) - before.get(acl_text(a), 0) + touched.used_after[a] > 0}
     report = assemble_report(touched.changed, baseline.summary, dict(sorted(touched.timeline.items())),
-                             proposed_acls, used, True)
+                             proposed.bindings, used, True)
     note = (f"incremental: {touched.requests:,} of {baseline.requests:,} distinct requests re-decided, those on "
             f"the resources (and principals) of {len(changed):,} changed ACL(s); --full decides all")
     return Answer(report, baseline.untimed if windowed else 0, "incremental", note), baseline
 
 
-def _full(scan: IndexScan, windowed: bool, proposed_acls, proposed, current, why: str, cache_dir, key):
+def _full(scan: IndexScan, windowed: bool, proposed, current, why: str, cache_dir, key):
     writer = BaselineWriter(cache_dir, key) if current is not None else None
     total = evaluate_all(scan, proposed, current, keep=writer)
     used = {a for a, n in total.used_after.items() if n > 0}
-    report = assemble_report(total.changed, total.summary, dict(sorted(total.timeline.items())), proposed_acls,
+    report = assemble_report(total.changed, total.summary, dict(sorted(total.timeline.items())), proposed.bindings,
                              used, current is not None)
     untimed = scan.untimed() if windowed else 0
     baseline = None

@@ -24,8 +24,8 @@ def _label(decision) -> str:
 
 def reference_diff(old_acls, new_acls, old_settings, new_settings):
     """(changes, findings, verdict, gained, lost) by the product of every principal and host."""
-    old = StandardAuthorizer(old_acls, **old_settings)
-    new = StandardAuthorizer(new_acls, **new_settings)
+    old = StandardAuthorizer(old_acls, old_settings)
+    new = StandardAuthorizer(new_acls, new_settings)
     super_all = old.super_users | new.super_users
     changes = []
     for rtype in ResourceType.concrete():

@@ -5,13 +5,14 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
+from kafka_authz_cli.acl import BrokerSettings
 from kafka_authz_cli.acl.compare import FRESH_PRINCIPAL, diff
 from kafka_authz_cli.acl.model import AclBinding
 from kafka_authz_cli.cli.app import app
 
 EXAMPLES = Path(__file__).parents[2] / "examples" / "diff"
-DEFAULT = {"super_users": "", "allow_everyone_if_no_acl_found": False}
-OPEN = {"super_users": "", "allow_everyone_if_no_acl_found": True}
+DEFAULT = BrokerSettings("", False)
+OPEN = BrokerSettings("", True)
 runner = CliRunner()
 
 
@@ -60,7 +61,7 @@ def test_prefix_with_exception_is_described_in_words():
 
 
 def test_super_user_change_is_reported():
-    result = diff([], [], {"super_users": "User:root", "allow_everyone_if_no_acl_found": False}, DEFAULT)
+    result = diff([], [], BrokerSettings("User:root", False), DEFAULT)
     assert result.verdict == "less permissive" and all(c.principal == "User:root" for c in result.changes)
 
 

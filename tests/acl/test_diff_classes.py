@@ -14,6 +14,7 @@ from collections import Counter
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from kafka_authz_cli.acl import BrokerSettings
 from kafka_authz_cli.acl import classes as classes_module
 from kafka_authz_cli.acl.classes import FRESH_HOST, RequestClasses, deciding_acl, has_bad_principal
 from kafka_authz_cli.acl.compare import change_keys, diff, request_class
@@ -47,8 +48,7 @@ def bindings(alphabet, principals=PRINCIPALS):
 
 
 plain_bindings = bindings(PLAIN)
-side = st.fixed_dictionaries({"super_users": st.sampled_from(["", "User:admin", "User:bob"]),
-                              "allow_everyone_if_no_acl_found": st.booleans()})
+side = st.builds(BrokerSettings, st.sampled_from(["", "User:admin", "User:bob"]), st.booleans())
 
 
 @st.composite
@@ -64,7 +64,7 @@ def mismatches(old, new, old_s, new_s, reqs) -> list:
     """The requests whose "decides differently" disagrees with "its class is reported"."""
     result = diff(old, new, old_s, new_s)
     reported = change_keys(result)
-    a, b = StandardAuthorizer(old, **old_s), StandardAuthorizer(new, **new_s)
+    a, b = StandardAuthorizer(old, old_s), StandardAuthorizer(new, new_s)
     out = []
     for r in reqs:
         da, db = a.authorize(r), b.authorize(r)
@@ -103,7 +103,7 @@ def test_small_changes_give_the_product_answer(base, removed, added, settings_):
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(old=st.lists(plain_bindings, max_size=9), new=st.lists(plain_bindings, max_size=9), old_s=side, new_s=side)
 def test_each_finding_names_what_decides_its_witness_on_each_side(old, new, old_s, new_s):
-    a, b = StandardAuthorizer(old, **old_s), StandardAuthorizer(new, **new_s)
+    a, b = StandardAuthorizer(old, old_s), StandardAuthorizer(new, new_s)
     for f in diff(old, new, old_s, new_s).findings:
         da, db = a.authorize(f.witness), b.authorize(f.witness)
         assert (da.rule or da.error, da.acl, db.rule or db.error, db.acl) == (f.old_rule, f.old_acl, f.new_rule,
@@ -117,8 +117,8 @@ quirky_bindings = bindings(QUIRKY, PRINCIPALS + ["nocolon"])
 @given(old=st.lists(quirky_bindings, max_size=8), new=st.lists(quirky_bindings, max_size=8), old_s=side, new_s=side,
        reqs=st.lists(requests(QUIRKY), min_size=1, max_size=25))
 @example(old=[AclBinding.of("GROUP", "(b", "LITERAL", "User:a", "*", "READ", "ALLOW")], new=[],
-         old_s={"super_users": "", "allow_everyone_if_no_acl_found": False},
-         new_s={"super_users": "", "allow_everyone_if_no_acl_found": False},
+         old_s=BrokerSettings("", False),
+         new_s=BrokerSettings("", False),
          reqs=[Request("User:a", "10.0.0.1", AclOperation.READ, ResourceType.GROUP, "(a")])
 def test_a_request_decides_differently_iff_its_class_is_reported_quirks_included(old, new, old_s, new_s, reqs):
     assert not mismatches(old, new, old_s, new_s, reqs)
@@ -129,7 +129,7 @@ def test_a_request_decides_differently_iff_its_class_is_reported_quirks_included
                                                                                       max_size=25))
 def test_a_view_decides_as_the_engine(acls, allow, reqs):
     """The decision over a principal's view is the engine's: outcome, rule and deciding ACL."""
-    engine = StandardAuthorizer(acls, allow_everyone_if_no_acl_found=allow)
+    engine = StandardAuthorizer(acls, BrokerSettings(allow_everyone_if_no_acl_found=allow))
     classes = RequestClasses()
     for r in reqs:
         plan = engine.candidate_buckets(r.resource_type, r.resource_name)
@@ -149,7 +149,7 @@ def test_two_hosts_merged_that_differ_are_caught(monkeypatch):
     """The exactness check fails when the classes merge two hosts one principal's ACLs tell apart."""
     old = [AclBinding.of("TOPIC", "*", "LITERAL", "User:alice", "10.0.0.1", "READ", "ALLOW")]
     new = []
-    settings_ = {"super_users": "", "allow_everyone_if_no_acl_found": False}
+    settings_ = BrokerSettings("", False)
     reqs = [Request("User:alice", h, AclOperation.READ, ResourceType.TOPIC, "t") for h in ("10.0.0.1", "10.0.0.2")]
     assert not mismatches(old, new, settings_, settings_, reqs)
     monkeypatch.setattr(classes_module.RequestClasses, "hosts", lambda self, view: ())
@@ -161,7 +161,7 @@ def test_a_host_other_principals_name_is_not_a_class_of_this_one():
     base = [AclBinding.of("TOPIC", "*", "LITERAL", f"User:svc{i}", f"10.0.0.{i}", "DESCRIBE", "ALLOW")
             for i in range(1, 200)]
     new = base + [AclBinding.of("TOPIC", "orders", "LITERAL", "User:bob", "*", "READ", "ALLOW")]
-    settings_ = {"super_users": "", "allow_everyone_if_no_acl_found": False}
+    settings_ = BrokerSettings("", False)
     result = diff(base, new, settings_, settings_)
     assert result.classes_examined == 2  # bob on `orders`, READ and DESCRIBE, from any host
     assert [f.describe() for f in result.findings] == ["User:bob can now READ/DESCRIBE topic `orders`"]

@@ -3,6 +3,7 @@
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from kafka_authz_cli.acl import BrokerSettings
 from kafka_authz_cli.acl.compare import change_keys, diff, request_class
 from kafka_authz_cli.acl.engine import Request, StandardAuthorizer
 from kafka_authz_cli.acl.model import (
@@ -38,8 +39,7 @@ def requests(draw):
                    draw(st.lists(st.sampled_from(ALPHABET + ["c"]), max_size=4).map("".join)))
 
 
-side = st.fixed_dictionaries({"super_users": st.sampled_from(["", "User:admin"]),
-                              "allow_everyone_if_no_acl_found": st.booleans()})
+side = st.builds(BrokerSettings, st.sampled_from(["", "User:admin"]), st.booleans())
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -48,7 +48,7 @@ side = st.fixed_dictionaries({"super_users": st.sampled_from(["", "User:admin"])
 def test_request_differs_iff_its_class_is_reported(old, new, old_s, new_s, reqs):
     result = diff(old, new, old_s, new_s)
     reported = change_keys(result)
-    a, b = StandardAuthorizer(old, **old_s), StandardAuthorizer(new, **new_s)
+    a, b = StandardAuthorizer(old, old_s), StandardAuthorizer(new, new_s)
     for r in reqs:
         differs = a.authorize(r).outcome != b.authorize(r).outcome
         assert differs == (request_class(r, old, new, old_s, new_s) in reported), (r, result.changes)
@@ -57,7 +57,7 @@ def test_request_differs_iff_its_class_is_reported(old, new, old_s, new_s, reqs)
 @settings(max_examples=100, deadline=None)
 @given(acls=st.lists(bindings, max_size=10))
 def test_a_set_is_equivalent_to_itself_and_its_shuffle(acls):
-    s = {"super_users": "", "allow_everyone_if_no_acl_found": False}
+    s = BrokerSettings("", False)
     assert diff(acls, list(reversed(acls)), s, s).verdict == "equivalent"
 
 
@@ -69,7 +69,7 @@ def test_small_changes_with_the_same_settings_are_reported_exactly(base, removed
     new = [b for i, b in enumerate(base) if i not in removed] + added
     result = diff(base, new, settings_, settings_)
     reported = change_keys(result)
-    a, b = StandardAuthorizer(base, **settings_), StandardAuthorizer(new, **settings_)
+    a, b = StandardAuthorizer(base, settings_), StandardAuthorizer(new, settings_)
     for r in reqs:
         differs = a.authorize(r).outcome != b.authorize(r).outcome
         assert differs == (request_class(r, base, new, settings_, settings_) in reported), (r, result.changes)

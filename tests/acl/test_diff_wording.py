@@ -6,11 +6,12 @@ import time
 
 from typer.testing import CliRunner
 
+from kafka_authz_cli.acl import BrokerSettings
 from kafka_authz_cli.acl.compare import FRESH_HOST, diff
 from kafka_authz_cli.acl.model import AclBinding
 from kafka_authz_cli.cli.app import app
 
-DEFAULT = {"super_users": "", "allow_everyone_if_no_acl_found": False}
+DEFAULT = BrokerSettings("", False)
 runner = CliRunner()
 
 

@@ -5,7 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from kafka_authz_cli.acl.engine import AuthorizerConfigError, Outcome, Request, StandardAuthorizer
+from kafka_authz_cli.acl import AuthorizerConfigError, BrokerSettings
+from kafka_authz_cli.acl.engine import Outcome, Request, StandardAuthorizer
 from kafka_authz_cli.acl.model import AclBinding, AclOperation, ResourceType
 
 CASES_FILE = Path(__file__).parent.parent / "conformance" / "kafka-authorizer" / "cases.jsonl"
@@ -16,8 +17,8 @@ def build(case, **kw):
     acls = [AclBinding.of(a["resource_type"], a["resource_name"], a["pattern_type"], a["principal"],
                           a["host"], a["operation"], a["permission"]) for a in case["acls"]]
     super_users = case["super_users_config"] if "super_users_config" in case else ";".join(case.get("super_users") or [])
-    return StandardAuthorizer(acls, super_users=super_users, allow_everyone_if_no_acl_found=case["allow_if_no_acl"],
-                              load_complete=case["load_complete"], **kw)
+    settings = BrokerSettings(super_users, case["allow_if_no_acl"])
+    return StandardAuthorizer(acls, settings, load_complete=case["load_complete"], **kw)
 
 
 def request_of(action):

@@ -3,6 +3,7 @@
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from kafka_authz_cli.acl import BrokerSettings
 from kafka_authz_cli.acl.engine import Outcome, Request, StandardAuthorizer
 from kafka_authz_cli.acl.model import AclBinding, AclOperation, AclPermissionType, PatternType, ResourceType
 from kafka_authz_cli.acl.naive import NaiveAuthorizer
@@ -59,8 +60,8 @@ def same(a, b):
 @given(acls=st.lists(bindings(SAFE_ALPHABET), max_size=25), reqs=st.lists(requests(SAFE_ALPHABET), min_size=1, max_size=15),
        allow_if_no_acl=st.booleans(), super_users=st.sampled_from(["", "User:bob", "Group:eng;User:*"]))
 def test_engine_equals_naive_reference(acls, reqs, allow_if_no_acl, super_users):
-    engine = StandardAuthorizer(acls, super_users=super_users, allow_everyone_if_no_acl_found=allow_if_no_acl)
-    naive = NaiveAuthorizer(acls, super_users=super_users, allow_everyone_if_no_acl_found=allow_if_no_acl)
+    settings_ = BrokerSettings(super_users, allow_if_no_acl)
+    engine, naive = StandardAuthorizer(acls, settings_), NaiveAuthorizer(acls, settings_)
     for req in reqs:
         got, want = engine.authorize(req), naive.authorize(req)
         assert same(got, want), (req, got, want)
@@ -72,8 +73,9 @@ def test_engine_equals_naive_reference(acls, reqs, allow_if_no_acl, super_users)
 def test_index_equals_kafkas_walk_everywhere(acls, reqs, allow_if_no_acl):
     """Any names (empty, below '*'), malformed principals: the engine answers as Kafka's walk does,
     including the walk's exceptions and endless loops."""
-    engine = StandardAuthorizer(acls, allow_everyone_if_no_acl_found=allow_if_no_acl)
-    walk = StandardAuthorizer(acls, allow_everyone_if_no_acl_found=allow_if_no_acl, force_walk=True)
+    settings_ = BrokerSettings(allow_everyone_if_no_acl_found=allow_if_no_acl)
+    engine = StandardAuthorizer(acls, settings_)
+    walk = StandardAuthorizer(acls, settings_, force_walk=True)
     for req in reqs:
         got, want = engine.authorize(req), walk.authorize(req)
         assert same(got, want) and got.error == want.error, (req, got, want)

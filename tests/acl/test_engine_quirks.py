@@ -2,7 +2,8 @@
 
 import pytest
 
-from kafka_authz_cli.acl.engine import AuthorizerConfigError, Outcome, Request, StandardAuthorizer, parse_super_users
+from kafka_authz_cli.acl import AuthorizerConfigError, BrokerSettings, parse_super_users
+from kafka_authz_cli.acl.engine import Outcome, Request, StandardAuthorizer
 from kafka_authz_cli.acl.model import AclBinding, AclOperation, ResourceType, java_host_address
 
 
@@ -37,7 +38,7 @@ def test_deny_in_first_scan_returns_before_the_rescan_bug():
 def test_acl_principal_without_colon_throws_only_where_it_is_a_candidate():
     authz = StandardAuthorizer([acl("TOPIC", "t", "LITERAL", "alice", "READ", "ALLOW"),
                                 acl("TOPIC", "u", "LITERAL", "User:alice", "READ", "ALLOW")],
-                               super_users="User:admin")
+                               BrokerSettings("User:admin"))
     assert ask(authz, "t").outcome is Outcome.ERROR
     assert "Could not parse principal from `alice`" in ask(authz, "t").error
     assert ask(authz, "u").allowed
@@ -84,7 +85,7 @@ def test_deny_on_another_pattern_type_still_wins():
 
 def test_literal_that_is_only_a_prefix_is_not_a_candidate():
     authz = StandardAuthorizer([acl("TOPIC", "ord", "LITERAL", "User:bob", "READ", "ALLOW")],
-                               allow_everyone_if_no_acl_found=True)
+                               BrokerSettings(allow_everyone_if_no_acl_found=True))
     assert ask(authz, "orders").rule == "DefaultAllow"
     assert ask(authz, "ord").rule == "DefaultDeny"
 
@@ -125,20 +126,20 @@ def test_super_users_are_trimmed_and_literal():
     assert parse_super_users(" User:bob ; User: carol;;Group:x ") == {"User:bob", "User: carol", "Group:x"}
     with pytest.raises(AuthorizerConfigError, match="but got bob"):
         parse_super_users("bob;User:alice")
-    authz = StandardAuthorizer([], super_users="User:*")
+    authz = StandardAuthorizer([], BrokerSettings("User:*"))
     assert not ask(authz, "t").allowed
     assert ask(authz, "t", principal="User:*").allowed
 
 
 def test_default_allow_switched_off_by_any_acl_on_the_resource():
     authz = StandardAuthorizer([acl("TOPIC", "*", "LITERAL", "User:bob", "READ", "ALLOW", host="10.9.9.9")],
-                               allow_everyone_if_no_acl_found=True)
+                               BrokerSettings(allow_everyone_if_no_acl_found=True))
     assert ask(authz, "anything").rule == "DefaultDeny"
     assert ask(authz, "g", rtype="GROUP").rule == "DefaultAllow"
 
 
 def test_not_loaded_only_super_users_get_an_answer():
-    authz = StandardAuthorizer([], super_users="User:admin", load_complete=False)
+    authz = StandardAuthorizer([], BrokerSettings("User:admin"), load_complete=False)
     assert ask(authz, "t").outcome is Outcome.NOT_READY
     assert ask(authz, "t", principal="User:admin").allowed
 

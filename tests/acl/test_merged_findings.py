@@ -14,6 +14,7 @@ from dataclasses import replace
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from kafka_authz_cli.acl import BrokerSettings
 from kafka_authz_cli.acl.compare import _said, describe_principals, diff
 from kafka_authz_cli.acl.merged import FRESH, scopes
 from kafka_authz_cli.acl.model import AclBinding, AclOperation, AclPermissionType, PatternType, ResourceType
@@ -68,7 +69,7 @@ def test_the_example_of_the_issue_is_one_line_per_change():
            A("GROUP", "*", "LITERAL", "User:ops", "*", "DESCRIBE", "ALLOW"),
            A("GROUP", "analytics-", "PREFIXED", "User:ana", "*", "READ", "ALLOW")]
     new = old[:1] + old[2:] + [A("TOPIC", "orders-", "PREFIXED", "User:bob", "*", "READ", "ALLOW")]
-    s = {"super_users": "", "allow_everyone_if_no_acl_found": False}
+    s = BrokerSettings("", False)
     result = diff(old, new, s, s)
     assert [f.describe() for f in result.merged] == [
         "User:ops can no longer DESCRIBE every group except names starting with `*` other than `*`",
@@ -87,7 +88,7 @@ bindings = st.builds(
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(old=st.lists(bindings, max_size=8), new=st.lists(bindings, max_size=8))
 def test_merged_findings_cover_the_per_class_findings_and_mix_nothing(old, new):
-    s = {"super_users": "", "allow_everyone_if_no_acl_found": False}
+    s = BrokerSettings("", False)
     result = diff(old, new, s, s)
     per_class = Counter((f.resource_type, f.name_class, _said(f)) for f in result.findings)
     merged = Counter()
@@ -104,7 +105,7 @@ def test_merged_findings_cover_the_per_class_findings_and_mix_nothing(old, new):
 def test_principals_losing_the_same_through_one_user_star_acl_are_one_finding():
     old = [A("TOPIC", "t", "LITERAL", "User:*", "*", "READ", "ALLOW"),
            *(A("TOPIC", "t", "LITERAL", f"User:svc{i:02}", "*", "WRITE", "ALLOW") for i in range(12))]
-    s = {"super_users": "", "allow_everyone_if_no_acl_found": False}
+    s = BrokerSettings("", False)
     result = diff(old, old[1:], s, s)
     assert [f.describe() for f in result.merged] == [
         # DESCRIBE is not lost by the twelve (their WRITE implies it): a finding of its own

@@ -4,7 +4,7 @@ replayed state by state, and the quirks the port keeps."""
 
 from __future__ import annotations
 
-from kafka_authz_cli.acl import AclBinding, AclOperation, ResourceType, StandardAuthorizer
+from kafka_authz_cli.acl import AclBinding, AclOperation, BrokerSettings, ResourceType, StandardAuthorizer
 from kafka_authz_cli.apps.bytype import authorize_by_resource_type
 
 U1, U2 = "User:user1", "User:user2"
@@ -15,8 +15,8 @@ def acl(rtype, name, pattern, principal, host, op, permission) -> AclBinding:
     return AclBinding.of(rtype, name, pattern, principal, host, op, permission)
 
 
-def allowed(acls, principal, host, op, rtype, super_users=None, allow_everyone=False) -> bool:
-    authorizer = StandardAuthorizer(acls, super_users=super_users, allow_everyone_if_no_acl_found=allow_everyone)
+def allowed(acls, principal, host, op, rtype, super_users="", allow_everyone=False) -> bool:
+    authorizer = StandardAuthorizer(acls, BrokerSettings(super_users, allow_everyone))
     return authorize_by_resource_type(authorizer, principal, host, AclOperation.parse(op), ResourceType.parse(rtype)).allowed
 
 

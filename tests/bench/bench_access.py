@@ -43,7 +43,7 @@ sys.path.insert(0, str(ROOT))
 
 import gen_authorizer_benchmark as gen  # noqa: E402
 
-from kafka_authz_cli.acl import SUPPORTED_OPERATIONS, Request, ResourceType  # noqa: E402
+from kafka_authz_cli.acl import SUPPORTED_OPERATIONS, Request, ResourceType, StandardAuthorizer  # noqa: E402
 from kafka_authz_cli.review.access import AccessReview  # noqa: E402
 from kafka_authz_cli.review.access_scope import access_json  # noqa: E402
 from kafka_authz_cli.services.access import _Origins  # noqa: E402
@@ -71,7 +71,7 @@ def measure(resources: int, workdir: Path) -> dict:
     count = gen.write_acls(path, resources)
     t0 = time.process_time()
     acl_set = load_source(path, quiet=True)
-    authorizer = broker_settings(None, None, None).authorizer(acl_set)
+    authorizer = StandardAuthorizer(acl_set.bindings, broker_settings(None, None, None))
     load = time.process_time() - t0
     t = time.process_time()
     one = AccessReview(authorizer).resource(TOPIC, ONE)

@@ -23,11 +23,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from gen_authorizer_benchmark import acls as benchmark_acls  # noqa: E402
 
-from kafka_authz_cli.acl import AclBinding, diff  # noqa: E402
+from kafka_authz_cli.acl import AclBinding, BrokerSettings, diff  # noqa: E402
 from kafka_authz_cli.formats import paused_gc  # noqa: E402
 from kafka_authz_cli.review import compact_acls  # noqa: E402
 
-SETTINGS = {"super_users": "User:admin", "allow_everyone_if_no_acl_found": False}
+SETTINGS = BrokerSettings("User:admin", False)
 
 
 def workload(size: int) -> list[AclBinding]:
@@ -68,7 +68,7 @@ def run(name: str, make, sizes: list[int], proof_max: int) -> None:
         acls = make(size)
         with paused_gc():  # as compact runs
             _, base = timed(lambda: list(dict.fromkeys(acls)))
-        result, cost = timed(lambda: compact_acls(acls, SETTINGS["super_users"], False))
+        result, cost = timed(lambda: compact_acls(acls, SETTINGS))
         growth = "" if last is None else f"{cost / last[1]:.1f}x/{len(acls) / last[0]:.0f}x"
         proof = ""
         if len(acls) <= proof_max:

@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from timing import best_of  # noqa: E402
 
-from kafka_authz_cli.acl import AclBinding, StandardAuthorizer  # noqa: E402
+from kafka_authz_cli.acl import AclBinding, BrokerSettings, StandardAuthorizer  # noqa: E402
 from kafka_authz_cli.review.generate import GenerateOptions, least_privilege, prove  # noqa: E402
 from kafka_authz_cli.whatif import Aggregate, replay_aggregates  # noqa: E402
 
@@ -61,8 +61,8 @@ def measure(n: int) -> dict:
     none = best_of(lambda: least_privilege(aggs, GenerateOptions("none")), 2)
     widened = least_privilege(aggs, GenerateOptions("any"))
     any_ = best_of(lambda: least_privilege(aggs, GenerateOptions("any")), 2)
-    proof = best_of(lambda: prove(aggs, widened.bindings, {}), 2)
-    report = prove(aggs, widened.bindings, {})
+    proof = best_of(lambda: prove(aggs, widened.bindings, BrokerSettings()), 2)
+    report = prove(aggs, widened.bindings, BrokerSettings())
     assert not report.newly_denied and not report.newly_allowed
     return {"requests": len(aggs), "acls_none": len(least_privilege(aggs, GenerateOptions("none")).bindings),
             "acls_any": len(widened.bindings), "prefixes": len(widened.prefixes), "replay_s": base,

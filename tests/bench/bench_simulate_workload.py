@@ -45,14 +45,13 @@ JVM_US = {10_000: "120-550", 50_000: "750-2,500"}
 #: the authorizer was ready (the ACLs read, checked and indexed) and when it ended, after the last row.
 MEASURE = """
 import atexit, json, os, resource, sys, time
-from kafka_authz_cli.services.settings import BrokerSettings
 marks = {"start": time.perf_counter(), "start_cpu": time.process_time()}
-_authorizer = BrokerSettings.authorizer
-def authorizer(self, acl_set):
-    made = _authorizer(self, acl_set)
+from kafka_authz_cli.acl.engine import StandardAuthorizer
+_init = StandardAuthorizer.__init__
+def init(self, *args, **kwargs):
+    _init(self, *args, **kwargs)
     marks["ready"], marks["ready_cpu"] = time.perf_counter(), time.process_time()
-    return made
-BrokerSettings.authorizer = authorizer
+StandardAuthorizer.__init__ = init
 def _done():
     marks["end"], marks["end_cpu"] = time.perf_counter(), time.process_time()
     marks["rss_kib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss

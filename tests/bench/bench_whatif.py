@@ -28,10 +28,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 import gen_auditlogs  # noqa: E402
 
+from kafka_authz_cli.acl import BrokerSettings
 from kafka_authz_cli.acl.model import AclBinding  # noqa: E402
 from kafka_authz_cli.whatif.auditlog import expand_paths  # noqa: E402
 
-SETTINGS = {"super_users": "User:svc-orders-0;User:svc-payments-1", "allow_everyone_if_no_acl_found": False}
+SETTINGS = BrokerSettings("User:svc-orders-0;User:svc-payments-1", False)
 
 
 def proposals(n: int = 3) -> list[list[AclBinding]]:

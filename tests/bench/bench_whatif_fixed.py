@@ -198,7 +198,7 @@ def data_set(root: Path, kind: str, lines: int) -> Path:
 
 def cli_run(d: Path, acls: Path, probe_out: str | None = None, eventlog: str = "",
             master: str | None = None, tree: Path = ROOT) -> float:
-    args = ["--logs", str(d), "--proposed", str(acls), "--spark", "--super-users", SETTINGS["super_users"],
+    args = ["--logs", str(d), "--proposed", str(acls), "--spark", "--super-users", SETTINGS.super_users,
             "-f", "json"]
     if master:
         args += ["--master", master]

@@ -37,7 +37,7 @@ def shadow_pass(path: Path, proposed) -> tuple[float, int, int]:
     t0 = time.perf_counter()
     stats, q = ReadStats(), []
     lines = LineDecisions(stats, q)
-    shadow = Shadow(StandardAuthorizer(proposed, **SETTINGS))
+    shadow = Shadow(StandardAuthorizer(proposed, SETTINGS))
     follower = Follower(str(path), from_start=True)
     changes = 0
     while True:
@@ -66,7 +66,7 @@ def latency(tmp: Path, proposed, samples: int = 20) -> list[float]:
     src = tmp / "latency-source.log"
     gen_auditlogs.single(tmp, 5000)
     (tmp / "kafka-authorizer.log").rename(src)
-    shadow = Shadow(StandardAuthorizer(proposed, **SETTINGS))
+    shadow = Shadow(StandardAuthorizer(proposed, SETTINGS))
     pool = []  # lines whose decision the proposal changes
     probe = LineDecisions(ReadStats(), [])
     for i, text in enumerate(src.read_text().splitlines()):
@@ -78,7 +78,7 @@ def latency(tmp: Path, proposed, samples: int = 20) -> list[float]:
 
     def run():
         lines = LineDecisions(ReadStats(), [])
-        judge = Shadow(StandardAuthorizer(proposed, **SETTINGS))
+        judge = Shadow(StandardAuthorizer(proposed, SETTINGS))
         for batch in Follower(str(log)).follow(stop.is_set):
             for line in batch:
                 for d in lines.feed(line.generation, line.source, line.lineno, line.text.decode()):

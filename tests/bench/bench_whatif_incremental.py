@@ -125,6 +125,7 @@ def measure(index: Path, current: Path, proposed: Path, full: bool) -> dict:
 import json, resource, sys, time
 sys.path.insert(0, {str(ROOT)!r})
 from pathlib import Path
+from kafka_authz_cli.acl import BrokerSettings
 from kafka_authz_cli.services.sources import load_source, acl_set_from
 from kafka_authz_cli.services.whatif import replay_index_local
 from kafka_authz_cli.whatif import open_index
@@ -137,8 +138,7 @@ current = acl_set_from(Path({str(current)!r}), None)
 t_acls = time.perf_counter() - t0
 t0 = time.perf_counter()
 ix = open_index(Path({str(index)!r})); ix.check()
-done = replay_index_local([ix], None, None, proposed, current, {{"super_users": "", "allow_everyone_if_no_acl_found": False}},
-                          full={full})
+done = replay_index_local([ix], None, None, proposed, current, BrokerSettings(), full={full})
 t = time.perf_counter() - t0
 print(json.dumps({{"seconds": t, "imports": t_imports, "acls": t_acls,
                   "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,

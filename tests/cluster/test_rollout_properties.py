@@ -10,6 +10,7 @@ from itertools import product
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from kafka_authz_cli.acl import BrokerSettings
 from kafka_authz_cli.acl.classes import every_host as _hosts
 from kafka_authz_cli.acl.classes import every_principal as _principals
 from kafka_authz_cli.acl.compare import NameSpace
@@ -54,9 +55,9 @@ def witnesses(acl_sets_, super_users=("User:admin",)):
 
 
 def widened(old, new, states, allow_everyone):
-    cfg = {"super_users": "User:admin", "allow_everyone_if_no_acl_found": allow_everyone}
-    a, b = StandardAuthorizer(old, **cfg), StandardAuthorizer(new, **cfg)
-    mids = [StandardAuthorizer(s, **cfg) for s in states]
+    cfg = BrokerSettings("User:admin", allow_everyone)
+    a, b = StandardAuthorizer(old, cfg), StandardAuthorizer(new, cfg)
+    mids = [StandardAuthorizer(s, cfg) for s in states]
     for request in witnesses([old, new, *states]):
         if a.authorize(request).allowed or b.authorize(request).allowed:
             continue

@@ -3,9 +3,9 @@ what the format can hold comes back exactly, and --lossy keeps exactly what it c
 
 from __future__ import annotations
 
-from kafka_authz_cli.acl import diff
+from kafka_authz_cli.acl import BrokerSettings, diff
 
-NO_ACLS = {"super_users": set(), "allow_everyone_if_no_acl_found": False}
+NO_ACLS = BrokerSettings(set(), False)
 
 
 def assert_round_trips(bindings, text: str, read, name: str):

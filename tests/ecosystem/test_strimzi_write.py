@@ -8,13 +8,21 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from kafka_authz_cli.acl import AclBinding, AclOperation, AclPermissionType, PatternType, ResourceType, diff
+from kafka_authz_cli.acl import (
+    AclBinding,
+    AclOperation,
+    AclPermissionType,
+    BrokerSettings,
+    PatternType,
+    ResourceType,
+    diff,
+)
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.ecosystem import NotExpressible
 from kafka_authz_cli.ecosystem.strimzi import OPERATIONS, read
 from kafka_authz_cli.ecosystem.strimzi_write import quote, write
 
-NO_ACLS = {"super_users": set(), "allow_everyone_if_no_acl_found": False}
+NO_ACLS = BrokerSettings(set(), False)
 k8s_label = st.from_regex(r"[a-z0-9]([-a-z0-9]{0,8}[a-z0-9])?", fullmatch=True)
 k8s_names = st.lists(k8s_label, min_size=1, max_size=3).map(".".join)
 principals = st.one_of(k8s_names.map(lambda n: f"User:{n}"),

@@ -13,14 +13,22 @@ from hypothesis import given
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from kafka_authz_cli.acl import AclBinding, AclOperation, AclPermissionType, PatternType, ResourceType, diff
+from kafka_authz_cli.acl import (
+    AclBinding,
+    AclOperation,
+    AclPermissionType,
+    BrokerSettings,
+    PatternType,
+    ResourceType,
+    diff,
+)
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.ecosystem import NotExpressible
 from kafka_authz_cli.ecosystem.terraform import CONFLUENT, MONGEY, read
 from kafka_authz_cli.ecosystem.terraform_write import import_id, why_not, write
 from kafka_authz_cli.errors import OptionError
 
-NO_ACLS = {"super_users": set(), "allow_everyone_if_no_acl_found": False}
+NO_ACLS = BrokerSettings(set(), False)
 TYPES = [ResourceType.TOPIC, ResourceType.GROUP, ResourceType.CLUSTER, ResourceType.TRANSACTIONAL_ID,
          ResourceType.DELEGATION_TOKEN]
 OPS = [o for o in AclOperation.concrete() if o.name not in ("CREATE_TOKENS", "DESCRIBE_TOKENS", "TWO_PHASE_COMMIT")]

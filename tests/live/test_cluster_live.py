@@ -7,6 +7,7 @@ from itertools import product
 
 import pytest
 
+from kafka_authz_cli.acl import BrokerSettings
 from kafka_authz_cli.acl.classes import every_host as _hosts
 from kafka_authz_cli.acl.classes import every_principal as _principals
 from kafka_authz_cli.acl.compare import NameSpace
@@ -35,9 +36,9 @@ def make_user(authz, user, password, mechanism="SCRAM-SHA-512"):
 
 def widened(old, new, states, super_users):
     """The first request some state grants that neither end does (None: no window was opened)."""
-    cfg = {"super_users": super_users}
-    ends = [StandardAuthorizer(old, **cfg), StandardAuthorizer(new, **cfg)]
-    mids = [StandardAuthorizer(s, **cfg) for s in states]
+    cfg = BrokerSettings(super_users)
+    ends = [StandardAuthorizer(old, cfg), StandardAuthorizer(new, cfg)]
+    mids = [StandardAuthorizer(s, cfg) for s in states]
     everything = [b for s in (old, new, *states) for b in s]
     principals, hosts = _principals(everything, frozenset()), _hosts(everything)
     for rtype in ResourceType.concrete():

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from kafka_authz_cli.acl import StandardAuthorizer
+from kafka_authz_cli.acl import BrokerSettings, StandardAuthorizer
 from kafka_authz_cli.acl.decision import Request
 from kafka_authz_cli.acl.model import SUPPORTED_OPERATIONS, ResourceType
 from kafka_authz_cli.cli.app import app
@@ -117,7 +117,7 @@ def test_principal_answer_is_exact_for_names_of_every_class(acl_file):
     from kafka_authz_cli.services.sources import load_source
 
     bindings = load_source(acl_file).bindings
-    engine = StandardAuthorizer(bindings, super_users="User:admin")
+    engine = StandardAuthorizer(bindings, BrokerSettings("User:admin"))
     review = AccessReview(engine)
     from kafka_authz_cli.acl.compare import NameSpace
 

@@ -7,7 +7,7 @@ ACL principals without `:` (left to the engine)."""
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kafka_authz_cli.acl import StandardAuthorizer
+from kafka_authz_cli.acl import BrokerSettings, StandardAuthorizer
 from kafka_authz_cli.acl.model import AclBinding, AclOperation, AclPermissionType, PatternType, ResourceType
 from kafka_authz_cli.review.access import AccessReview
 from kafka_authz_cli.review.access_scope import merged_classes, merged_principal_access, name_classes, principal_access
@@ -33,8 +33,7 @@ def bindings(names, principals):
                      st.sampled_from([AclPermissionType.ALLOW, AclPermissionType.DENY]))
 
 
-settings_ = st.fixed_dictionaries({"super_users": st.sampled_from(["", "User:admin", "User:alice"]),
-                                   "allow_everyone_if_no_acl_found": st.booleans()})
+settings_ = st.builds(BrokerSettings, st.sampled_from(["", "User:admin", "User:alice"]), st.booleans())
 
 
 def _every_class(review, principal):
@@ -56,7 +55,7 @@ def _shape(results):
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(acls=st.lists(bindings(NAMES[:6], PRINCIPALS), max_size=12), config=settings_)
 def test_the_same_answer_as_asking_every_class(acls, config):
-    review = AccessReview(StandardAuthorizer(acls, **config))
+    review = AccessReview(StandardAuthorizer(acls, config))
     for principal in ("User:alice", "User:bob", "User:admin", "User:carol", "Group:eng"):
         assert _shape(principal_access(review, principal)) == _shape(_every_class(review, principal)), principal
 
@@ -64,7 +63,7 @@ def test_the_same_answer_as_asking_every_class(acls, config):
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(acls=st.lists(bindings(NAMES, PRINCIPALS + ["nocolon"]), max_size=10), config=settings_)
 def test_the_same_answer_where_the_engine_decides(acls, config):
-    review = AccessReview(StandardAuthorizer(acls, **config))
+    review = AccessReview(StandardAuthorizer(acls, config))
     for principal in ("User:alice", "User:carol"):
         assert _shape(principal_access(review, principal)) == _shape(_every_class(review, principal)), principal
 
@@ -102,7 +101,7 @@ def test_a_merged_prefix_answer_speaks_only_of_names_under_the_prefix_and_answer
                                                                                               prefix):
     from kafka_authz_cli.review.access_scope import merged_classes, prefix_classes
 
-    review = AccessReview(StandardAuthorizer(acls, **config))
+    review = AccessReview(StandardAuthorizer(acls, config))
     listed = [review.resource(ResourceType.TOPIC, n, label) for n, label in
               prefix_classes(review, ResourceType.TOPIC, prefix)]
     merged = merged_classes(review, listed, prefix)
@@ -126,7 +125,7 @@ def test_a_merged_prefix_answer_speaks_only_of_names_under_the_prefix_and_answer
 def test_the_merged_answer_reusing_the_classes_is_the_merge_of_the_answer(acls, config):
     # What `access --principal` prints (classes and spaces reused, labels made only for what is said
     # alone) is the merge of the per-class answer, label for label.
-    review = AccessReview(StandardAuthorizer(acls, **config))
+    review = AccessReview(StandardAuthorizer(acls, config))
     for principal in ("User:alice", "User:bob", "Group:eng"):
         assert _shape(merged_principal_access(review, principal)) == \
             _shape(merged_classes(review, principal_access(review, principal))), principal

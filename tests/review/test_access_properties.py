@@ -9,7 +9,7 @@ an empty name) so that both the bucket summaries and the per-class engine path a
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kafka_authz_cli.acl import StandardAuthorizer
+from kafka_authz_cli.acl import BrokerSettings, StandardAuthorizer
 from kafka_authz_cli.acl.decision import Request
 from kafka_authz_cli.acl.model import (
     SUPPORTED_OPERATIONS,
@@ -45,8 +45,7 @@ odd_bindings = st.builds(
     st.sampled_from([PatternType.LITERAL, PatternType.PREFIXED]),
     st.sampled_from(PRINCIPALS + ["nocolon"]), st.sampled_from(HOSTS), st.sampled_from(OPS),
     st.sampled_from([AclPermissionType.ALLOW, AclPermissionType.DENY]))
-settings_ = st.fixed_dictionaries({"super_users": st.sampled_from(["", "User:admin", "User:alice"]),
-                                   "allow_everyone_if_no_acl_found": st.booleans()})
+settings_ = st.builds(BrokerSettings, st.sampled_from(["", "User:admin", "User:alice"]), st.booleans())
 #: Listed or not: principals of the set, User:* itself, a super user, principals no ACL names.
 REQUEST_PRINCIPALS = ["User:alice", "User:bob", "Group:eng", "User:*", "User:admin", "User:carol", "Group:alice"]
 REQUEST_HOSTS = ["10.0.0.1", "10.0.0.2", "10.9.9.9"]
@@ -54,7 +53,7 @@ QUERY_NAMES = ["a", "ab", "abc", "b", "-", "*", "*a", "!x", "zz", "a*", ""]
 
 
 def _check(acls, config, rtype, name):
-    engine = StandardAuthorizer(acls, **config)
+    engine = StandardAuthorizer(acls, config)
     answer = AccessReview(engine).resource(rtype, name)
     for op in SUPPORTED_OPERATIONS[rtype]:
         for principal in REQUEST_PRINCIPALS:
@@ -96,7 +95,7 @@ def test_listed_iff_allowed_where_only_kafkas_walk_decides(acls, config):
        name=st.sampled_from(QUERY_NAMES))
 def test_every_entry_names_an_acl_that_grants_it(acls, config, rtype, name):
     """The ACL named in `via` is an ALLOW on this resource that matches the entry's principal/host."""
-    engine = StandardAuthorizer(acls, **config)
+    engine = StandardAuthorizer(acls, config)
     for g in AccessReview(engine).resource(rtype, name).grants:
         if g.reason in ("super_user", "default_allow"):
             assert g.acl is None
@@ -143,7 +142,7 @@ def test_per_principal_answer_is_exact_for_every_name_of_each_class(acls, config
     from kafka_authz_cli.acl.compare import NameSpace
     from kafka_authz_cli.review.access_scope import principal_access
 
-    engine = StandardAuthorizer(acls, **config)
+    engine = StandardAuthorizer(acls, config)
     review = AccessReview(engine)
     for principal in ("User:alice", "User:bob", "User:admin", "User:carol"):
         answer = principal_access(review, principal, [ResourceType.TOPIC, ResourceType.GROUP])
@@ -167,7 +166,7 @@ def test_resource_prefix_classes_decide_every_name_under_the_prefix(acls, config
     from kafka_authz_cli.acl.compare import NameSpace
     from kafka_authz_cli.review.access_scope import prefix_classes
 
-    engine = StandardAuthorizer(acls, **config)
+    engine = StandardAuthorizer(acls, config)
     review = AccessReview(engine)
     for rtype in (ResourceType.TOPIC, ResourceType.GROUP):
         space = NameSpace({a.resource_name for a in acls if a.resource_type is rtype})

@@ -7,13 +7,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from kafka_authz_cli.acl import AclBinding, ResourceType, diff
+from kafka_authz_cli.acl import AclBinding, BrokerSettings, ResourceType, diff
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.review import compact_acls
 from kafka_authz_cli.services import compact as service
 
 runner = CliRunner()
-NONE = {"super_users": "", "allow_everyone_if_no_acl_found": False}
+NONE = BrokerSettings("", False)
 
 
 def acl(name, principal="User:alice", op="READ", permission="ALLOW", pattern="LITERAL", host="*", rtype="TOPIC"):
@@ -21,10 +21,10 @@ def acl(name, principal="User:alice", op="READ", permission="ALLOW", pattern="LI
 
 
 def kept(acls, super_users="", allow_everyone=False, names=None):
-    result = compact_acls(acls, super_users, allow_everyone, names)
-    config = {"super_users": super_users, "allow_everyone_if_no_acl_found": allow_everyone}
+    settings = BrokerSettings(super_users, allow_everyone)
+    result = compact_acls(acls, settings, names)
     if names is None:
-        assert diff(acls, result.bindings, config, config).verdict == "equivalent"
+        assert diff(acls, result.bindings, settings, settings).verdict == "equivalent"
     return result
 
 

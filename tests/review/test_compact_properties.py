@@ -4,6 +4,7 @@ names, holds only requests on names outside them under a merged prefix), checked
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from kafka_authz_cli.acl import BrokerSettings
 from kafka_authz_cli.acl.compare import diff
 from kafka_authz_cli.acl.engine import Request, StandardAuthorizer
 from kafka_authz_cli.acl.model import (
@@ -65,20 +66,19 @@ def requests(draw):
                    draw(st.lists(st.sampled_from(ALPHABET + ["c"]), max_size=4).map("".join)))
 
 
-broker = st.fixed_dictionaries({"super_users": st.sampled_from(["", "User:admin", "User:admin;Group:eng", "User:*"]),
-                                "allow_everyone_if_no_acl_found": st.booleans()})
+broker = st.builds(BrokerSettings, st.sampled_from(["", "User:admin", "User:admin;Group:eng", "User:*"]), st.booleans())
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(acls=acl_sets(), config=broker, reqs=st.lists(requests(), min_size=1, max_size=25))
 def test_the_compacted_set_decides_every_request_alike(acls, config, reqs):
-    result = compact(acls, config["super_users"], config["allow_everyone_if_no_acl_found"])
+    result = compact(acls, config)
     assert result.after <= result.before == len(acls)
     assert result.after + len(result.removals) == len(acls)
     assert diff(acls, result.bindings, config, config).verdict == "equivalent"
     output = set(result.bindings)
     assert all(b in output for r in result.removals for b in r.by), "each removal names ACLs that are kept"
-    a, b = StandardAuthorizer(acls, **config), StandardAuthorizer(result.bindings, **config)
+    a, b = StandardAuthorizer(acls, config), StandardAuthorizer(result.bindings, config)
     for r in reqs:
         assert a.authorize(r).outcome == b.authorize(r).outcome, r
 
@@ -90,7 +90,7 @@ def test_the_generator_makes_sets_that_compact():
     @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(acls=acl_sets(), config=broker)
     def collect(acls, config):
-        for r in compact(acls, config["super_users"], config["allow_everyone_if_no_acl_found"]).removals:
+        for r in compact(acls, config).removals:
             reasons.add(r.reason)
 
     collect()
@@ -119,14 +119,13 @@ def mergeable(draw):
 @given(case=mergeable(), config=broker, reqs=st.lists(requests(), min_size=1, max_size=25))
 def test_with_names_only_names_outside_them_under_a_merged_prefix_change(case, config, reqs):
     acls, known = case
-    result = compact(acls, config["super_users"], config["allow_everyone_if_no_acl_found"],
-                     {ResourceType.TOPIC: known} if known else None)
+    result = compact(acls, config, {ResourceType.TOPIC: known} if known else None)
     assert result.after <= len(acls)
     proof = diff(acls, result.bindings, config, config)
     assert all(widened_by_merge(c.witness, result) for c in proof.changes), proof.changes
     if not result.merges:
         assert proof.verdict == "equivalent"
-    a, b = StandardAuthorizer(acls, **config), StandardAuthorizer(result.bindings, **config)
+    a, b = StandardAuthorizer(acls, config), StandardAuthorizer(result.bindings, config)
     for r in reqs:
         if a.authorize(r).outcome != b.authorize(r).outcome:
             assert widened_by_merge(r, result), r

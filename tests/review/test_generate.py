@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from kafka_authz_cli.acl import AclBinding
+from kafka_authz_cli.acl import AclBinding, BrokerSettings
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.errors import InputError
 from kafka_authz_cli.review.generate import GenerateOptions, least_privilege, parse_known_names, prove
@@ -36,7 +36,7 @@ def acl(rtype, name, pattern, principal, op, host="*", permission="ALLOW"):
 
 
 def holds(aggs, bindings):
-    report = prove(aggs, bindings, {})
+    report = prove(aggs, bindings, BrokerSettings())
     return not report.newly_denied and not report.newly_allowed
 
 

@@ -13,6 +13,7 @@ from kafka_authz_cli.acl import (
     AclBinding,
     AclOperation,
     AclPermissionType,
+    BrokerSettings,
     PatternType,
     Request,
     ResourceType,
@@ -99,7 +100,7 @@ def check_exact(aggs, generated):
     authz = StandardAuthorizer(generated.bindings)
     for key, agg in aggs.items():
         assert decide(authz, key) == bool(agg.allowed), (key, agg.logged, generated.bindings)
-    report = prove(aggs, generated.bindings, {})
+    report = prove(aggs, generated.bindings, BrokerSettings())
     assert not report.newly_denied and not report.newly_allowed
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from kafka_authz_cli.acl import AclBinding, Request, StandardAuthorizer
+from kafka_authz_cli.acl import AclBinding, BrokerSettings, Request, StandardAuthorizer
 from kafka_authz_cli.acl.model import AclOperation, ResourceType
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.review import Evidence, SourceTally, in_window, review_unused
@@ -223,7 +223,7 @@ def test_the_deciding_acl_is_the_one_kafkas_own_log_line_names(level, message):
     tally = SourceTally("kraft")
     ev.sources.append(tally)
     aggs = aggregate(in_window([d], tally, ev))
-    report = review_unused(aggs, [acl, other], ["a", "b"], {"super_users": "", "allow_everyone_if_no_acl_found": False}, ev)
+    report = review_unused(aggs, [acl, other], ["a", "b"], BrokerSettings("", False), ev)
     by = {u.binding: u for u in report.bindings}
     assert by[acl].status == "used" and by[acl].requests == 1
     assert by[acl].client_requests == (0 if level == "TRACE" else 1)

@@ -4,7 +4,7 @@ accounting and the classification a whatif replay of the same file gives."""
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kafka_authz_cli.acl import AclBinding, StandardAuthorizer
+from kafka_authz_cli.acl import AclBinding, BrokerSettings, StandardAuthorizer
 from kafka_authz_cli.whatif import Quarantined, ReadStats, read_stream
 from kafka_authz_cli.whatif.follow import Follower
 from kafka_authz_cli.whatif.replay import aggregate, classify, decide, key_of
@@ -18,8 +18,7 @@ POOL = [AclBinding.of(rt, name, pt, p, host, op, perm)
         for p in PRINCIPALS for host in ("*", "10.0.0.1") for op in ("READ", "ALL", "DESCRIBE")
         for perm in ("ALLOW", "DENY") if not (perm == "DENY" and host == "*" and op == "ALL")]
 acl_sets = st.lists(st.sampled_from(POOL), max_size=6)
-authorizers = st.builds(lambda acls, su, allow: StandardAuthorizer(acls, super_users=su,
-                                                                   allow_everyone_if_no_acl_found=allow),
+authorizers = st.builds(lambda acls, su, allow: StandardAuthorizer(acls, BrokerSettings(su, allow)),
                         acl_sets, st.sampled_from(["", "User:bob"]), st.booleans())
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,7 @@ from kafka_authz_cli.acl import (
     AclBinding,
     AclOperation,
     AclPermissionType,
+    BrokerSettings,
     PatternType,
     ResourceType,
     StandardAuthorizer,
@@ -95,18 +97,17 @@ def _whole(ix, since, until, proposed_acls, current_acls, config):
     """The answer of deciding the whole window at once (the path before slices and baselines)."""
     table = read_hourly_local([ix], since, until)
     aggs = aggregates_from_table(table)
-    after = decide(aggs, StandardAuthorizer(proposed_acls, **config))
-    before = decide(aggs, StandardAuthorizer(current_acls, **config)) if current_acls is not None else None
+    after = decide(aggs, StandardAuthorizer(proposed_acls, config))
+    before = decide(aggs, StandardAuthorizer(current_acls, config)) if current_acls is not None else None
     changed = [k for k, a in aggs.items() if classify(a, after[k], before[k] if before else None)[0] is not None]
     fill_hours(table, aggs, changed)
     return build_report(aggs, after, proposed_acls, before)
 
 
 def _answer(ix, since, until, proposed_acls, current_acls, config, cache, full=False, rows=None):
-    proposed = StandardAuthorizer(proposed_acls, **config)
-    current = StandardAuthorizer(current_acls, **config) if current_acls is not None else None
-    done, _ = incremental.answer_from_index([ix], since, until, proposed_acls, current_acls or [], config, proposed,
-                                            current, full=full, cache_dir=cache)
+    proposed = StandardAuthorizer(proposed_acls, config)
+    current = StandardAuthorizer(current_acls, config) if current_acls is not None else None
+    done, _ = incremental.answer_from_index([ix], since, until, proposed, current, full=full, cache_dir=cache)
     return done
 
 
@@ -133,7 +134,7 @@ def test_incremental_answers_are_byte_identical_to_full_ones(tmp_path_factory, m
     monkeypatch.setattr(incremental.BaselineWriter, "IN_MEMORY_ROWS", in_memory)
     gone = {current[i] for i in removed if i < len(current)}
     proposed = [b for b in current if b not in gone] + added
-    config = {"super_users": super_users, "allow_everyone_if_no_acl_found": allow_everyone}
+    config = BrokerSettings(super_users, allow_everyone)
     since, until = window
     cache = tmp / "cache"
     full = _answer(ix, since, until, proposed, current, config, cache, full=True)
@@ -168,7 +169,7 @@ def test_a_proposal_reads_only_the_row_groups_of_the_resources_it_changes(tmp_pa
                        AclPermissionType.ALLOW)
     narrow = AclBinding(ResourceType.TOPIC, "team7.", PatternType.PREFIXED, "User:u3", "*", AclOperation.READ,
                         AclPermissionType.DENY)
-    config = {"super_users": "", "allow_everyone_if_no_acl_found": False}
+    config = BrokerSettings("", False)
     cache = tmp_path / "cache"
     first = _answer(ix, None, None, [grant, narrow], [grant], config, cache)
     assert first.mode == "full" and "60,000 distinct requests" in first.note
@@ -208,7 +209,7 @@ def test_slices_keep_memory_bounded_and_the_answer_whole(tmp_path, monkeypatch):
     assert len(slices) >= 6
     sizes = [scan.read(w).num_rows for w in slices]
     assert sum(sizes) == 3500 and max(sizes) <= 400 + 2 * 100  # a row group crossing a cut is read by both
-    config = {"super_users": "", "allow_everyone_if_no_acl_found": False}
+    config = BrokerSettings("", False)
     monkeypatch.setattr(incremental, "SLICE_ROWS", 400)
     done = _answer(ix, None, None, [], None, config, None)
     assert _json(done.report) == _json(_whole(ix, None, None, [], None, config))
@@ -220,7 +221,7 @@ def test_a_stale_or_damaged_baseline_is_never_used(tmp_path):
     ix = open_index(root)
     grant = AclBinding(ResourceType.TOPIC, "orders", PatternType.LITERAL, "User:alice", "*", AclOperation.READ,
                        AclPermissionType.ALLOW)
-    config = {"super_users": "", "allow_everyone_if_no_acl_found": False}
+    config = BrokerSettings("", False)
     cache = tmp_path / "cache"
     assert _answer(ix, None, None, [], [grant], config, cache).mode == "full"
     [stored] = list(cache.glob("*.json"))
@@ -240,7 +241,7 @@ def test_a_stale_or_damaged_baseline_is_never_used(tmp_path):
     stored.write_text("{not json")
     assert _answer(ix, None, None, [], [grant], config, cache).mode == "full"
     # another current set, other settings, another window, a new run: another baseline
-    assert _answer(ix, None, None, [], [grant], {**config, "super_users": "User:bob"}, cache).mode == "full"
+    assert _answer(ix, None, None, [], [grant], replace(config, super_users="User:bob"), cache).mode == "full"
     assert _answer(ix, "2026-11-20 10", None, [], [grant], config, cache).mode == "full"
     _build(root, [run])
     assert _answer(open_index(root), None, None, [], [grant], config, cache).mode == "full"
@@ -278,7 +279,7 @@ def test_prefix_ranges_are_exactly_the_names_starting_with_the_prefix(tmp_path, 
     ix = _build(tmp_path / "index", [run])
     b = AclBinding(ResourceType.TOPIC, name, PatternType.PREFIXED, "User:alice", "*", AclOperation.READ,
                    AclPermissionType.ALLOW)
-    touched, _, why = incremental.touched_requests([], [b], StandardAuthorizer([]), StandardAuthorizer([b]))
+    touched, _, why = incremental.touched_requests(StandardAuthorizer([]), StandardAuthorizer([b]))
     assert why is None
     whole = incremental.Baseline(Summary(), {}, 0, 0, incremental.rollup(incremental.IndexScan([ix], None, None).read()))
     got = sorted(whole.touched_rows(touched)["resource_name"].to_pylist())

@@ -12,13 +12,14 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 
+from kafka_authz_cli.acl import BrokerSettings
 from kafka_authz_cli.acl.engine import StandardAuthorizer
 from kafka_authz_cli.acl.model import AclBinding
 from kafka_authz_cli.whatif.auditlog import ReadStats, read_stream
 from kafka_authz_cli.whatif.replay import replay
 from tests.whatif.logs_strategy import log_files
 
-SETTINGS = {"super_users": "User:admin", "allow_everyone_if_no_acl_found": False}
+SETTINGS = BrokerSettings("User:admin", False)
 PROPOSED = [AclBinding.of("TOPIC", "orders", "LITERAL", "User:bob", "*", "READ", "ALLOW"),
             AclBinding.of("TOPIC", "team", "PREFIXED", "User:a", "*", "ALL", "ALLOW"),
             AclBinding.of("GROUP", "*", "LITERAL", "User:eve", "*", "READ", "ALLOW"),
@@ -31,8 +32,8 @@ def in_process(paths, current=False):
     for p in paths:
         with open(p, "rb") as fh:
             decisions += read_stream(fh, p, stats, quarantine)
-    cur = StandardAuthorizer(CURRENT, **SETTINGS) if current else None
-    return stats, quarantine, replay(decisions, StandardAuthorizer(PROPOSED, **SETTINGS), cur)
+    cur = StandardAuthorizer(CURRENT, SETTINGS) if current else None
+    return stats, quarantine, replay(decisions, StandardAuthorizer(PROPOSED, SETTINGS), cur)
 
 
 def check_same(spark, paths, partition_bytes, current=False):

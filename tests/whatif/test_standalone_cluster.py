@@ -13,11 +13,12 @@ from pathlib import Path
 
 import pytest
 
+from kafka_authz_cli.acl import BrokerSettings
 from kafka_authz_cli.acl.formats import load_acls
 
 EXAMPLES = Path(__file__).parents[2] / "examples" / "whatif"
 AUTHZ = str(Path(sys.executable).with_name("authz"))
-SETTINGS = {"super_users": "", "allow_everyone_if_no_acl_found": False}
+SETTINGS = BrokerSettings("", False)
 
 
 def free_port() -> int:

@@ -16,6 +16,7 @@ from kafka_authz_cli.acl import (
     AclBinding,
     AclOperation,
     AclPermissionType,
+    BrokerSettings,
     PatternType,
     ResourceType,
     StandardAuthorizer,
@@ -130,9 +131,9 @@ acls = st.lists(st.builds(
 def test_an_unverified_answer_never_holds_a_request_newly_denied(files, proposed, current, everyone):
     stats, quarantine = ReadStats(), []
     decisions = [d for _, data in files for d in read_stream(io.BytesIO(data), "f", stats, quarantine)]
-    config = {"allow_everyone_if_no_acl_found": everyone}
-    report = replay_aggregates(aggregate(decisions), StandardAuthorizer(proposed, **config),
-                               StandardAuthorizer(current, **config) if current is not None else None)
+    config = BrokerSettings(allow_everyone_if_no_acl_found=everyone)
+    report = replay_aggregates(aggregate(decisions), StandardAuthorizer(proposed, config),
+                               StandardAuthorizer(current, config) if current is not None else None)
     if report.unverified is not None:
         assert not report.newly_denied, report.unverified
         assert report.decisions == 0 or (current is None and not any(d.decision == "ALLOWED" for d in decisions))

@@ -5,6 +5,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
+from kafka_authz_cli.acl import BrokerSettings
 from kafka_authz_cli.acl.engine import StandardAuthorizer
 from kafka_authz_cli.acl.formats import load_acls
 from kafka_authz_cli.cli.app import app
@@ -13,7 +14,7 @@ from kafka_authz_cli.whatif.replay import replay
 
 EXAMPLES = Path(__file__).parents[2] / "examples" / "whatif"
 LOGS = str(EXAMPLES / "logs")
-SETTINGS = {"super_users": "", "allow_everyone_if_no_acl_found": False}
+SETTINGS = BrokerSettings("", False)
 runner = CliRunner()
 
 
@@ -21,8 +22,8 @@ def local(current=False):
     stats, quarantine, decisions = ReadStats(), [], []
     for f in expand_paths([LOGS]):
         decisions += read_file_bytes(Path(f).read_bytes(), f, stats, quarantine)
-    proposed = StandardAuthorizer(load_acls(EXAMPLES / "proposed.json"), **SETTINGS)
-    cur = StandardAuthorizer(load_acls(EXAMPLES / "current.json"), **SETTINGS) if current else None
+    proposed = StandardAuthorizer(load_acls(EXAMPLES / "proposed.json"), SETTINGS)
+    cur = StandardAuthorizer(load_acls(EXAMPLES / "current.json"), SETTINGS) if current else None
     return stats, quarantine, replay(decisions, proposed, cur)
 
 

@@ -4,7 +4,7 @@ decides and classifies them."""
 
 from __future__ import annotations
 
-from kafka_authz_cli.acl import AclBinding, StandardAuthorizer
+from kafka_authz_cli.acl import AclBinding, BrokerSettings, StandardAuthorizer
 from kafka_authz_cli.whatif.replay import (
     Aggregate,
     ChangedRequest,
@@ -33,8 +33,8 @@ def _decide_worker(acls_bc):
         import pyarrow as pa
 
         proposed, current, settings = acls_bc.value
-        after_authz = StandardAuthorizer(proposed, **settings)
-        before_authz = StandardAuthorizer(current, **settings) if current is not None else None
+        after_authz = StandardAuthorizer(proposed, settings)
+        before_authz = StandardAuthorizer(current, settings) if current is not None else None
         index = {a: i for i, a in enumerate(proposed)}
         names = [f.split()[0] for f in _DECIDED_SCHEMA.split(", ")]
         for batch in batches:
@@ -73,9 +73,9 @@ def _decide_worker(acls_bc):
     return run
 
 
-def report_from(spark, per_key, proposed: tuple[list[AclBinding], dict],
-                current: tuple[list[AclBinding], dict] | None, hourly, progress: StatusProgress | None = None,
-                decide_on: str = "executors") -> WhatIfReport:
+def report_from(spark, per_key, proposed: tuple[list[AclBinding], BrokerSettings],
+                current: tuple[list[AclBinding], BrokerSettings] | None, hourly,
+                progress: StatusProgress | None = None, decide_on: str = "executors") -> WhatIfReport:
     """Decide each distinct request (on the executors, or on the driver after one collect) and report."""
     from pyspark.sql import functions as F
 
@@ -98,8 +98,8 @@ def report_from(spark, per_key, proposed: tuple[list[AclBinding], dict],
                                   cols["first_seen"][i], cols["last_seen"][i], hours.get(key, {}), cols["rule"][i],
                                   cols["rule_at"][i] or "")
         progress.set("deciding distinct requests")
-        after = decide(aggs, StandardAuthorizer(acls, **settings))
-        before = decide(aggs, StandardAuthorizer(current[0], **current[1])) if current is not None else None
+        after = decide(aggs, StandardAuthorizer(acls, settings))
+        before = decide(aggs, StandardAuthorizer(*current)) if current is not None else None
         return build_report(aggs, after, acls, before)
     acls_bc = spark.sparkContext.broadcast((acls, current[0] if current is not None else None, settings))
     progress.set("deciding distinct requests")

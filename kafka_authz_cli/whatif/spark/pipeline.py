@@ -13,7 +13,7 @@ import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable
 
-from kafka_authz_cli.acl import AclBinding
+from kafka_authz_cli.acl import AclBinding, BrokerSettings
 from kafka_authz_cli.errors import AuthzError
 from kafka_authz_cli.whatif.auditlog import Quarantined, ReadStats
 from kafka_authz_cli.whatif.index import SORT_KEY
@@ -146,8 +146,8 @@ def _size(n: float) -> str:
     return str(n)
 
 
-def run(spark, paths: list[str], proposed: tuple[list[AclBinding], dict],
-        current: tuple[list[AclBinding], dict] | None = None, progress: Callable | None = None,
+def run(spark, paths: list[str], proposed: tuple[list[AclBinding], BrokerSettings],
+        current: tuple[list[AclBinding], BrokerSettings] | None = None, progress: Callable | None = None,
         partition_bytes: int | None = None, decide_on: str = "executors", names: dict[str, str] | None = None,
         check: SourceCheck | None = None):
     """Read the logs and report: (stats, quarantine, report), as the in-process replay gives them."""
@@ -193,7 +193,8 @@ def index_logs(spark, paths: list[str], staged: str, progress: Callable | None =
 
 
 def report_from_index(spark, roots: list[tuple[str, list[str]]], since: str | None, until: str | None,
-                      proposed: tuple[list[AclBinding], dict], current: tuple[list[AclBinding], dict] | None,
+                      proposed: tuple[list[AclBinding], BrokerSettings],
+                      current: tuple[list[AclBinding], BrokerSettings] | None,
                       progress: Callable | None = None, decide_on: str = "executors") -> tuple[WhatIfReport, int]:
     """Answer from one or more indexes ((root, run ids)); also returns how many decisions had no time
     and were left out by --since/--until."""
