@@ -9,7 +9,7 @@ from unittest.mock import patch
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kafka_authz_cli.acl import decision_diff
+from kafka_authz_cli.acl import BrokerSettings, decision_diff
 from kafka_authz_cli.acl.compare import diff
 from kafka_authz_cli.acl.model import AclBinding, AclOperation, AclPermissionType, PatternType, ResourceType
 
@@ -28,8 +28,7 @@ on_star = st.builds(
     pattern_type=st.just(PatternType.LITERAL), principal=st.sampled_from(["User:alice", "User:bob"]),
     host=st.sampled_from(HOSTS), operation=st.sampled_from(OPS),
     permission=st.sampled_from([AclPermissionType.ALLOW, AclPermissionType.DENY]))
-side = st.fixed_dictionaries({"super_users": st.sampled_from(["", "User:carol"]),
-                              "allow_everyone_if_no_acl_found": st.booleans()})
+side = st.builds(BrokerSettings, st.sampled_from(["", "User:carol"]), st.booleans())
 
 
 def answer(old, new, old_s, new_s, alike_from: int) -> tuple:
@@ -56,7 +55,7 @@ def test_names_under_different_prefixes_are_not_alike():
     `a1x` and `b1x` meet different patterns and must not share an answer."""
     old = [_acl("a", "User:*", PatternType.PREFIXED), _acl("a1", "User:carol"), _acl("b1", "User:carol")]
     new = [*old, _acl("*", "User:bob")]
-    plain = {"super_users": "", "allow_everyone_if_no_acl_found": False}
+    plain = BrokerSettings()
     exact = answer(old, new, plain, plain, 10**9)
     assert answer(old, new, plain, plain, 0) == exact
     # The same shortcut with a key blind to which prefix a name meets gets it wrong.
