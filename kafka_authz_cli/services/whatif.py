@@ -4,8 +4,9 @@ logs read once into an index that later replays answer from.
 :func:`replay` loads the ACL sets and the broker settings, reads the logs (or the indexes) and returns
 the line accounting, the quarantine and the report; :func:`index` adds a run to an index. Stdin is a
 binary stream the caller hands over (read only when `-` is among the logs); long work is shown
-through the context managers of :class:`ProgressHooks`. Spark's failures arrive as one-line
-:class:`~kafka_authz_cli.whatif.spark.SparkFailure` errors.
+through the context managers of :class:`ProgressHooks`. A Spark job runs in the session the Spark
+adapter starts and stops (:func:`~kafka_authz_cli.whatif.spark.job_session`); Spark's failures arrive
+as one-line :class:`~kafka_authz_cli.whatif.spark.SparkFailure` errors.
 """
 
 from __future__ import annotations
@@ -13,10 +14,10 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-from contextlib import contextmanager, nullcontext
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO, Callable, ContextManager, Iterator, Mapping, Optional
+from typing import BinaryIO, Callable, ContextManager, Mapping, Optional
 
 from kafka_authz_cli.acl import BrokerSettings
 from kafka_authz_cli.errors import AuthzError, InputError, OptionError
@@ -49,17 +50,7 @@ from kafka_authz_cli.whatif import (
     staging_dir,
     write_hourly_local,
 )
-
-
-@dataclass
-class SparkOptions:
-    """Where and how the Spark job runs (`--master`, `--driver-memory`, `--executor-memory`,
-    `--partition-bytes`)."""
-
-    master: str = "local[*]"
-    driver_memory: str = "2g"
-    executor_memory: Optional[str] = None
-    partition_bytes: int = 128 << 20
+from kafka_authz_cli.whatif.spark import SparkOptions
 
 
 def _no_progress(*_args) -> ContextManager[None]:
@@ -462,38 +453,6 @@ def _total_bytes(files: list[str]) -> int:
 # On Spark
 
 
-@contextmanager
-def spark_job_session(opts: SparkOptions, progress: ProgressHooks
-                      ) -> Iterator[tuple[Any, Optional[Callable[[str, int, int], None]]]]:
-    """A Spark session for one job, its progress shown from before it starts: (session, progress
-    callback). Stopped after; its log file is kept only when something failed (the error line names it)."""
-    from kafka_authz_cli.whatif import spark as spark_job
-
-    with progress.spark() as bar:
-        session = spark_job.spark_session(opts.master, driver_memory=opts.driver_memory,
-                                          executor_memory=opts.executor_memory)
-        ok = False
-        try:
-            yield session, bar
-            ok = True
-        finally:
-            _stop(session, ok)
-
-
-def _stop(session, ok: bool) -> None:
-    from kafka_authz_cli.whatif import spark as spark_job
-
-    try:
-        session.stop()
-    except Exception:  # the JVM is already gone (killed, out of memory): the error was said once
-        ok = False
-    if ok:
-        try:
-            os.remove(spark_job.spark_log_file())
-        except OSError:
-            pass
-
-
 def _spark_paths(files: list[str], names: dict[str, str]) -> tuple[list[str], dict[str, str]]:
     """Absolute paths for Spark, and the names authz reports them by."""
     return [os.path.abspath(f) for f in files], {os.path.abspath(f): names.get(f, f) for f in files}
@@ -506,18 +465,10 @@ def replay_spark(files: list[str], names: dict[str, str], proposed_acls, current
 
     paths, shown = _spark_paths(files, names)
     current = (current_set.bindings, settings) if current_set is not None else None
-    check = _source_check(paths, opts)
-    with spark_job_session(opts, progress or ProgressHooks()) as (session, bar):
+    check = spark_job.source_check(paths, opts)
+    with (progress or ProgressHooks()).spark() as bar, spark_job.job_session(opts) as session:
         return spark_job.run(session, paths, (proposed_acls, settings), current, progress=bar,
                              partition_bytes=opts.partition_bytes, names=shown, check=check)
-
-
-def _source_check(paths: list[str], opts: SparkOptions):
-    """In local mode, how each file is read (gzip wholeness: a full decompression) is found on this
-    machine's other cores while the JVM starts; a cluster's executors find it themselves."""
-    from kafka_authz_cli.whatif import spark as spark_job
-
-    return spark_job.SourceCheck(paths) if opts.master.startswith("local") else None
 
 
 def index_run_spark(files: list[str], names: dict[str, str], staged: Path, opts: SparkOptions,
@@ -527,8 +478,8 @@ def index_run_spark(files: list[str], names: dict[str, str], staged: Path, opts:
 
     paths, shown = _spark_paths(files, names)
     tmp = os.path.join(staged, "spark")
-    check = _source_check(paths, opts)
-    with spark_job_session(opts, progress or ProgressHooks()) as (session, bar):
+    check = spark_job.source_check(paths, opts)
+    with (progress or ProgressHooks()).spark() as bar, spark_job.job_session(opts) as session:
         stats, quarantine = spark_job.index_logs(session, paths, tmp, progress=bar,
                                                  partition_bytes=opts.partition_bytes, names=shown, check=check)
     for d in Path(tmp).glob("day=*"):
@@ -543,6 +494,6 @@ def replay_index_spark(indexes: list[Index], since, until, proposed_acls, curren
 
     current = (current_set.bindings, settings) if current_set is not None else None
     roots = [(str(ix.root), [r["id"] for r in ix.runs]) for ix in indexes]
-    with spark_job_session(opts, progress or ProgressHooks()) as (session, bar):
+    with (progress or ProgressHooks()).spark() as bar, spark_job.job_session(opts) as session:
         return spark_job.report_from_index(session, roots, since, until, (proposed_acls, settings), current,
                                            progress=bar)

@@ -32,6 +32,7 @@ from kafka_authz_cli.whatif import (
     ShadowSummary,
     why_not_a_log,
 )
+from kafka_authz_cli.whatif.spark import SparkOptions
 
 #: Quarantined records kept in memory for the summary (all of them go to the quarantine file).
 KEPT_QUARANTINE = 20
@@ -97,7 +98,7 @@ def follow(proposed: Path, current: Optional[Path | str] = None, *, source: Foll
            super_users: Optional[str] = None, allow_everyone: Optional[bool] = None,
            broker_config: Optional[Path] = None, command_config: Optional[Path] = None, timeout: float = 10.0,
            clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] = time.sleep,
-           interval: float = 0.2, spark=None) -> Followed:
+           interval: float = 0.2, spark: Optional[SparkOptions] = None) -> Followed:
     """Follow `source` and report each decision the `proposed` set would change (each distinct request
     and kind once, or every decision with `every`) against `current` (a file or cluster:HOST:PORT), or
     the logged decision when there is none. With `spark` (SparkOptions), `source.log` is a directory
@@ -243,13 +244,13 @@ class _Run:
                                                line.text.decode("utf-8", "replace")))
         self.decisions(lines.idle())
 
-    def follow_spark(self, source: FollowSource, opts) -> None:
+    def follow_spark(self, source: FollowSource, opts: SparkOptions) -> None:
         """The new files of a directory, each judged whole as Spark's file source hands it over."""
         import tempfile
 
         assert source.log is not None  # _check: the directory, with --spark
 
-        from kafka_authz_cli.services.whatif import ProgressHooks, note_skipped, spark_job_session
+        from kafka_authz_cli.services.whatif import note_skipped
         from kafka_authz_cli.whatif import spark as spark_job
 
         lines = LineDecisions(self.state.stats, self.pending)
@@ -265,7 +266,7 @@ class _Run:
 
         try:
             with tempfile.TemporaryDirectory(prefix="authz-follow-") as checkpoint, \
-                    spark_job_session(opts, ProgressHooks()) as (session, _):
+                    spark_job.job_session(opts) as session:
                 spark_job.follow_directory(session, source.log, on_lines, self.stop, checkpoint=checkpoint,
                                            from_start=source.from_start)
         finally:

@@ -47,9 +47,9 @@ def _follow_like_a_replay(spark, tmp_path, monkeypatch, strays: dict[str, str]):
     from contextlib import contextmanager
     from pathlib import Path
 
-    from kafka_authz_cli.services import whatif as whatif_service
     from kafka_authz_cli.services.whatif import SparkOptions, replay
     from kafka_authz_cli.services.whatif_follow import FollowHooks, FollowSource, follow
+    from kafka_authz_cli.whatif import spark as spark_job
 
     examples = Path(__file__).resolve().parents[2] / "examples" / "whatif"
     logs = tmp_path / "rolled"
@@ -64,10 +64,10 @@ def _follow_like_a_replay(spark, tmp_path, monkeypatch, strays: dict[str, str]):
     assert expected
 
     @contextmanager
-    def the_test_session(opts, progress):  # the session of the tests, not a JVM of its own
-        yield spark, None
+    def the_test_session(options):  # the session of the tests, not a JVM of its own
+        yield spark
 
-    monkeypatch.setattr(whatif_service, "spark_job_session", the_test_session)
+    monkeypatch.setattr(spark_job, "job_session", the_test_session)
     seen, started = [], time.monotonic()
     done = follow(examples / "proposed.json", examples / "current.json",
                   source=FollowSource(str(logs), from_start=True), spark=SparkOptions("local[2]"),

@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.services import whatif as whatif_service
+from kafka_authz_cli.whatif import spark as spark_job
 from kafka_authz_cli.whatif.sniffing import EXPECTED, SKIPPED_NAMED
 
 ROOT = Path(__file__).parents[2]
@@ -145,11 +146,11 @@ def test_spark_reads_the_logs_without_the_strays(spark, logs_with_strays, monkey
         return real_run(files, *args, **kwargs)
 
     @contextmanager
-    def session(_opts, _progress):
-        yield spark, None
+    def session(_options):
+        yield spark
 
     monkeypatch.setattr(whatif_service, "replay_spark", replay_spark)
-    monkeypatch.setattr(whatif_service, "spark_job_session", session)
+    monkeypatch.setattr(spark_job, "job_session", session)
     res = whatif("--logs", str(logs_with_strays), "--spark", "-f", "json")
     assert res.exit_code == 0, res.output
     assert handed and not [f for f in handed if f.endswith((".md", ".json"))]

@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.formats import what_is
-from kafka_authz_cli.services import whatif as whatif_service
+from kafka_authz_cli.whatif import spark as spark_job
 from kafka_authz_cli.whatif.sniffing import EXPECTED, PREFIX_BYTES, peek
 
 ROOT = Path(__file__).parents[2]
@@ -51,7 +51,7 @@ def no_spark(monkeypatch):
     """A refusal comes before any Spark job: starting one fails the test (and never starts a JVM)."""
     def started(*_a, **_k):
         raise AssertionError("a Spark job was started for a file that is no log")
-    monkeypatch.setattr(whatif_service, "spark_job_session", started)
+    monkeypatch.setattr(spark_job, "job_session", started)
 
 
 def run(command: str, path, tmp_path):

@@ -12,12 +12,13 @@ once by the reference reader, which has the last word. Distinct requests are agg
 and decided on the executors (Arrow batches) with the ACL sets broadcast. The results are those of
 the in-process replay (:mod:`kafka_authz_cli.whatif.replay`), line numbers and quarantine included.
 
-The modules, by stage: ``session`` (the SparkSession, checked options, local checkpoints), ``jvm``
-(a Java runtime, where its log and output go), ``failures`` (any failure said in one line),
-``progress`` (Spark's status tracker for authz's bar), ``sources`` (files to lines, gzip wholeness),
-``scan`` (the per-line shape and the one scan), ``messages`` (distinct messages classified),
-``odd_lines`` (the reference reader on the other lines, line numbers), ``aggregate`` (per request and
-hour), ``decide`` (deciding and the report), ``pipeline`` (the stages in order, and the jobs).
+The modules, by stage: ``session`` (the SparkSession, checked options, one job's session from its
+start to its stop, local checkpoints), ``jvm`` (a Java runtime, where its log and output go),
+``failures`` (any failure said in one line), ``progress`` (Spark's status tracker for authz's bar),
+``sources`` (files to lines, gzip wholeness), ``scan`` (the per-line shape and the one scan),
+``messages`` (distinct messages classified), ``odd_lines`` (the reference reader on the other lines,
+line numbers), ``aggregate`` (per request and hour), ``decide`` (deciding and the report),
+``pipeline`` (the stages in order, and the jobs).
 
 Importing this package imports no pyspark: the names below are loaded when first used.
 """
@@ -39,8 +40,8 @@ if TYPE_CHECKING:  # the names for type checkers and editors; at run time each i
         run,
     )
     from kafka_authz_cli.whatif.spark.progress import StatusProgress
-    from kafka_authz_cli.whatif.spark.session import SPLIT_BYTES, release, spark_session
-    from kafka_authz_cli.whatif.spark.sources import SourceCheck
+    from kafka_authz_cli.whatif.spark.session import SPLIT_BYTES, SparkOptions, job_session, release, spark_session
+    from kafka_authz_cli.whatif.spark.sources import SourceCheck, source_check
     from kafka_authz_cli.whatif.spark.streaming import follow_directory
 
 __getattr__, __all__ = lazy_face(__name__, {
@@ -49,9 +50,10 @@ __getattr__, __all__ = lazy_face(__name__, {
     "report_from_index": "pipeline", "run": "pipeline",
     "report_from": "decide",
     # how each file is read, found while the session starts
-    "SourceCheck": "sources",
-    # the session and what it keeps
-    "SPLIT_BYTES": "session", "release": "session", "spark_session": "session",
+    "SourceCheck": "sources", "source_check": "sources",
+    # the session: its options, one job's session, and what it keeps
+    "SPLIT_BYTES": "session", "SparkOptions": "session", "job_session": "session", "release": "session",
+    "spark_session": "session",
     "StatusProgress": "progress",
     # shadow mode on Structured Streaming
     "follow_directory": "streaming",

@@ -1,6 +1,6 @@
 """The SparkSession: checked options (master URL, memory sizes) before anything starts, Spark's own
 output off, its splits made deterministic, its shuffle sized to the logs, and what the pipeline keeps
-of a stage (local checkpoints)."""
+of a stage (local checkpoints); the session of one job (:func:`job_session`), stopped after it."""
 
 from __future__ import annotations
 
@@ -10,12 +10,30 @@ import shutil
 import socket
 import sys
 import tempfile
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Iterator, Optional
 
 from kafka_authz_cli.whatif.spark.failures import SparkFailure, spark_errors
 from kafka_authz_cli.whatif.spark.jvm import java_problem, jvm_output_to, spark_log_file
 
 SPLIT_BYTES = 128 << 20
+
+
+@dataclass(frozen=True)
+class SparkOptions:
+    """Where and how the Spark job runs (`--master`, `--driver-memory`, `--executor-memory`,
+    `--partition-bytes`)."""
+
+    master: str = "local[*]"
+    driver_memory: str = "2g"
+    executor_memory: Optional[str] = None
+    partition_bytes: int = SPLIT_BYTES
+
+    @property
+    def local(self) -> bool:
+        return self.master.startswith("local")
 
 
 def _log_config() -> Path:
@@ -108,6 +126,32 @@ def spark_session(master: str = "local[*]", app_name: str = "authz-whatif", prog
         if not master.startswith("local"):
             _ship_package(spark)
     return spark
+
+
+@contextmanager
+def job_session(options: SparkOptions) -> Iterator[object]:
+    """The SparkSession of one job, stopped after it; Spark's log file is kept only when something
+    failed (the error line names it)."""
+    session = spark_session(options.master, driver_memory=options.driver_memory,
+                            executor_memory=options.executor_memory)
+    ok = False
+    try:
+        yield session
+        ok = True
+    finally:
+        _stop(session, ok)
+
+
+def _stop(session, ok: bool) -> None:
+    try:
+        session.stop()
+    except Exception:  # the JVM is already gone (killed, out of memory): the error was said once
+        ok = False
+    if ok:
+        try:
+            os.remove(spark_log_file())
+        except OSError:
+            pass
 
 
 def _ship_package(spark) -> None:

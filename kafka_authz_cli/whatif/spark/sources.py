@@ -18,8 +18,12 @@ import re
 import threading
 import urllib.parse
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from kafka_authz_cli.whatif.auditlog import GZIP_MAGIC, ReadStats, iter_decoded, iter_file_line_bytes
+
+if TYPE_CHECKING:
+    from kafka_authz_cli.whatif.spark.session import SparkOptions
 
 
 def _sniff(path: str) -> str:
@@ -97,6 +101,12 @@ class SourceCheck:
         if self._error is not None:
             raise self._error
         return {f: self._kinds[f] for f in self._files}
+
+
+def source_check(files: list[str], options: SparkOptions) -> SourceCheck | None:
+    """In local mode, how each file is read (gzip wholeness: a full decompression) is found on this
+    machine's other cores while the JVM starts; a cluster's executors find it themselves."""
+    return SourceCheck(files) if options.local else None
 
 
 def _decode_worker(batches):
