@@ -168,9 +168,9 @@ def _traffic(window: Window, stdin, progress: ProgressHooks):
         return aggregates_from_table(read_hourly_local(indexes, window.since, window.until)), stats, untimed
     with spooled_logs(window.logs or [], stdin) as (files, names, not_logs):
         with progress.reading(sum(os.path.getsize(f) for f in files)) as advance:
-            stats, _quarantine, decisions = read_logs_local(files, names, advance)
-            counter = [0]
-            aggs = aggregate(_in_window(decisions, window.since, window.until, counter))
+            read = read_logs_local(files, names, advance)
+            stats, counter = read.stats, [0]
+            aggs = aggregate(_in_window(read.decisions, window.since, window.until, counter))
     note_skipped(stats, not_logs)
     nothing = no_decision_lines(stats)
     if nothing is not None:  # the generated set would be empty

@@ -17,13 +17,14 @@ import tempfile
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO, Callable, ContextManager, Mapping, Optional
+from typing import BinaryIO, Callable, ContextManager, Iterator, Mapping, Optional
 
 from kafka_authz_cli.acl import BrokerSettings
 from kafka_authz_cli.errors import AuthzError, InputError, OptionError
 from kafka_authz_cli.services.settings import broker_settings
 from kafka_authz_cli.services.sources import acl_set_from, load_source
 from kafka_authz_cli.whatif import (
+    AuditDecision,
     Index,
     Quarantined,
     ReadStats,
@@ -103,6 +104,22 @@ class Indexed:
     skipped: list[str] = field(default_factory=list)
 
 
+@dataclass
+class LinesRead:
+    """Every line of the logs accounted for, and what was quarantined."""
+
+    stats: ReadStats
+    quarantine: list[Quarantined]
+
+
+@dataclass
+class DecisionStream(LinesRead):
+    """The decisions of logs read in this process, streamed: `stats` and `quarantine` fill as
+    `decisions` is consumed."""
+
+    decisions: Iterator[AuditDecision]
+
+
 # ----------------------------------------------------------------------------------------------
 # The two commands
 
@@ -127,41 +144,42 @@ def replay(proposed: Path, current: Optional[Path | str] = None, *, logs: Option
     proposed_acls = load_source(proposed, acls_format, options=acls_options).bindings
     current_set = (acl_set_from(current, acls_format, command_config, timeout, acls_options)
                    if current is not None else None)
-    note = None
     if topic is not None:
-        stats, quarantine, report = replay_topic(topic, proposed_acls, current_set, settings, timeout)
+        result = replay_topic(topic, proposed_acls, current_set, settings, timeout)
     elif indexes:
-        stats, quarantine, report, note = _replay_indexes(indexes, since, until, proposed_acls, current_set,
-                                                          settings, spark, progress, full)
+        result = _replay_indexes(indexes, since, until, proposed_acls, current_set, settings, spark, progress, full)
     else:
         with spooled_logs(logs or [], stdin) as (files, names, not_logs):
             if spark is not None:
                 refuse_events_on_spark(files, names)
-                stats, quarantine, report = replay_spark(files, names, proposed_acls, current_set, settings, spark,
-                                                         progress)
+                result = replay_spark(files, names, proposed_acls, current_set, settings, spark, progress)
             else:
-                stats, quarantine, report = replay_local(files, names, proposed_acls, current_set, settings, progress)
-        note_skipped(stats, not_logs)
-        _warn_no_decisions(stats)
+                result = replay_local(files, names, proposed_acls, current_set, settings, progress)
+        note_skipped(result.stats, not_logs)
+        _warn_no_decisions(result.stats)
+    stats = result.stats
     if not stats.balanced:  # pragma: no cover - the reader accounts for every line
         raise AuthzError(f"internal error: {stats.lines} lines read but only "
                          f"{stats.decision_lines + stats.non_decision_lines + stats.quarantined_lines} accounted for")
-    return Replayed(stats, quarantine, report, note)
+    return result
 
 
 def _replay_indexes(paths: list[Path], since, until, proposed_acls, current_set, settings: BrokerSettings,
-                    spark: Optional[SparkOptions], progress: ProgressHooks, full: bool = False):
+                    spark: Optional[SparkOptions], progress: ProgressHooks, full: bool = False) -> Replayed:
     indexes, stats = open_checked(paths)
     quarantine = quarantined(indexes)
-    note = None
     if spark is not None:
-        report, untimed = replay_index_spark(indexes, since, until, proposed_acls, current_set, settings, spark, progress)
-    else:
-        done = replay_index_local(indexes, since, until, proposed_acls, current_set, settings, full=full)
-        report, untimed, note = done.report, done.untimed, done.note
+        report = replay_index_spark(indexes, since, until, proposed_acls, current_set, settings, spark, progress)
+        return Replayed(stats, quarantine, report)
+    done = replay_index_local(indexes, since, until, proposed_acls, current_set, settings, full=full)
+    note_untimed(done.report, done.untimed)
+    return Replayed(stats, quarantine, done.report, done.note)
+
+
+def note_untimed(report: WhatIfReport, untimed: int) -> None:
+    """The logged decisions without a timestamp that --since/--until left out, in one warning."""
     if untimed:
         report.warnings.append(f"{untimed} logged decision(s) without a timestamp are left out by --since/--until")
-    return stats, quarantine, report, note
 
 
 def index(logs: list[str], out: Path, *, spark: Optional[SparkOptions] = None, stdin: Optional[BinaryIO] = None,
@@ -240,16 +258,16 @@ def _index_run(ix, files: list[str], names: dict[str, str], prints: list[dict], 
     try:
         if spark is not None:
             refuse_events_on_spark(files, names)
-            stats, quarantine = index_run_spark(files, names, staged, spark, progress)
+            read = index_run_spark(files, names, staged, spark, progress)
         else:
-            stats, quarantine = index_run_local(files, names, staged, progress)
-        note_skipped(stats, not_logs)  # kept in the run's accounting: answers from the index say it too
-        commit_run(ix, run_id, staged, prints, stats, quarantine)
+            read = index_run_local(files, names, staged, progress)
+        note_skipped(read.stats, not_logs)  # kept in the run's accounting: answers from the index say it too
+        commit_run(ix, run_id, staged, prints, read.stats, read.quarantine)
     except BaseException:
         shutil.rmtree(staged, ignore_errors=True)
         raise
-    _warn_no_decisions(stats)  # after the commit: said for this run, not kept in the index
-    return Indexed(run_id, stats, len(ix.runs), ix.stats())
+    _warn_no_decisions(read.stats)  # after the commit: said for this run, not kept in the index
+    return Indexed(run_id, read.stats, len(ix.runs), ix.stats())
 
 
 # ----------------------------------------------------------------------------------------------
@@ -356,8 +374,8 @@ def _check_topic(topic: Optional[TopicSource], spark: Optional[SparkOptions]) ->
         raise OptionError(f"must be at least 1, got {topic.max_events}", "--max-events")
 
 
-def replay_topic(topic: TopicSource, proposed_acls, current_set, settings: BrokerSettings, timeout: float):
-    """(stats, quarantine, report) of the audit-log events of a topic, consumed and decided in this process."""
+def replay_topic(topic: TopicSource, proposed_acls, current_set, settings: BrokerSettings, timeout: float) -> Replayed:
+    """The audit-log events of a topic, consumed and decided in this process."""
     from kafka_authz_cli.acl import StandardAuthorizer
     from kafka_authz_cli.cluster import TopicRead, topic_records
 
@@ -374,11 +392,11 @@ def replay_topic(topic: TopicSource, proposed_acls, current_set, settings: Broke
                               f"{topic.max_events} ({read.reason})")
     proposed_authz = StandardAuthorizer(proposed_acls, settings)
     current_authz = StandardAuthorizer(current_set.bindings, settings) if current_set is not None else None
-    return stats, quarantine, replay_aggregates(aggs, proposed_authz, current_authz)
+    return Replayed(stats, quarantine, replay_aggregates(aggs, proposed_authz, current_authz))
 
 
-def read_logs_local(files: list[str], names: dict[str, str], on_bytes=None):
-    """In-process reading, streamed: (stats, quarantine, decisions iterator). `on_bytes` gets every chunk size."""
+def read_logs_local(files: list[str], names: dict[str, str], on_bytes=None) -> DecisionStream:
+    """In-process reading, streamed. `on_bytes` gets every chunk size."""
     stats = ReadStats()
     quarantine: list[Quarantined] = []
 
@@ -386,7 +404,7 @@ def read_logs_local(files: list[str], names: dict[str, str], on_bytes=None):
         for f in files:
             with open(f, "rb") as fh:
                 yield from read_stream(fh, names.get(f, f), stats, quarantine, on_bytes)
-    return stats, quarantine, decisions()
+    return DecisionStream(stats, quarantine, decisions())
 
 
 # ----------------------------------------------------------------------------------------------
@@ -394,27 +412,28 @@ def read_logs_local(files: list[str], names: dict[str, str], on_bytes=None):
 
 
 def replay_local(files: list[str], names: dict[str, str], proposed_acls, current_set, settings: BrokerSettings,
-                 progress: Optional[ProgressHooks] = None):
-    """(stats, quarantine, report) of the logs, read and decided in this process."""
+                 progress: Optional[ProgressHooks] = None) -> Replayed:
+    """The logs, read and decided in this process."""
     from kafka_authz_cli.acl import StandardAuthorizer
 
     progress = progress or ProgressHooks()
     with progress.reading(_total_bytes(files)) as advance:
-        stats, quarantine, decisions = read_logs_local(files, names, advance)
-        aggs = aggregate(decisions)
+        read = read_logs_local(files, names, advance)
+        aggs = aggregate(read.decisions)
     proposed_authz = StandardAuthorizer(proposed_acls, settings)
     current_authz = StandardAuthorizer(current_set.bindings, settings) if current_set is not None else None
-    return stats, quarantine, replay_aggregates(aggs, proposed_authz, current_authz)
+    return Replayed(read.stats, read.quarantine, replay_aggregates(aggs, proposed_authz, current_authz))
 
 
-def index_run_local(files: list[str], names: dict[str, str], staged: Path, progress: Optional[ProgressHooks] = None):
-    """Read the logs in this process into a run's per (request, hour) files under `staged`: (stats, quarantine)."""
+def index_run_local(files: list[str], names: dict[str, str], staged: Path,
+                    progress: Optional[ProgressHooks] = None) -> LinesRead:
+    """Read the logs in this process into a run's per (request, hour) files under `staged`."""
     progress = progress or ProgressHooks()
     with progress.reading(_total_bytes(files)) as advance:
-        stats, quarantine, decisions = read_logs_local(files, names, advance)
-        hourly = aggregate_hourly(decisions)
+        read = read_logs_local(files, names, advance)
+        hourly = aggregate_hourly(read.decisions)
     write_hourly_local(staged, hourly)
-    return stats, quarantine
+    return LinesRead(read.stats, read.quarantine)
 
 
 def replay_index_local(indexes: list[Index], since, until, proposed_acls, current_set, settings: BrokerSettings,
@@ -459,21 +478,22 @@ def _spark_paths(files: list[str], names: dict[str, str]) -> tuple[list[str], di
 
 
 def replay_spark(files: list[str], names: dict[str, str], proposed_acls, current_set, settings: BrokerSettings,
-                 opts: SparkOptions, progress: Optional[ProgressHooks] = None):
-    """(stats, quarantine, report) of the logs, read and decided by a Spark job."""
+                 opts: SparkOptions, progress: Optional[ProgressHooks] = None) -> Replayed:
+    """The logs, read and decided by a Spark job."""
     from kafka_authz_cli.whatif import spark as spark_job
 
     paths, shown = _spark_paths(files, names)
     current = (current_set.bindings, settings) if current_set is not None else None
     check = spark_job.source_check(paths, opts)
     with (progress or ProgressHooks()).spark() as bar, spark_job.job_session(opts) as session:
-        return spark_job.run(session, paths, (proposed_acls, settings), current, progress=bar,
-                             partition_bytes=opts.partition_bytes, names=shown, check=check)
+        stats, quarantine, report = spark_job.run(session, paths, (proposed_acls, settings), current, progress=bar,
+                                                  partition_bytes=opts.partition_bytes, names=shown, check=check)
+    return Replayed(stats, quarantine, report)
 
 
 def index_run_spark(files: list[str], names: dict[str, str], staged: Path, opts: SparkOptions,
-                    progress: Optional[ProgressHooks] = None):
-    """Read the logs with a Spark job into a run's per (request, hour) files under `staged`: (stats, quarantine)."""
+                    progress: Optional[ProgressHooks] = None) -> LinesRead:
+    """Read the logs with a Spark job into a run's per (request, hour) files under `staged`."""
     from kafka_authz_cli.whatif import spark as spark_job
 
     paths, shown = _spark_paths(files, names)
@@ -484,16 +504,19 @@ def index_run_spark(files: list[str], names: dict[str, str], staged: Path, opts:
                                                  partition_bytes=opts.partition_bytes, names=shown, check=check)
     for d in Path(tmp).glob("day=*"):
         os.replace(d, Path(staged) / d.name)
-    return stats, quarantine
+    return LinesRead(stats, quarantine)
 
 
 def replay_index_spark(indexes: list[Index], since, until, proposed_acls, current_set, settings: BrokerSettings,
-                       opts: SparkOptions, progress: Optional[ProgressHooks] = None):
-    """(report, decisions without a time left out by since/until), answered from indexes by a Spark job."""
+                       opts: SparkOptions, progress: Optional[ProgressHooks] = None) -> WhatIfReport:
+    """The report answered from indexes by a Spark job (the decisions without a time that since/until
+    left out said in a warning)."""
     from kafka_authz_cli.whatif import spark as spark_job
 
     current = (current_set.bindings, settings) if current_set is not None else None
     roots = [(str(ix.root), [r["id"] for r in ix.runs]) for ix in indexes]
     with (progress or ProgressHooks()).spark() as bar, spark_job.job_session(opts) as session:
-        return spark_job.report_from_index(session, roots, since, until, (proposed_acls, settings), current,
-                                           progress=bar)
+        report, untimed = spark_job.report_from_index(session, roots, since, until, (proposed_acls, settings), current,
+                                                      progress=bar)
+    note_untimed(report, untimed)
+    return report

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Callable, Iterator, Mapping, Optional, Union
 from kafka_authz_cli.errors import AuthzError, OptionError
 from kafka_authz_cli.services.settings import broker_settings
 from kafka_authz_cli.services.sources import acl_set_from, load_source
-from kafka_authz_cli.services.whatif import Replayed
+from kafka_authz_cli.services.whatif import Replayed, note_untimed
 from kafka_authz_cli.whatif import Baseline, answer_from_index, open_checked, quarantined
 
 if TYPE_CHECKING:
@@ -61,9 +61,7 @@ class WhatIfSession:
             self.indexes, self.since, self.until, StandardAuthorizer(proposed_acls, self.current.settings),
             self.current, cache_dir=self.cache_dir, version=self.version, baseline=self.baseline)
         self.baseline = baseline or self.baseline
-        if done.untimed:
-            done.report.warnings.append(f"{done.untimed} logged decision(s) without a timestamp are left out by "
-                                        "--since/--until")
+        note_untimed(done.report, done.untimed)
         return Replayed(self.stats, self.quarantine, done.report, done.note)
 
 

@@ -43,8 +43,8 @@ def test_progress_counts_bytes_not_files(tmp_path):
     big = tmp_path / "kafka-authorizer.log"
     big.write_text("\n".join(line(10, "User:a", f"t{i}") for i in range(60000)) + "\n")
     seen = []
-    stats, _, decisions = read_logs_local([str(big), str(LOGS / "kafka-authorizer.log")], {}, seen.append)
-    assert sum(1 for _ in decisions) == stats.decisions
+    read = read_logs_local([str(big), str(LOGS / "kafka-authorizer.log")], {}, seen.append)
+    assert sum(1 for _ in read.decisions) == read.stats.decisions
     assert sum(seen) == big.stat().st_size + (LOGS / "kafka-authorizer.log").stat().st_size
     assert len([n for n in seen if n]) > 2  # a big file advances in chunks, not once per file
 
