@@ -13,12 +13,10 @@ from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.cli.common import (
     ACLS_OPTION_HELP,
     AclFormat,
-    acls_options,
     check_can_write,
     console,
     err_console,
     json_line,
-    option_value,
     warn,
     write_json,
     write_output,
@@ -37,7 +35,7 @@ from kafka_authz_cli.cli.whatif_params import WhatIfFormat, WhatIfGate, WhatIfPa
 from kafka_authz_cli.errors import InputError, OptionError
 from kafka_authz_cli.services import whatif as whatif_service
 from kafka_authz_cli.services import whatif_session as session_service
-from kafka_authz_cli.services.whatif import ProgressHooks, Replayed, SparkOptions, TopicSource
+from kafka_authz_cli.services.whatif import IndexRequest, ProgressHooks, Replayed, SparkOptions
 from kafka_authz_cli.whatif import (
     check_out_dir,
     hour_bound,
@@ -172,13 +170,8 @@ def whatif(
     if interactive:
         return _interactive(params, since_h, until_h)
     _check_outputs(out, report_html)
-    result = whatif_service.replay(
-        proposed, current, logs=logs, indexes=index, since=since_h, until=until_h, acls_format=option_value(acls_format),
-        acls_options=acls_options(option), super_users=super_users, allow_everyone=allow_everyone,
-        broker_config=broker_config, command_config=command_config, timeout=timeout, progress=PROGRESS,
-        stdin=_stdin() if logs else None,
-        topic=_topic_source(logs_topic, bootstrap_server, command_config, max_events, until_end),
-        spark=SparkOptions(master, driver_memory, executor_memory, partition_bytes) if spark else None, full=full)
+    result = whatif_service.replay(params.replay_request(since_h, until_h), stdin=_stdin() if logs else None,
+                                   progress=PROGRESS)
     _render(result, fmt, out, report_html, f"authz whatif: {proposed}")
     if fail_on is WhatIfGate.newly_denied:
         _gate(result, allow_unverified)
@@ -192,14 +185,6 @@ def _check_required(proposed: Optional[Path], fail_on: Optional[WhatIfGate], all
         raise OptionError("goes with --fail-on (it lets the gate pass an answer the input could not verify)",
                           "--allow-unverified")
     return proposed
-
-
-def _topic_source(topic: Optional[str], bootstrap_server: Optional[str], command_config: Optional[Path],
-                  max_events: Optional[int], until_end: bool) -> Optional[TopicSource]:
-    """--logs-topic's events on --bootstrap-server (given together: _check_sources), or None."""
-    if not topic or not bootstrap_server:
-        return None
-    return TopicSource(topic, bootstrap_server, command_config, max_events, until_end)
 
 
 def _gate(result: Replayed, allow_unverified: bool) -> None:
@@ -233,17 +218,12 @@ def _interactive(p: WhatIfParams, since, until) -> None:
 
     fmt = p.fmt
     _refuse_with_interactive(full=p.full, spark=p.spark, out=p.out, report=p.report_html, fail_on=p.fail_on)
-    session = session_service.open_session(
-        p.index or [], p.current, since=since, until=until, acls_format=option_value(p.acls_format),
-        acls_options=acls_options(p.option), super_users=p.super_users, allow_everyone=p.allow_everyone,
-        broker_config=p.broker_config, command_config=p.command_config, timeout=p.timeout)
-    proposed = p.proposal
-
+    session = session_service.open_session(p.interactive_request(since, until))
     if fmt is WhatIfFormat.table and sys.stderr.isatty():
-        err_console.print(f"watching {proposed}: each save is answered again (Ctrl-C ends)", highlight=False)
+        err_console.print(f"watching {session.proposed}: each save is answered again (Ctrl-C ends)", highlight=False)
     count = 0
     try:
-        for answered in session_service.watch(session, proposed):
+        for answered in session_service.watch(session):
             count += 1
             stamp = time.strftime("%H:%M:%S")
             if answered.error is not None:
@@ -325,9 +305,9 @@ def whatif_index(
             return
     if not logs:
         raise typer.BadParameter("give --logs to index (or --drop-before alone)", param_hint="--logs")
-    indexed = whatif_service.index(
-        logs, out, progress=PROGRESS, stdin=_stdin(), append=append,
-        spark=SparkOptions(master, driver_memory, executor_memory, partition_bytes) if spark else None)
+    spark_options = SparkOptions(master, driver_memory, executor_memory, partition_bytes) if spark else None
+    indexed = whatif_service.index(IndexRequest(tuple(logs), out, append, spark_options), stdin=_stdin(),
+                                   progress=PROGRESS)
     if indexed.skipped and fmt is not WhatIfFormat.json:  # bounded: 90 days of files are 90 lines at most 3
         more = f" (and {len(indexed.skipped) - 3} more; --format json lists them)" if len(indexed.skipped) > 3 else ""
         err_console.print(f"skipped {len(indexed.skipped)} file(s): " + "; ".join(indexed.skipped[:3]) + more,

@@ -11,11 +11,10 @@ from contextlib import contextmanager
 
 import typer
 
-from kafka_authz_cli.cli.common import acls_options, console, err_console, json_line, option_value, warn
+from kafka_authz_cli.cli.common import console, err_console, json_line, warn
 from kafka_authz_cli.cli.whatif_params import WhatIfParams
 from kafka_authz_cli.errors import InputError
-from kafka_authz_cli.services.whatif import SparkOptions
-from kafka_authz_cli.services.whatif_follow import FollowBounds, Followed, FollowHooks, FollowSource, follow
+from kafka_authz_cli.services.whatif_follow import Followed, FollowHooks, follow
 from kafka_authz_cli.whatif import ShadowChange, short_rule
 
 FOLLOW_HELP = """--follow LOGFILE is shadow mode: the live authorizer log is followed as `tail -F` follows it (from its end,
@@ -69,32 +68,22 @@ def shadow(params: WhatIfParams, *, jsonl: bool, fail: bool) -> None:
             raise InputError(f"{flag} does not go with --follow/--follow-topic (shadow mode follows one live source)")
     if params.fmt.value == "json":
         raise InputError("--format json does not go with --follow/--follow-topic: use --format jsonl")
-    log, topic, bootstrap_server = params.follow, params.follow_topic, params.bootstrap_server
-    if log is not None and topic is not None:
+    if params.follow is not None and params.follow_topic is not None:
         raise InputError("give either --follow LOGFILE or --follow-topic TOPIC")
-    if topic is not None and not bootstrap_server:
+    if params.follow_topic is not None and not params.bootstrap_server:
         raise InputError("--follow-topic needs --bootstrap-server")
-    command_config, quarantine = params.command_config, params.quarantine
+    request = params.follow_request()
     status = _StatusLine() if not jsonl and err_console.is_terminal else None
     with _stop_on_signals() as stopped, (status or _nothing()):
         printer = status.printer() if status is not None else console.print
         show = _print_json if jsonl else lambda c: _print_change(c, printer)
-        hooks = FollowHooks(lambda c: _until_closed(show, c, stopped), status, lambda: bool(stopped))
-        done = follow(params.proposal, params.current, hooks=hooks,
-                      source=FollowSource(log, topic, bootstrap_server, command_config, params.from_start),
-                      bounds=FollowBounds(params.max_seconds, params.max_changes), every=params.every,
-                      quarantine_file=quarantine, acls_format=option_value(params.acls_format),
-                      acls_options=acls_options(params.option), super_users=params.super_users,
-                      allow_everyone=params.allow_everyone, broker_config=params.broker_config,
-                      command_config=command_config, timeout=params.timeout,
-                      spark=SparkOptions(params.master, params.driver_memory, params.executor_memory)
-                      if params.spark else None)
+        done = follow(request, FollowHooks(lambda c: _until_closed(show, c, stopped), status, lambda: bool(stopped)))
     if "closed" in stopped:
         pass  # whoever read the changes is gone (`... | head`): nobody to tell the summary to
     elif jsonl:
         _echo(json_line(done.as_dict()))
     else:
-        _print_summary(done, quarantine)
+        _print_summary(done, request.quarantine_file)
     if fail and done.summary.visible_newly_denied:
         raise typer.Exit(1)
     if fail:

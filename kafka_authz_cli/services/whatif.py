@@ -1,12 +1,13 @@
 """`authz whatif`: audit logs replayed against a proposed ACL set, in-process or as a Spark job, and
 logs read once into an index that later replays answer from.
 
-:func:`replay` loads the ACL sets and the broker settings, reads the logs (or the indexes) and returns
-the line accounting, the quarantine and the report; :func:`index` adds a run to an index. Stdin is a
-binary stream the caller hands over (read only when `-` is among the logs); long work is shown
-through the context managers of :class:`ProgressHooks`. A Spark job runs in the session the Spark
-adapter starts and stops (:func:`~kafka_authz_cli.whatif.spark.job_session`); Spark's failures arrive
-as one-line :class:`~kafka_authz_cli.whatif.spark.SparkFailure` errors.
+:func:`replay` takes a :class:`ReplayRequest`: it loads the ACL sets and the broker settings of its
+:class:`Proposal`, reads the logs (or a topic, or the indexes) and returns a :class:`Replayed`, the
+line accounting, the quarantine and the report; :func:`index` takes an :class:`IndexRequest` and adds
+a run to an index. Stdin is a binary stream the caller hands over (read only when `-` is among the
+logs); long work is shown through the context managers of :class:`ProgressHooks`. A Spark job runs
+in the session the Spark adapter starts and stops (:func:`~kafka_authz_cli.whatif.spark.job_session`);
+Spark's failures arrive as one-line :class:`~kafka_authz_cli.whatif.spark.SparkFailure` errors.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import tempfile
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO, Callable, ContextManager, Iterator, Mapping, Optional
+from typing import BinaryIO, Callable, ContextManager, Iterator, Mapping, Optional, Sequence, Union
 
 from kafka_authz_cli.acl import BrokerSettings
 from kafka_authz_cli.errors import AuthzError, InputError, OptionError
@@ -80,7 +81,7 @@ class Replayed:
     note: Optional[str] = None
 
 
-@dataclass
+@dataclass(frozen=True)
 class TopicSource:
     """Audit-log events read from a topic (`--logs-topic`), bounded: up to the end offsets taken at the
     start (`until_end`) and/or `max_events`; `command_config` and `timeout` as for a cluster: source."""
@@ -104,6 +105,53 @@ class Indexed:
     skipped: list[str] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class Proposal:
+    """The proposed ACL set and the baseline it is judged against (`current`: a file, or
+    cluster:HOST:PORT read live with `command_config` and `timeout`; None: the logged decisions), how
+    both are read, and the broker settings they decide with."""
+
+    proposed: Path
+    current: Optional[Union[Path, str]] = None
+    acls_format: Optional[str] = None
+    #: the ACL sets' format's reading options (``--option KEY=VALUE``)
+    acls_options: Optional[Mapping[str, str]] = None
+    super_users: Optional[str] = None
+    allow_everyone: Optional[bool] = None
+    broker_config: Optional[Path] = None
+    command_config: Optional[Path] = None
+    timeout: float = 10.0
+
+
+@dataclass(frozen=True)
+class ReplayRequest:
+    """`authz whatif`: the `proposal` judged against `logs` (files, directories, globs, `-` for stdin;
+    log4j authorizer logs or Confluent audit-log events, told apart per file), the events of a `topic`,
+    or `indexes` (hours from `since`, up to `until`, as :func:`kafka_authz_cli.whatif.hour_bound` gives
+    them; in-process, answered incrementally when that is exact, see whatif/incremental.py, unless
+    `full`). In-process, or on Spark with `spark`."""
+
+    proposal: Proposal
+    logs: tuple[str, ...] = ()
+    topic: Optional[TopicSource] = None
+    indexes: tuple[Path, ...] = ()
+    since: Optional[str] = None
+    until: Optional[str] = None
+    full: bool = False
+    spark: Optional[SparkOptions] = None
+
+
+@dataclass(frozen=True)
+class IndexRequest:
+    """`authz whatif index`: `logs` read once into the index at `out` (created, or a run is added); with
+    `append`, only what is new since. In-process, or on Spark with `spark`."""
+
+    logs: tuple[str, ...]
+    out: Path
+    append: bool = False
+    spark: Optional[SparkOptions] = None
+
+
 @dataclass
 class LinesRead:
     """Every line of the logs accounted for, and what was quarantined."""
@@ -124,35 +172,25 @@ class DecisionStream(LinesRead):
 # The two commands
 
 
-def replay(proposed: Path, current: Optional[Path | str] = None, *, logs: Optional[list[str]] = None,
-           indexes: Optional[list[Path]] = None, since: Optional[str] = None, until: Optional[str] = None,
-           acls_format: Optional[str] = None, super_users: Optional[str] = None,
-           allow_everyone: Optional[bool] = None, broker_config: Optional[Path] = None,
-           command_config: Optional[Path] = None, timeout: float = 10.0, spark: Optional[SparkOptions] = None,
-           stdin: Optional[BinaryIO] = None, progress: Optional[ProgressHooks] = None,
-           topic: Optional[TopicSource] = None, acls_options: Optional[Mapping[str, str]] = None,
-           full: bool = False) -> Replayed:
-    """Replay `logs` (files, directories, globs, `-` for `stdin`; log4j authorizer logs or Confluent
-    audit-log events, told apart per file), or the events of a `topic`, or answer from `indexes` (hours from
-    `since`, up to `until`, as :func:`kafka_authz_cli.whatif.hour_bound` gives them) against the
-    `proposed` ACL set; with `current` (a file, or cluster:HOST:PORT read live) as the baseline, else
-    the logged decisions. In-process, or on Spark with `spark`. From indexes in-process, a proposal is
-    answered incrementally when that is exact (see whatif/incremental.py); `full` decides everything."""
+def replay(request: ReplayRequest, *, stdin: Optional[BinaryIO] = None,
+           progress: Optional[ProgressHooks] = None) -> Replayed:
+    """Replay `request`: with its proposal's `current` as the baseline, else the logged decisions."""
     progress = progress or ProgressHooks()
-    _check_topic(topic, spark)
-    settings = broker_settings(super_users, allow_everyone, broker_config)
-    proposed_acls = load_source(proposed, acls_format, options=acls_options).bindings
-    current_set = (acl_set_from(current, acls_format, command_config, timeout, acls_options)
-                   if current is not None else None)
-    if topic is not None:
-        result = replay_topic(topic, proposed_acls, current_set, settings, timeout)
-    elif indexes:
-        result = _replay_indexes(indexes, since, until, proposed_acls, current_set, settings, spark, progress, full)
+    _check_topic(request.topic, request.spark)
+    p = request.proposal
+    settings = broker_settings(p.super_users, p.allow_everyone, p.broker_config)
+    proposed_acls = load_source(p.proposed, p.acls_format, options=p.acls_options).bindings
+    current_set = (acl_set_from(p.current, p.acls_format, p.command_config, p.timeout, p.acls_options)
+                   if p.current is not None else None)
+    if request.topic is not None:
+        result = replay_topic(request.topic, proposed_acls, current_set, settings, p.timeout)
+    elif request.indexes:
+        result = _replay_indexes(request, proposed_acls, current_set, settings, progress)
     else:
-        with spooled_logs(logs or [], stdin) as (files, names, not_logs):
-            if spark is not None:
+        with spooled_logs(request.logs, stdin) as (files, names, not_logs):
+            if request.spark is not None:
                 refuse_events_on_spark(files, names)
-                result = replay_spark(files, names, proposed_acls, current_set, settings, spark, progress)
+                result = replay_spark(files, names, proposed_acls, current_set, settings, request.spark, progress)
             else:
                 result = replay_local(files, names, proposed_acls, current_set, settings, progress)
         note_skipped(result.stats, not_logs)
@@ -164,14 +202,16 @@ def replay(proposed: Path, current: Optional[Path | str] = None, *, logs: Option
     return result
 
 
-def _replay_indexes(paths: list[Path], since, until, proposed_acls, current_set, settings: BrokerSettings,
-                    spark: Optional[SparkOptions], progress: ProgressHooks, full: bool = False) -> Replayed:
-    indexes, stats = open_checked(paths)
+def _replay_indexes(request: ReplayRequest, proposed_acls, current_set, settings: BrokerSettings,
+                    progress: ProgressHooks) -> Replayed:
+    indexes, stats = open_checked(list(request.indexes))
     quarantine = quarantined(indexes)
-    if spark is not None:
-        report = replay_index_spark(indexes, since, until, proposed_acls, current_set, settings, spark, progress)
+    if request.spark is not None:
+        report = replay_index_spark(indexes, request.since, request.until, proposed_acls, current_set, settings,
+                                    request.spark, progress)
         return Replayed(stats, quarantine, report)
-    done = replay_index_local(indexes, since, until, proposed_acls, current_set, settings, full=full)
+    done = replay_index_local(indexes, request.since, request.until, proposed_acls, current_set, settings,
+                              full=request.full)
     note_untimed(done.report, done.untimed)
     return Replayed(stats, quarantine, done.report, done.note)
 
@@ -182,19 +222,20 @@ def note_untimed(report: WhatIfReport, untimed: int) -> None:
         report.warnings.append(f"{untimed} logged decision(s) without a timestamp are left out by --since/--until")
 
 
-def index(logs: list[str], out: Path, *, spark: Optional[SparkOptions] = None, stdin: Optional[BinaryIO] = None,
-          progress: Optional[ProgressHooks] = None, append: bool = False) -> Indexed:
-    """Read `logs` once into the index at `out` (created, or a run is added). A file already in the
-    index is refused (with `append`: skipped, and a file that grew since is indexed from where it was
-    left, see whatif/appending.py); nothing is visible until the run is complete."""
+def index(request: IndexRequest, *, stdin: Optional[BinaryIO] = None,
+          progress: Optional[ProgressHooks] = None) -> Indexed:
+    """Read the logs of `request` once into its index. A file already in the index is refused (with
+    `append`: skipped, and a file that grew since is indexed from where it was left, see
+    whatif/appending.py); nothing is visible until the run is complete."""
     progress = progress or ProgressHooks()
-    ix = open_index(out, create=True)
-    with spooled_logs(logs, stdin) as (files, names, not_logs):
+    ix = open_index(request.out, create=True)
+    spark = request.spark
+    with spooled_logs(request.logs, stdin) as (files, names, not_logs):
         from kafka_authz_cli.whatif.appending import plain_prints
 
         prints = [dict(fingerprint(f), path=names.get(f, f)) for f in files]
         prints = [dict(p, **plain_prints(f, p)) for f, p in zip(files, prints)]
-        if not append:
+        if not request.append:
             check_not_indexed(ix, prints)
             return _index_run(ix, files, names, prints, spark, progress, not_logs)
         with _appended(ix, files, prints) as (new_files, new_prints, skipped):
@@ -281,7 +322,7 @@ class spooled_logs:
     temp file (memory flat; Spark and fingerprints need a file), named <stdin> in what authz reports,
     and removed on exit."""
 
-    def __init__(self, logs: list[str], stdin: Optional[BinaryIO]):
+    def __init__(self, logs: Sequence[str], stdin: Optional[BinaryIO]):
         self.logs = logs
         self.stdin = stdin
         self.tmp: Optional[str] = None

@@ -1,12 +1,13 @@
 """`authz whatif --follow` / `--follow-topic`: shadow mode, a proposal judged against live traffic.
 
-:func:`follow` loads the ACL sets and broker settings as a replay does, then follows a live authorizer
-log (`tail -F`: :mod:`kafka_authz_cli.whatif.follow`) or a topic of Confluent audit-log events, and
-hands each logged decision the proposal would change to the caller's `change` hook as it is read,
-with the running summary on `status`. It runs until `stop()` says so (the CLI's Ctrl-C and SIGTERM),
-or a bound: `max_seconds` of following, `max_changes` changes reported. Quarantined lines are
-counted, appended to `quarantine_file` as they come (JSON lines, as `--out`'s quarantine.jsonl), and
-the first ones kept for the summary.
+:func:`follow` takes a :class:`FollowRequest`: it loads the ACL sets and broker settings of its
+proposal as a replay does, then follows a live authorizer log (`tail -F`:
+:mod:`kafka_authz_cli.whatif.follow`) or a topic of Confluent audit-log events, and hands each logged
+decision the proposal would change to the caller's `change` hook as it is read, with the running
+summary on `status`. It runs until `stop()` says so (the CLI's Ctrl-C and SIGTERM), or a bound:
+`max_seconds` of following, `max_changes` changes reported. Quarantined lines are counted, appended to
+`quarantine_file` as they come (JSON lines, as `--out`'s quarantine.jsonl), and the first ones kept
+for the summary.
 """
 
 from __future__ import annotations
@@ -16,11 +17,12 @@ import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Mapping, Optional
+from typing import Callable, Optional
 
 from kafka_authz_cli.errors import InputError, OptionError
 from kafka_authz_cli.services.settings import broker_settings
 from kafka_authz_cli.services.sources import acl_set_from, load_source
+from kafka_authz_cli.services.whatif import Proposal
 from kafka_authz_cli.whatif import (
     EventReader,
     Follower,
@@ -40,7 +42,7 @@ KEPT_QUARANTINE = 20
 STATUS_EVERY = 0.5
 
 
-@dataclass
+@dataclass(frozen=True)
 class FollowSource:
     """What is followed: a log file (`log`), or the events of a `topic` on `bootstrap_server`."""
 
@@ -51,12 +53,27 @@ class FollowSource:
     from_start: bool = False
 
 
-@dataclass
+@dataclass(frozen=True)
 class FollowBounds:
     """When to stop besides `stop()`: after `max_seconds` of following, after `max_changes` reported."""
 
     max_seconds: Optional[float] = None
     max_changes: Optional[int] = None
+
+
+@dataclass(frozen=True)
+class FollowRequest:
+    """`authz whatif --follow` / `--follow-topic`: the `proposal` judged against what `source` logs (each
+    distinct request and kind once, or every decision with `every`) until `bounds`; quarantined lines
+    appended to `quarantine_file`. With `spark`, `source.log` is a directory followed by Spark
+    Structured Streaming: each file new in it is judged whole, as it appears (whatif/spark/streaming.py)."""
+
+    proposal: Proposal
+    source: FollowSource
+    bounds: FollowBounds = FollowBounds()
+    every: bool = False
+    quarantine_file: Optional[Path] = None
+    spark: Optional[SparkOptions] = None
 
 
 @dataclass
@@ -92,38 +109,32 @@ class Followed:
                 "warnings": list(s.warnings)}
 
 
-def follow(proposed: Path, current: Optional[Path | str] = None, *, source: FollowSource, hooks: FollowHooks,
-           bounds: Optional[FollowBounds] = None, every: bool = False, quarantine_file: Optional[Path] = None,
-           acls_format: Optional[str] = None, acls_options: Optional[Mapping[str, str]] = None,
-           super_users: Optional[str] = None, allow_everyone: Optional[bool] = None,
-           broker_config: Optional[Path] = None, command_config: Optional[Path] = None, timeout: float = 10.0,
-           clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] = time.sleep,
-           interval: float = 0.2, spark: Optional[SparkOptions] = None) -> Followed:
-    """Follow `source` and report each decision the `proposed` set would change (each distinct request
-    and kind once, or every decision with `every`) against `current` (a file or cluster:HOST:PORT), or
-    the logged decision when there is none. With `spark` (SparkOptions), `source.log` is a directory
-    followed by Spark Structured Streaming: each file new in it is judged whole, as it appears
-    (whatif/spark/streaming.py). Returns the final state."""
+def follow(request: FollowRequest, hooks: FollowHooks, *, clock: Callable[[], float] = time.monotonic,
+           sleep: Callable[[float], None] = time.sleep, interval: float = 0.2) -> Followed:
+    """Follow the source of `request` and report each decision its proposal would change against its
+    current set (a file or cluster:HOST:PORT), or the logged decision when there is none. Returns the
+    final state."""
     from kafka_authz_cli.acl import StandardAuthorizer
 
-    bounds = bounds or FollowBounds()
-    _check(source, bounds, spark is not None)
-    settings = broker_settings(super_users, allow_everyone, broker_config)
-    proposed_authz = StandardAuthorizer(load_source(proposed, acls_format, options=acls_options).bindings, settings)
+    source, spark, p = request.source, request.spark, request.proposal
+    _check(source, request.bounds, spark is not None)
+    settings = broker_settings(p.super_users, p.allow_everyone, p.broker_config)
+    proposed_authz = StandardAuthorizer(load_source(p.proposed, p.acls_format, options=p.acls_options).bindings,
+                                        settings)
     current_authz = None
-    if current is not None:
-        current_authz = StandardAuthorizer(acl_set_from(current, acls_format, command_config, timeout,
-                                                        acls_options).bindings, settings)
+    if p.current is not None:
+        current_authz = StandardAuthorizer(acl_set_from(p.current, p.acls_format, p.command_config, p.timeout,
+                                                        p.acls_options).bindings, settings)
     shadow = Shadow(proposed_authz, current_authz)
     state = Followed(source.log or source.topic or "", shadow.summary)
-    run = _Run(state, shadow, hooks, bounds, every, quarantine_file, clock)
+    run = _Run(state, shadow, hooks, request.bounds, request.every, request.quarantine_file, clock)
     try:
         if spark is not None:
             run.follow_spark(source, spark)
         elif source.log is not None:
             run.follow_file(source, sleep, interval)
         else:
-            run.follow_topic(source, timeout)
+            run.follow_topic(source, p.timeout)
     except OSError as exc:  # unreadable (permissions), or replaced by a directory while followed
         raise InputError(exc.strerror or str(exc), source.log or source.topic) from None
     finally:

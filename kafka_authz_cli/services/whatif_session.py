@@ -2,9 +2,10 @@
 file is saved, keeping the index, the current ACL set, its engine and the baseline in memory, so that
 each answer costs what the change touches (whatif/incremental.py), not the start of a process.
 
-:func:`open_session` checks and loads everything once; :meth:`WhatIfSession.answer` answers one
-proposal; :func:`watch` yields an answer (or the one-line error of a proposal that does not load) for
-the file as it is and after each change, until `stop()` says so.
+:func:`open_session` checks and loads what an :class:`InteractiveRequest` names once;
+:meth:`WhatIfSession.answer` answers the proposal as its file is; :func:`watch` yields an answer (or
+the one-line error of a proposal that does not load) for the file as it is and after each change,
+until `stop()` says so.
 """
 
 from __future__ import annotations
@@ -13,12 +14,12 @@ import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterator, Mapping, Optional, Union
+from typing import TYPE_CHECKING, Callable, Iterator, Optional
 
 from kafka_authz_cli.errors import AuthzError, OptionError
 from kafka_authz_cli.services.settings import broker_settings
 from kafka_authz_cli.services.sources import acl_set_from, load_source
-from kafka_authz_cli.services.whatif import Replayed, note_untimed
+from kafka_authz_cli.services.whatif import Proposal, Replayed, note_untimed
 from kafka_authz_cli.whatif import Baseline, answer_from_index, open_checked, quarantined
 
 if TYPE_CHECKING:
@@ -28,6 +29,18 @@ if TYPE_CHECKING:
 #: (an editor may write a file in several steps).
 POLL_SECONDS = 0.1
 SETTLE_SECONDS = 0.05
+
+
+@dataclass(frozen=True)
+class InteractiveRequest:
+    """`authz whatif --index ... --interactive`: the `proposal` answered from `indexes` (hours from
+    `since`, up to `until`, as :func:`kafka_authz_cli.whatif.hour_bound` gives them) each time its
+    file is saved, incrementally against its current set."""
+
+    proposal: Proposal
+    indexes: tuple[Path, ...] = ()
+    since: Optional[str] = None
+    until: Optional[str] = None
 
 
 @dataclass
@@ -41,57 +54,62 @@ class Answered:
 
 
 class WhatIfSession:
-    def __init__(self, indexes, stats, quarantine, current: StandardAuthorizer, since, until, acls_format,
-                 acls_options):
+    """The indexes of a request, opened and checked, its current set's engine, and the baseline of the
+    last answer."""
+
+    def __init__(self, request: InteractiveRequest, indexes, stats, quarantine, current: StandardAuthorizer):
         from kafka_authz_cli import __version__
         from kafka_authz_cli.services.whatif import baseline_cache_dir
 
-        self.indexes, self.stats, self.quarantine = indexes, stats, quarantine
+        self.request, self.indexes, self.stats, self.quarantine = request, indexes, stats, quarantine
         #: the current set and the broker settings every proposal is decided with
-        self.current, self.since, self.until = current, since, until
-        self.acls_format, self.acls_options = acls_format, acls_options
+        self.current = current
         self.cache_dir, self.version = baseline_cache_dir(), __version__
         self.baseline: Optional[Baseline] = None
 
-    def answer(self, proposed: Path) -> Replayed:
+    @property
+    def proposed(self) -> Path:
+        return self.request.proposal.proposed
+
+    def answer(self) -> Replayed:
+        """The proposal as its file is now."""
         from kafka_authz_cli.acl import StandardAuthorizer
 
-        proposed_acls = load_source(proposed, self.acls_format, quiet=True, options=self.acls_options).bindings
+        r, p = self.request, self.request.proposal
+        proposed_acls = load_source(p.proposed, p.acls_format, quiet=True, options=p.acls_options).bindings
         done, baseline = answer_from_index(
-            self.indexes, self.since, self.until, StandardAuthorizer(proposed_acls, self.current.settings),
+            self.indexes, r.since, r.until, StandardAuthorizer(proposed_acls, self.current.settings),
             self.current, cache_dir=self.cache_dir, version=self.version, baseline=self.baseline)
         self.baseline = baseline or self.baseline
         note_untimed(done.report, done.untimed)
         return Replayed(self.stats, self.quarantine, done.report, done.note)
 
 
-def open_session(indexes: list[Path], current: Union[Path, str, None], *, since: Optional[str] = None,
-                 until: Optional[str] = None, acls_format: Optional[str] = None, super_users: Optional[str] = None,
-                 allow_everyone: Optional[bool] = None, broker_config: Optional[Path] = None,
-                 command_config: Optional[Path] = None, timeout: float = 10.0,
-                 acls_options: Optional[Mapping[str, str]] = None) -> WhatIfSession:
-    """Everything a proposal's answer needs besides the proposal, loaded and checked once."""
+def open_session(request: InteractiveRequest) -> WhatIfSession:
+    """Everything an answer needs besides the proposal, loaded and checked once."""
     from kafka_authz_cli.acl import StandardAuthorizer
 
-    if not indexes:
+    p = request.proposal
+    if not request.indexes:
         raise OptionError("--interactive answers from an index: give --index (build one with "
                           "`authz whatif index`)", "--interactive")
-    if current is None:
+    if p.current is None:
         raise OptionError("--interactive needs --current: its answers are incremental against the current set",
                           "--interactive")
-    settings = broker_settings(super_users, allow_everyone, broker_config)
-    opened, stats = open_checked(indexes)
+    settings = broker_settings(p.super_users, p.allow_everyone, p.broker_config)
+    opened, stats = open_checked(list(request.indexes))
     quarantine = quarantined(opened)
-    current_authz = StandardAuthorizer(acl_set_from(current, acls_format, command_config, timeout,
-                                                    acls_options).bindings, settings)
-    return WhatIfSession(opened, stats, quarantine, current_authz, since, until, acls_format, acls_options)
+    current_authz = StandardAuthorizer(acl_set_from(p.current, p.acls_format, p.command_config, p.timeout,
+                                                    p.acls_options).bindings, settings)
+    return WhatIfSession(request, opened, stats, quarantine, current_authz)
 
 
-def watch(session: WhatIfSession, proposed: Path, stop: Callable[[], bool] = lambda: False,
+def watch(session: WhatIfSession, stop: Callable[[], bool] = lambda: False,
           sleep: Callable[[float], None] = time.sleep) -> Iterator[Answered]:
-    """Answers for `proposed` as it is, then after each change of its content (size or modification
-    time), until `stop()` is true. A proposal that does not load gives its error; the next save is
-    answered again."""
+    """Answers for the session's proposal as its file is, then after each change of its content (size
+    or modification time), until `stop()` is true. A proposal that does not load gives its error; the
+    next save is answered again."""
+    proposed = session.proposed
     seen = None
     while not stop():
         stamp = _stamp(proposed)
@@ -104,7 +122,7 @@ def watch(session: WhatIfSession, proposed: Path, stop: Callable[[], bool] = lam
         seen = stamp
         t0 = time.perf_counter()
         try:
-            result = session.answer(proposed)
+            result = session.answer()
         except AuthzError as exc:
             yield Answered(time.perf_counter() - t0, error=str(exc))
             continue

@@ -4,7 +4,8 @@ and a rotation, without waiting."""
 import json
 import os
 
-from kafka_authz_cli.services.whatif_follow import FollowBounds, FollowHooks, FollowSource, follow
+from kafka_authz_cli.services.whatif import Proposal
+from kafka_authz_cli.services.whatif_follow import FollowBounds, FollowHooks, FollowRequest, FollowSource, follow
 
 LINE = ("[2026-11-20 10:00:0{i},000] DEBUG Principal = User:{who} is Allowed operation = READ from host = 10.0.0.1 "
         "on resource = Topic:LITERAL:orders for request = Fetch with resourceRefCount = 1 based on rule DefaultAllow "
@@ -40,9 +41,9 @@ def test_bounds_status_quarantine_and_a_rotation_on_a_fake_clock(tmp_path):
                    lambda: os.rename(log, tmp_path / "a.log.1"),
                    lambda: write(LINE.format(i=2, who="eve") + "junk (kafka.authorizer.logger)\n")])
     changes, statuses = [], []
-    done = follow(proposed, source=FollowSource(str(log)), super_users="", allow_everyone=False,
-                  hooks=FollowHooks(changes.append, lambda f: statuses.append(f.summary.decisions)),
-                  bounds=FollowBounds(max_seconds=30), quarantine_file=tmp_path / "q.jsonl", clock=clock,
+    request = FollowRequest(Proposal(proposed, super_users="", allow_everyone=False), FollowSource(str(log)),
+                            FollowBounds(max_seconds=30), quarantine_file=tmp_path / "q.jsonl")
+    done = follow(request, FollowHooks(changes.append, lambda f: statuses.append(f.summary.decisions)), clock=clock,
                   sleep=clock.sleep, interval=0.2)
     assert [c.principal for c in changes] == ["User:bob", "User:eve"]
     assert changes[0].cause.startswith("allow.everyone.if.no.acl.found no longer allowing it")
@@ -60,7 +61,7 @@ def test_max_changes_counts_what_was_reported(tmp_path):
     proposed.write_text(json.dumps({"version": 1, "acls": []}))
     clock = Clock()
     got = []
-    done = follow(proposed, source=FollowSource(str(log), from_start=True), hooks=FollowHooks(got.append),
-                  bounds=FollowBounds(max_changes=2), clock=clock, sleep=clock.sleep)
+    request = FollowRequest(Proposal(proposed), FollowSource(str(log), from_start=True), FollowBounds(max_changes=2))
+    done = follow(request, FollowHooks(got.append), clock=clock, sleep=clock.sleep)
     assert [c.principal for c in got] == ["User:a", "User:b"] and done.reported == 2
     assert done.stopped == "--max-changes 2 reached" and done.summary.newly_denied == 5  # all five judged

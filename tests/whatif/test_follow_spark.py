@@ -47,14 +47,15 @@ def _follow_like_a_replay(spark, tmp_path, monkeypatch, strays: dict[str, str]):
     from contextlib import contextmanager
     from pathlib import Path
 
-    from kafka_authz_cli.services.whatif import SparkOptions, replay
-    from kafka_authz_cli.services.whatif_follow import FollowHooks, FollowSource, follow
+    from kafka_authz_cli.services.whatif import Proposal, ReplayRequest, SparkOptions, replay
+    from kafka_authz_cli.services.whatif_follow import FollowHooks, FollowRequest, FollowSource, follow
     from kafka_authz_cli.whatif import spark as spark_job
 
     examples = Path(__file__).resolve().parents[2] / "examples" / "whatif"
     logs = tmp_path / "rolled"
     shutil.copytree(examples / "logs", logs)
-    whole = replay(examples / "proposed.json", examples / "current.json", logs=[str(logs)])
+    proposal = Proposal(examples / "proposed.json", examples / "current.json")
+    whole = replay(ReplayRequest(proposal, logs=(str(logs),)))
     for name, text in strays.items():
         (logs / name).write_text(text)
     replayed = whole.report
@@ -69,11 +70,10 @@ def _follow_like_a_replay(spark, tmp_path, monkeypatch, strays: dict[str, str]):
 
     monkeypatch.setattr(spark_job, "job_session", the_test_session)
     seen, started = [], time.monotonic()
-    done = follow(examples / "proposed.json", examples / "current.json",
-                  source=FollowSource(str(logs), from_start=True), spark=SparkOptions("local[2]"),
-                  hooks=FollowHooks(seen.append, stop=lambda: expected <= {
-                      (c.kind, c.principal, c.operation, c.resource_type, c.resource_name) for c in seen}
-                      or time.monotonic() > started + 60))
+    request = FollowRequest(proposal, FollowSource(str(logs), from_start=True), spark=SparkOptions("local[2]"))
+    done = follow(request, FollowHooks(seen.append, stop=lambda: expected <= {
+        (c.kind, c.principal, c.operation, c.resource_type, c.resource_name) for c in seen}
+        or time.monotonic() > started + 60))
     got = {(c.kind, c.principal, c.operation, c.resource_type, c.resource_name) for c in seen}
     assert got == expected
     # every line of every log read, and accounted for as the replay accounts for it

@@ -15,6 +15,8 @@ from typer.testing import CliRunner
 
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.services import whatif_session
+from kafka_authz_cli.services.whatif import Proposal
+from kafka_authz_cli.services.whatif_session import InteractiveRequest
 from tests.whatif.logs_strategy import prefix_granted_reads
 
 runner = CliRunner()
@@ -51,7 +53,7 @@ def _fresh_full(index: Path, current: Path, proposed: Path) -> dict:
 def test_a_session_answers_each_save_incrementally_and_as_full_does(tmp_path, monkeypatch):
     monkeypatch.setenv("AUTHZ_CACHE_DIR", "off")  # the baseline lives in the session alone
     index, current, proposed = _setup(tmp_path)
-    session = whatif_session.open_session([index], current)
+    session = whatif_session.open_session(InteractiveRequest(Proposal(proposed, current), (index,)))
     saves = [_acls([0, 1, 2, 3]), "{not json", _acls([0, 1, 2, 3, 4], deny="orders-3"), None]
     expected = []
     answers = []
@@ -68,8 +70,7 @@ def test_a_session_answers_each_save_incrementally_and_as_full_does(tmp_path, mo
                 expected.append(None)
 
     expected.append(_fresh_full(index, current, proposed))
-    for answered in whatif_session.watch(session, proposed, stop=lambda: not saves and len(answers) == 4,
-                                         sleep=sleep):
+    for answered in whatif_session.watch(session, stop=lambda: not saves and len(answers) == 4, sleep=sleep):
         answers.append(answered)
     assert [a.error is None for a in answers] == [True, True, False, True]
     assert "expected" in answers[2].error or "JSON" in answers[2].error or "looks like" in answers[2].error
