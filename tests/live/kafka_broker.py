@@ -253,6 +253,14 @@ def _server_properties(data: Path, port: int, cport: int) -> str:
         "transaction.state.log.num.partitions": "1",
         "share.coordinator.state.topic.replication.factor": "1",
         "share.coordinator.state.topic.min.isr": "1",
+        # One partition for the share-group state topic (50 by default): its creation under load, on a
+        # share group's first use, outlasted a test's wait. Heartbeats every second (5 s by default), so
+        # KIP-848 and share groups get their assignment in a second, not five.
+        "share.coordinator.state.topic.num.partitions": "1",
+        "group.share.min.heartbeat.interval.ms": "500",
+        "group.share.heartbeat.interval.ms": "1000",
+        "group.consumer.min.heartbeat.interval.ms": "500",
+        "group.consumer.heartbeat.interval.ms": "1000",
         "group.initial.rebalance.delay.ms": "0",
         "log.cleaner.dedupe.buffer.size": str(4 * 1024 * 1024),
         "log.cleaner.threads": "1",

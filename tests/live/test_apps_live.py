@@ -122,7 +122,10 @@ CASES = [
          lambda: {"g": fresh("g")}),
     Case("consumer (assign, no group)", "consumer", lambda n: _topics(IN), lambda n: {"topics": [IN]}),
     Case("share-consumer", "share-consumer", lambda n: _topics(SHARE_IN) + ["--config", f"group.id={n['g']}"],
-         lambda n: {"topics": [SHARE_IN], "config": {"group.id": n["g"]}}, lambda: {"g": fresh("sg")},
+         # a share group's first records (or its first refusal) take seconds, longer on a loaded machine:
+         # 8 s once ran out in CI, so it waits up to 30 s (a run that works returns at its first record)
+         lambda n: {"topics": [SHARE_IN], "config": {"group.id": n["g"]}, "timeout_ms": 30000},
+         lambda: {"g": fresh("sg")},
          # a share group starts at the latest offset unless told otherwise (share.auto.offset.reset)
          lambda n: {"group_configs": [{"group": n["g"], "configs": {"share.auto.offset.reset": "earliest"}}]}),
     Case("consume-transform-produce", "consume-transform-produce",
