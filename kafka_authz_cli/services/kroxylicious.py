@@ -175,7 +175,7 @@ def _from_maps(yamls: list[_Yaml], key_option: str | None, source: str) -> AclSe
 def _compile_embedded(embedded, path: str, what: str) -> AclSet:
     """Rules held in a YAML scalar, compiled; an error in them placed at the YAML's line:col."""
     try:
-        acl_set = _compile(embedded.text, embedded.where, what)
+        acl_set = _compile(embedded.text, embedded.where)
     except InputError as exc:
         if exc.line is None:
             raise InputError(f"{embedded.where}: {exc.reason}", path, *embedded.anchor) from None
@@ -194,7 +194,7 @@ class _Compiled:
     warnings: list
 
 
-def _compile(text: str, label: str, what: str) -> _Compiled:
+def _compile(text: str, label: str) -> _Compiled:
     """The proxy reads an aclFile as rules whatever it holds: compiled as such (no sniffing)."""
     from kafka_authz_cli.rules import compile_rules_lines
 
@@ -204,7 +204,7 @@ def _compile(text: str, label: str, what: str) -> _Compiled:
 
 
 def _from_file(text: str, label: str, what: str) -> AclSet:
-    compiled = _compile(text, label, what)
+    compiled = _compile(text, label)
     origins = [f"{label}{'' if line is None else f':{line}'} ({what})" for line in compiled.lines]
     return AclSet(compiled.bindings, origins, label, FORMAT, compiled.warnings)
 
