@@ -38,6 +38,11 @@ class MapKey:
     key: str
     namespace: str | None
 
+    @property
+    def mounted(self) -> str:
+        """Where the operator mounts the key in the proxy pod (MountedResourceConfigProvider)."""
+        return f"/opt/kroxylicious/secure/{self.provider}/{self.name}/{self.key}"
+
 
 @dataclass(frozen=True)
 class AclFileTarget:

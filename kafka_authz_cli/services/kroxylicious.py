@@ -127,8 +127,7 @@ def _from_ref(y: _Yaml, ref, yamls: list[_Yaml], key_option: str | None) -> AclS
         map_path, values = holder[1]
         if mk.key not in values:
             raise InputError(f"{label}: {mk.kind} {mk.name} ({map_path}) has no key {mk.key!r}: the proxy pod's "
-                             f"/opt/kroxylicious/secure/{mk.provider}/{mk.name}/{mk.key} does not exist and the proxy "
-                             "fails to start", y.path, ref.line, ref.col)
+                             f"{mk.mounted} does not exist and the proxy fails to start", y.path, ref.line, ref.col)
         return _compile_embedded(values[mk.key], map_path, f"rules of {label}, {values[mk.key].where}")
     file = _local_file(ref, y.path)
     return _from_file(read_text(file), str(file), f"rules of {label} at {y.path}:{ref.line}")
