@@ -106,9 +106,9 @@ def _from_ref(y: _Yaml, ref, yamls: list[_Yaml], key_option: str | None) -> AclS
         raise InputError(f"{label}: the operator refuses `aclFile: {ref.value}`: a config provider placeholder "
                          "cannot be preceded or followed by other characters (SecureConfigInterpolator)",
                          y.path, ref.line, ref.col)
-    if target.pod_path:
-        raise InputError(f"{label}: aclFile {ref.value!r} is a path inside the proxy pod, which this input does not "
-                         "hold (keep the rules in a ConfigMap and name it as ${configmap:NAME:KEY})",
+    if target.pod_path is not None:
+        raise InputError(f"{label}: aclFile {ref.value!r}{target.unquoted} is a path inside the proxy pod, which this "
+                         "input does not hold (keep the rules in a ConfigMap and name it as ${configmap:NAME:KEY})",
                          y.path, ref.line, ref.col)
     mk = target.map_key
     if key_option is not None and (mk is None or mk.key != key_option):

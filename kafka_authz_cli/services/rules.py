@@ -330,9 +330,9 @@ def _follow(ref, path: Path, maps: dict, referenced: set, inputs: _Inputs, res: 
         referenced.add((*found, mk.key))
         run.followed.append(f"{path}:{ref.line}:{ref.col}: {label} -> {mk.kind} {mk.name}, key {mk.key} ({entry[0]})")
         return
-    if aim.pod_path:
-        at(RULES_NOT_HERE.code, f"aclFile {ref.value!r} is a path inside the proxy pod: not linted (keep the rules in "
-           "a ConfigMap and name it as ${configmap:NAME:KEY})")
+    if aim.pod_path is not None:
+        at(RULES_NOT_HERE.code, f"aclFile {ref.value!r}{aim.unquoted} is a path inside the proxy pod: not linted "
+           "(keep the rules in a ConfigMap and name it as ${configmap:NAME:KEY})")
         return
     target = _local_acl_file(ref, path, at)
     if target is None:
