@@ -7,7 +7,10 @@ finding. What is followed, as the operator and the proxy follow it:
 
 - in a ``KafkaProtocolFilter`` (the operator), the value must be exactly one config provider placeholder
   ``${provider:NAME:KEY}`` (``SecureConfigInterpolator``: nothing before or after it), whose provider is
-  ``configmap`` or ``secret``; any other value is a path inside the proxy pod, which no input here holds;
+  ``configmap`` or ``secret``; any other value is a path inside the proxy pod, which no input here holds.
+  A run of ``^`` before a placeholder quotes it: an odd run leaves it text, and every run is halved
+  (``^${configmap:a:b}`` gives the proxy ``${configmap:a:b}``, ``^^${configmap:a:b}`` the mounted path
+  after one ``^``): both are such paths;
 - in a proxy configuration, ``/opt/kroxylicious/secure/<provider>/<NAME>/<KEY>`` is where the operator
   mounts such a key (the same ConfigMap or Secret); any other value is a file the proxy opens with
   ``Path.of`` (relative to the directory it is started in). A repository keeps that file next to the
@@ -17,6 +20,7 @@ finding. What is followed, as the operator and the proxy follow it:
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, TypeVar
@@ -38,36 +42,71 @@ class MapKey:
     key: str
     namespace: str | None
 
+    @property
+    def mounted(self) -> str:
+        """Where the operator mounts the key in the proxy pod (MountedResourceConfigProvider)."""
+        return f"/opt/kroxylicious/secure/{self.provider}/{self.name}/{self.key}"
+
 
 @dataclass(frozen=True)
 class AclFileTarget:
-    """What one ``aclFile`` names: exactly one of ``map_key``, ``path``, ``refused`` (the operator
-    refuses the value) and ``pod_path`` (a path inside the proxy pod)."""
+    """What one ``aclFile`` names: exactly one of ``map_key``, ``path`` (a file the proxy opens),
+    ``refused`` (the operator refuses the value) and ``pod_path`` (the path inside the proxy pod that the
+    operator gives the proxy). ``ref`` holds the value as written and where."""
 
     ref: AclFileRef
     map_key: MapKey | None = None
     path: str | None = None
     refused: bool = False
-    pod_path: bool = False
+    pod_path: str | None = None
 
     @property
     def label(self) -> str:
         return f"{'KafkaProtocolFilter' if self.ref.operator else 'filter'} {self.ref.filter_name}"
 
+    @property
+    def unquoted(self) -> str:
+        """How the operator's quoting changed a pod path, in words ('' where it did not)."""
+        if self.pod_path is None or self.pod_path == self.ref.value:
+            return ""
+        return f" (the operator gives the proxy {self.pod_path!r}: ^ before ${{ quotes it, SecureConfigInterpolator)"
+
+
+#: SecureConfigInterpolator.PATTERN, found anywhere in a value with the run of ``^`` quoting it.
+_QUOTED_PLACEHOLDER = re.compile(r"(?P<quoting>\^*)" + PLACEHOLDER.pattern)
+
 
 def acl_file_target(ref: AclFileRef) -> AclFileTarget:
     if ref.operator:
-        placeholder = PLACEHOLDER.search(ref.value)
-        if placeholder is None:
-            return AclFileTarget(ref, pod_path=True)
-        if placeholder.start() != 0 or placeholder.end() != len(ref.value):
+        return _interpolated(ref)
+    placeholder = MOUNTED.fullmatch(ref.value)
+    if placeholder is None:
+        return AclFileTarget(ref, path=ref.value)
+    return AclFileTarget(ref, map_key=_map_key(placeholder, ref))
+
+
+def _interpolated(ref: AclFileRef) -> AclFileTarget:
+    """A ``KafkaProtocolFilter``'s aclFile as ``SecureConfigInterpolator.maybeInterpolateString`` makes it:
+    placeholders quoted by an odd run of ``^`` stay text; the first other one must be the whole value."""
+    value, given, end = ref.value, [], 0
+    for placeholder in _QUOTED_PLACEHOLDER.finditer(value):
+        carets = len(placeholder["quoting"])
+        if carets % 2:
+            given.append(value[end:placeholder.start()] + "^" * (carets // 2) + placeholder[0][carets:])
+            end = placeholder.end()
+            continue
+        if placeholder.start() != 0 or placeholder.end() != len(value):
             return AclFileTarget(ref, refused=True)
-    else:
-        placeholder = MOUNTED.fullmatch(ref.value)
-        if placeholder is None:
-            return AclFileTarget(ref, path=ref.value)
+        map_key = _map_key(placeholder, ref)
+        if carets == 0 or map_key.kind is None:
+            return AclFileTarget(ref, map_key=map_key)
+        return AclFileTarget(ref, pod_path="^" * (carets // 2) + map_key.mounted)
+    return AclFileTarget(ref, pod_path="".join(given) + value[end:])
+
+
+def _map_key(placeholder: re.Match, ref: AclFileRef) -> MapKey:
     provider, name, key = placeholder.group("provider", "name", "key")
-    return AclFileTarget(ref, map_key=MapKey(provider, PROVIDERS.get(provider), name, key, ref.namespace))
+    return MapKey(provider, PROVIDERS.get(provider), name, key, ref.namespace)
 
 
 T = TypeVar("T")

@@ -106,9 +106,9 @@ def _from_ref(y: _Yaml, ref, yamls: list[_Yaml], key_option: str | None) -> AclS
         raise InputError(f"{label}: the operator refuses `aclFile: {ref.value}`: a config provider placeholder "
                          "cannot be preceded or followed by other characters (SecureConfigInterpolator)",
                          y.path, ref.line, ref.col)
-    if target.pod_path:
-        raise InputError(f"{label}: aclFile {ref.value!r} is a path inside the proxy pod, which this input does not "
-                         "hold (keep the rules in a ConfigMap and name it as ${configmap:NAME:KEY})",
+    if target.pod_path is not None:
+        raise InputError(f"{label}: aclFile {ref.value!r}{target.unquoted} is a path inside the proxy pod, which this "
+                         "input does not hold (keep the rules in a ConfigMap and name it as ${configmap:NAME:KEY})",
                          y.path, ref.line, ref.col)
     mk = target.map_key
     if key_option is not None and (mk is None or mk.key != key_option):
@@ -127,8 +127,7 @@ def _from_ref(y: _Yaml, ref, yamls: list[_Yaml], key_option: str | None) -> AclS
         map_path, values = holder[1]
         if mk.key not in values:
             raise InputError(f"{label}: {mk.kind} {mk.name} ({map_path}) has no key {mk.key!r}: the proxy pod's "
-                             f"/opt/kroxylicious/secure/{mk.provider}/{mk.name}/{mk.key} does not exist and the proxy "
-                             "fails to start", y.path, ref.line, ref.col)
+                             f"{mk.mounted} does not exist and the proxy fails to start", y.path, ref.line, ref.col)
         return _compile_embedded(values[mk.key], map_path, f"rules of {label}, {values[mk.key].where}")
     file = _local_file(ref, y.path)
     return _from_file(read_text(file), str(file), f"rules of {label} at {y.path}:{ref.line}")
@@ -175,7 +174,7 @@ def _from_maps(yamls: list[_Yaml], key_option: str | None, source: str) -> AclSe
 def _compile_embedded(embedded, path: str, what: str) -> AclSet:
     """Rules held in a YAML scalar, compiled; an error in them placed at the YAML's line:col."""
     try:
-        acl_set = _compile(embedded.text, embedded.where, what)
+        acl_set = _compile(embedded.text, embedded.where)
     except InputError as exc:
         if exc.line is None:
             raise InputError(f"{embedded.where}: {exc.reason}", path, *embedded.anchor) from None
@@ -194,7 +193,7 @@ class _Compiled:
     warnings: list
 
 
-def _compile(text: str, label: str, what: str) -> _Compiled:
+def _compile(text: str, label: str) -> _Compiled:
     """The proxy reads an aclFile as rules whatever it holds: compiled as such (no sniffing)."""
     from kafka_authz_cli.rules import compile_rules_lines
 
@@ -204,7 +203,7 @@ def _compile(text: str, label: str, what: str) -> _Compiled:
 
 
 def _from_file(text: str, label: str, what: str) -> AclSet:
-    compiled = _compile(text, label, what)
+    compiled = _compile(text, label)
     origins = [f"{label}{'' if line is None else f':{line}'} ({what})" for line in compiled.lines]
     return AclSet(compiled.bindings, origins, label, FORMAT, compiled.warnings)
 

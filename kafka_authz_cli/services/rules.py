@@ -325,15 +325,14 @@ def _follow(ref, path: Path, maps: dict, referenced: set, inputs: _Inputs, res: 
         found, entry = held
         if mk.key not in entry[1]:
             at(RULES_UNREADABLE.code, f"{mk.kind} {mk.name} ({entry[0]}) has no key {mk.key!r}: the proxy pod's "
-               f"/opt/kroxylicious/secure/{mk.provider}/{mk.name}/{mk.key} will not exist and the proxy fails to start "
-               "(AclAuthorizerService: NoSuchFileException)")
+               f"{mk.mounted} will not exist and the proxy fails to start (AclAuthorizerService: NoSuchFileException)")
             return
         referenced.add((*found, mk.key))
         run.followed.append(f"{path}:{ref.line}:{ref.col}: {label} -> {mk.kind} {mk.name}, key {mk.key} ({entry[0]})")
         return
-    if aim.pod_path:
-        at(RULES_NOT_HERE.code, f"aclFile {ref.value!r} is a path inside the proxy pod: not linted (keep the rules in "
-           "a ConfigMap and name it as ${configmap:NAME:KEY})")
+    if aim.pod_path is not None:
+        at(RULES_NOT_HERE.code, f"aclFile {ref.value!r}{aim.unquoted} is a path inside the proxy pod: not linted "
+           "(keep the rules in a ConfigMap and name it as ${configmap:NAME:KEY})")
         return
     target = _local_acl_file(ref, path, at)
     if target is None:
