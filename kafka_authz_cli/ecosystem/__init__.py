@@ -11,14 +11,14 @@ topologies as its default ACL provider applies them). ``yamlnodes`` reads YAML w
 of every node, so that each binding keeps its ``file:line`` and every error is located; ``yaml_aliases``
 composes YAML aliases as each tool's YAML library reads them (Jackson: as text; SnakeYAML and kubectl's
 go-yaml: within their limits), never expanding past a bound. ``jikkou_match`` matches MATCH patterns in RE2
-or within a CPU budget; ``terraform_state`` reads Terraform's JSON strictly. ``reading`` is
+or within a CPU budget; ``terraform_state`` reads Terraform's JSON strictly. ``source_reading`` is
 what every reader keeps while reading (warnings per kind, coded findings), ``findings`` the registry of
 the EA codes. ``written`` is what a writer
 returns: the text, and the bindings it could not express (refused unless the caller accepts the loss).
 ``directory`` reads a directory of files of one format as one ACL set.
 
 Pure: no terminal, no network. Above ``acl`` (bindings, ``AclSet``), below the services, which make
-every command that takes ACLs accept these formats (``services/sources.py``).
+every command that takes ACLs accept these formats (``services/acl_sources.py``).
 """
 
 from typing import TYPE_CHECKING
@@ -28,11 +28,11 @@ from kafka_authz_cli import lazy_face
 if TYPE_CHECKING:  # the names for type checkers and editors; at run time each is loaded on first use
     from kafka_authz_cli.ecosystem.directory import read_directory
     from kafka_authz_cli.ecosystem.findings import CODES
-    from kafka_authz_cli.ecosystem.reading import SourceFinding
+    from kafka_authz_cli.ecosystem.source_reading import SourceFinding
     from kafka_authz_cli.ecosystem.written import Lost, NotExpressible, Written
 
 __getattr__, __all__ = lazy_face(__name__, {
     "read_directory": "directory",
     "Lost": "written", "Written": "written", "NotExpressible": "written",
-    "CODES": "findings", "SourceFinding": "reading",
+    "CODES": "findings", "SourceFinding": "source_reading",
 })

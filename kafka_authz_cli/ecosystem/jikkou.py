@@ -34,7 +34,7 @@ from kafka_authz_cli.acl import AclBinding, AclOperation, AclPermissionType, Acl
 from kafka_authz_cli.codes import FindingCode
 from kafka_authz_cli.ecosystem import yamlnodes as y
 from kafka_authz_cli.ecosystem.jikkou_match import compile_match
-from kafka_authz_cli.ecosystem.reading import record
+from kafka_authz_cli.ecosystem.source_reading import record
 from kafka_authz_cli.ecosystem.yaml_aliases import JACKSON
 from kafka_authz_cli.errors import InputError, OptionError
 from kafka_authz_cli.formats import WarningTally, read_text

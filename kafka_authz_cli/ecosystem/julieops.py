@@ -26,7 +26,7 @@ from kafka_authz_cli.ecosystem import julieops_acls
 from kafka_authz_cli.ecosystem import julieops_model as m
 from kafka_authz_cli.ecosystem import yamlnodes as y
 from kafka_authz_cli.ecosystem.julieops_config import config
-from kafka_authz_cli.ecosystem.reading import record
+from kafka_authz_cli.ecosystem.source_reading import record
 from kafka_authz_cli.ecosystem.yaml_aliases import JACKSON
 from kafka_authz_cli.errors import InputError
 from kafka_authz_cli.formats import WarningTally, brief

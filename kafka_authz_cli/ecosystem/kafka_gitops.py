@@ -43,7 +43,7 @@ from kafka_authz_cli.ecosystem.kafka_gitops_expand import (
     text,
     texts,
 )
-from kafka_authz_cli.ecosystem.reading import record
+from kafka_authz_cli.ecosystem.source_reading import record
 from kafka_authz_cli.ecosystem.yaml_aliases import JACKSON
 from kafka_authz_cli.errors import InputError
 from kafka_authz_cli.formats import WarningTally, loads, read_text

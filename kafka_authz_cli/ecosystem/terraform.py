@@ -31,7 +31,7 @@ from kafka_authz_cli.acl import AclBinding, AclOperation, AclPermissionType, Acl
 from kafka_authz_cli.codes import FindingCode
 from kafka_authz_cli.ecosystem import terraform_hcl as hcl
 from kafka_authz_cli.ecosystem import terraform_state as state
-from kafka_authz_cli.ecosystem.reading import record
+from kafka_authz_cli.ecosystem.source_reading import record
 from kafka_authz_cli.errors import InputError, OptionError
 from kafka_authz_cli.formats import WarningTally, json_type
 

@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Callable, Mapping, Optional
 
 from kafka_authz_cli.errors import InputError, OptionError
+from kafka_authz_cli.services.acl_sources import acl_set_from, load_source
 from kafka_authz_cli.services.settings import broker_settings
-from kafka_authz_cli.services.sources import acl_set_from, load_source
 from kafka_authz_cli.whatif import (
     EventReader,
     Follower,

@@ -18,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from kafka_authz_cli.acl import AclBinding, dump_acls  # noqa: E402
 from kafka_authz_cli.ecosystem.terraform_write import write  # noqa: E402
-from kafka_authz_cli.services.sources import load_acl_set  # noqa: E402
+from kafka_authz_cli.services.acl_sources import load_acl_set  # noqa: E402
 
 OPS = ["READ", "WRITE", "DESCRIBE", "CREATE", "ALTER", "DELETE"]
 

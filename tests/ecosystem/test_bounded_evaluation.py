@@ -21,7 +21,7 @@ from kafka_authz_cli.ecosystem.terraform import MAX_INSTANCES, MAX_INSTANCES_IN_
 from kafka_authz_cli.ecosystem.terraform_hcl import MAX_DEPTH, MAX_STRING
 from kafka_authz_cli.errors import InputError
 from kafka_authz_cli.formats import read_bytes, read_text, text_lines
-from kafka_authz_cli.services.sources import load_acl_set
+from kafka_authz_cli.services.acl_sources import load_acl_set
 
 ACL = ('resource "kafka_acl" "a" {{\n  resource_name       = {name}\n  resource_type       = "Topic"\n'
        '  acl_principal       = "User:alice"\n  acl_host            = "*"\n  acl_operation       = "Read"\n'

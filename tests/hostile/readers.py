@@ -17,7 +17,7 @@ from kafka_authz_cli.acl.requests import parse_requests
 from kafka_authz_cli.ecosystem import jikkou, julieops, kafka_gitops, ksm, strimzi, terraform  # noqa: F401
 from kafka_authz_cli.ecosystem.jikkou_match import compile_match
 from kafka_authz_cli.errors import InputError
-from kafka_authz_cli.formats.reading import csv_table, json_lines, loads
+from kafka_authz_cli.formats.strict_input import csv_table, json_lines, loads
 from kafka_authz_cli.rules.types_file import parse_types
 from kafka_authz_cli.scram.credential import (
     KafkaScramServer,
@@ -27,7 +27,7 @@ from kafka_authz_cli.scram.credential import (
     parse_add_scram,
 )
 from kafka_authz_cli.scram.records import parse_records
-from kafka_authz_cli.services.sources import parse_acl_source as parse_acls
+from kafka_authz_cli.services.acl_sources import parse_acl_source as parse_acls
 
 LABEL = "fuzz"
 _CRED = ScramCredential.from_password(ScramMechanism.SCRAM_SHA_256, "pw", b"salt", 4096)
