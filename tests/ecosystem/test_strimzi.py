@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from kafka_authz_cli.cli.app import app
-from kafka_authz_cli.ecosystem.strimzi import read
+from kafka_authz_cli.ecosystem.strimzi.reader import read
 from kafka_authz_cli.errors import InputError
 from kafka_authz_cli.services.acl_sources import load_acl_set, load_source, parse_acl_source
 

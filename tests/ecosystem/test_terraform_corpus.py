@@ -11,8 +11,8 @@ import pytest
 from typer.testing import CliRunner
 
 from kafka_authz_cli.cli.app import app
-from kafka_authz_cli.ecosystem.terraform import read
-from kafka_authz_cli.ecosystem.terraform_write import write
+from kafka_authz_cli.ecosystem.terraform.reader import read
+from kafka_authz_cli.ecosystem.terraform.writer import write
 from kafka_authz_cli.errors import InputError
 from kafka_authz_cli.services.acl_sources import load_acl_set
 from kafka_authz_cli.services.diff import condition_holds, diff_acl_sets
