@@ -5,7 +5,7 @@ the broker's validation). The authorizer: ``decision`` is what it is asked and a
 its outcome, the rule, the audit line and the decision in words); ``engine`` decides requests exactly
 as the KRaft ``StandardAuthorizer`` does, over an immutable snapshot of bindings and the broker's
 settings (``broker_settings``: ``super.users`` and ``allow.everyone.if.no.acl.found``), from the hash
-indexes of ``index`` and, where Kafka's own quirks decide, the step-by-step walk of its sorted set in
+indexes of ``type_index`` and, where Kafka's own quirks decide, the step-by-step walk of its sorted set in
 ``walk`` (both match ACLs with ``matching``); ``naive`` is the deliberately simple reference the
 engine is tested against. Around it: ``filter`` is ``AclBindingFilter`` (what DescribeAcls /
 DeleteAcls match); ``apikeys`` names request types; ``compare`` compares two ACL sets as bindings

@@ -48,7 +48,7 @@ from kafka_authz_cli.acl.model import (
 )
 
 if TYPE_CHECKING:
-    from kafka_authz_cli.acl.index import Bucket
+    from kafka_authz_cli.acl.type_index import Bucket
 
 FRESH_PRINCIPAL = "User:anyone-else"
 FRESH_HOST = "192.0.2.254"

@@ -31,7 +31,6 @@ from kafka_authz_cli.acl.classes import (
 )
 from kafka_authz_cli.acl.decision import Request, matching_acl_rule
 from kafka_authz_cli.acl.engine import StandardAuthorizer
-from kafka_authz_cli.acl.index import TypeIndex
 from kafka_authz_cli.acl.matching import MATCHED_OPS, WILDCARD_PRINCIPAL_KEY, principal_key
 from kafka_authz_cli.acl.model import (
     CLUSTER_NAME,
@@ -45,6 +44,7 @@ from kafka_authz_cli.acl.model import (
 )
 from kafka_authz_cli.acl.names import NameClass, NameSpace
 from kafka_authz_cli.acl.principal_slices import PrincipalSlices
+from kafka_authz_cli.acl.type_index import TypeIndex
 
 
 class TouchedPatterns:

@@ -14,7 +14,7 @@ matching DENY in walk order, the reported ALLOW the last matching ALLOW; names s
 
 The one idea of this engine: for almost every input, which ACLs that walk meets, and in which order,
 follows from the request's name alone (the name, its prefixes longest first, then the wildcards).
-So the common case is answered from hash indexes (:mod:`.index`; no scan: the cost does not grow
+So the common case is answered from hash indexes (:mod:`.type_index`; no scan: the cost does not grow
 with the number of ACLs), visiting the same buckets in the same order with the same stopping rule,
 and the walk itself is reproduced step by step (:mod:`.walk`) only for the inputs where its own
 quirks decide the outcome (ACLs with an empty name, or names sorting below ``*`` on both sides).
@@ -38,7 +38,6 @@ from kafka_authz_cli.acl.decision import (
     Request,
     matching_acl_rule,
 )
-from kafka_authz_cli.acl.index import TypeIndex, lookup_keys
 from kafka_authz_cli.acl.matching import (
     WILDCARD_PRINCIPAL_KEY,
     bad_principal_error,
@@ -58,6 +57,7 @@ from kafka_authz_cli.acl.model import (
     java_host_address,
     unmatchable_host_reason,
 )
+from kafka_authz_cli.acl.type_index import TypeIndex, lookup_keys
 from kafka_authz_cli.acl.walk import SortedAcls, WalkError, find_acl_rule, has_resource_acls
 from kafka_authz_cli.formats import paused_gc
 

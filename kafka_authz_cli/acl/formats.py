@@ -554,7 +554,7 @@ def parse_acls(text: str, path: str = "<input>", fmt: str | None = None) -> AclS
             return AclSet([], [], path, "json", [empty_warning(path)])
         raise wrong_kind(text, path, ACL_SET_EXPECTED, ACL_SET_READS)
     if fmt == "rules":
-        # Rules files are compiled by the rules package (services.sources.parse_acl_source reads both).
+        # Rules files are compiled by the rules package (services.acl_sources.parse_acl_source reads both).
         raise InputError("this looks like a Kroxylicious rules file; expected an ACL set (json, kafka-acls "
                          "or csv)", path, 1, 1)
     if fmt not in ACL_FORMATS:

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from kafka_authz_cli.acl.classes import RequestClasses, valid_host
 from kafka_authz_cli.acl.engine import StandardAuthorizer
-from kafka_authz_cli.acl.index import TypeIndex
 from kafka_authz_cli.acl.matching import WILDCARD_PRINCIPAL_KEY, principal_key
 from kafka_authz_cli.acl.model import WILDCARD_HOST, WILDCARD_RESOURCE, PatternType, ResourceType
+from kafka_authz_cli.acl.type_index import TypeIndex
 
 
 def walk_slots(index: TypeIndex | None, name: str) -> list[tuple[tuple[int, int], object]]:

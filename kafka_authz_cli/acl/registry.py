@@ -153,8 +153,8 @@ FORMATS: dict[str, AclSetFormat] = {f.name: f for f in (
     AclSetFormat(
         "strimzi", "Strimzi KafkaUser resources", ECOSYSTEM,
         "Strimzi 1.2.0 (kafka.strimzi.io/v1; v1beta2 and older as 0.51.0)",
-        "kafka_authz_cli.ecosystem.strimzi:read", "kafka_authz_cli.ecosystem.strimzi:read_many",
-        "kafka_authz_cli.ecosystem.strimzi_write:write", "kafka_authz_cli.ecosystem.strimzi:sniff",
+        "kafka_authz_cli.ecosystem.strimzi.reader:read", "kafka_authz_cli.ecosystem.strimzi.reader:read_many",
+        "kafka_authz_cli.ecosystem.strimzi.writer:write", "kafka_authz_cli.ecosystem.strimzi.reader:sniff",
         kinds=("strimzi-kafkauser",), syntax=("yaml", "json"),
         options={"cluster": "read only the KafkaUsers labelled strimzi.io/cluster=VALUE (what that cluster's User "
                             "Operator applies)"},
@@ -165,8 +165,8 @@ FORMATS: dict[str, AclSetFormat] = {f.name: f for f in (
     AclSetFormat(
         "ksm-yaml", "Kafka Security Manager YAML files", ECOSYSTEM,
         "Kafka Security Manager 1.1.0 (YamlAclParser, KSM 0.10 and later)",
-        "kafka_authz_cli.ecosystem.ksm:read", "kafka_authz_cli.ecosystem.ksm:read_many",
-        "kafka_authz_cli.ecosystem.ksm_write:write", "kafka_authz_cli.ecosystem.ksm:sniff",
+        "kafka_authz_cli.ecosystem.ksm.reader:read", "kafka_authz_cli.ecosystem.ksm.reader:read_many",
+        "kafka_authz_cli.ecosystem.ksm.writer:write", "kafka_authz_cli.ecosystem.ksm.reader:sniff",
         kinds=("ksm-yaml",), syntax=("yaml", "json"), options={},
         cannot_hold="non-User principals, LITERAL names ending in '*', names with surrounding spaces, hosts that "
                     "are empty or hold ',', resources other than topics, groups, transactional ids and clusters, "
@@ -177,11 +177,11 @@ FORMATS: dict[str, AclSetFormat] = {f.name: f for f in (
         "Kafka Security Manager (ksm-yaml, csv)", either=("ksm-yaml", "csv")),
     AclSetFormat(
         "julieops", "JulieOps topologies", ECOSYSTEM, "JulieOps 4.4.1 (its default ACL provider, AclsBindingsBuilder)",
-        "kafka_authz_cli.ecosystem.julieops:read", "kafka_authz_cli.ecosystem.julieops:read_many",
-        sniffer="kafka_authz_cli.ecosystem.julieops:sniff", kinds=("julieops",), syntax=("yaml", "json"),
+        "kafka_authz_cli.ecosystem.julieops.reader:read", "kafka_authz_cli.ecosystem.julieops.reader:read_many",
+        sniffer="kafka_authz_cli.ecosystem.julieops.reader:sniff", kinds=("julieops",), syntax=("yaml", "json"),
         options={
             # JulieOps' own configuration keys (Constants; defaults from reference.conf of 4.4.1): only those
-            # the default ACL provider reads while building bindings (ecosystem/julieops_config.py)
+            # the default ACL provider reads while building bindings (ecosystem/julieops/builder_config.py)
             "topology.topic.prefix.separator": "separator of the default topic and project prefixes (default '.')",
             "topology.topic.prefix.format": "Jinja format of full topic names ({{context}}, other top-level keys, "
                                             "{{project}}, {{topic}}, {{dataType}}); set with the project format",
@@ -223,8 +223,8 @@ FORMATS: dict[str, AclSetFormat] = {f.name: f for f in (
     AclSetFormat(
         "jikkou", "Jikkou KafkaPrincipalAuthorization resources", ECOSYSTEM,
         "Jikkou 1.1.0 (kafka.jikkou.io/v1; v1beta2 read alike)",
-        "kafka_authz_cli.ecosystem.jikkou:read", "kafka_authz_cli.ecosystem.jikkou:read_many",
-        "kafka_authz_cli.ecosystem.jikkou_write:write", "kafka_authz_cli.ecosystem.jikkou:sniff",
+        "kafka_authz_cli.ecosystem.jikkou.reader:read", "kafka_authz_cli.ecosystem.jikkou.reader:read_many",
+        "kafka_authz_cli.ecosystem.jikkou.writer:write", "kafka_authz_cli.ecosystem.jikkou.reader:sniff",
         kinds=("jikkou",), syntax=("yaml", "json"),
         options={"topics": "a file of the cluster's topic names, one a line (kafka-topics.sh --list output), that "
                            "patternType MATCH rules are expanded against, as Jikkou does when it plans"},
@@ -237,8 +237,8 @@ FORMATS: dict[str, AclSetFormat] = {f.name: f for f in (
     AclSetFormat(
         "kafka-gitops", "kafka-gitops desired state files", ECOSYSTEM,
         "kafka-gitops 0.2.15 (StateManager, ServiceDetails; custom ACL defaults as on master 8f3afc9)",
-        "kafka_authz_cli.ecosystem.kafka_gitops:read", "kafka_authz_cli.ecosystem.kafka_gitops:read_many",
-        "kafka_authz_cli.ecosystem.kafka_gitops_write:write", "kafka_authz_cli.ecosystem.kafka_gitops:sniff",
+        "kafka_authz_cli.ecosystem.kafka_gitops.reader:read", "kafka_authz_cli.ecosystem.kafka_gitops.reader:read_many",
+        "kafka_authz_cli.ecosystem.kafka_gitops.writer:write", "kafka_authz_cli.ecosystem.kafka_gitops.reader:sniff",
         kinds=("kafka-gitops",), syntax=("yaml", "json"),
         options={"ccloud-service-accounts": "with settings.ccloud.enabled, the Confluent Cloud service-account ids "
                                             "kafka-gitops looks up: NAME=ID,... (a service's account is named after "
@@ -253,8 +253,8 @@ FORMATS: dict[str, AclSetFormat] = {f.name: f for f in (
         "terraform", "Terraform kafka_acl / confluent_kafka_acl resources", ECOSYSTEM,
         "Mongey/terraform-provider-kafka 0.13.1 (kafka_acl) and confluentinc/terraform-provider-confluent 2.83 "
         "(confluent_kafka_acl)",
-        "kafka_authz_cli.ecosystem.terraform:read", "kafka_authz_cli.ecosystem.terraform:read_many",
-        "kafka_authz_cli.ecosystem.terraform_write:write", "kafka_authz_cli.ecosystem.terraform:sniff",
+        "kafka_authz_cli.ecosystem.terraform.reader:read", "kafka_authz_cli.ecosystem.terraform.reader:read_many",
+        "kafka_authz_cli.ecosystem.terraform.writer:write", "kafka_authz_cli.ecosystem.terraform.reader:sniff",
         kinds=("terraform", "terraform-state"), syntax=("yaml", "json"),
         options={"unevaluated": "error (the default): a kafka_acl whose values authz cannot evaluate (references to "
                                 "other resources, for_each, functions) is an error; skip: it is left out, warned "

@@ -1,11 +1,11 @@
 """A broker's configuration as KIP-226 resolves it, and the password encoder of dynamic passwords.
 
-``registry`` is Kafka's own config definitions (type, default, importance, validator, dynamic
+``definitions`` is Kafka's own config definitions (type, default, importance, validator, dynamic
 update mode, topic-to-broker synonyms), per Kafka version, generated from Kafka's classes by
 tools/gen_config_registry.py into ``kafka_configs.json``; ``dynamic`` is the resolution (which value a broker really uses for a key, from which level and
 property: dynamic per-broker, dynamic cluster-wide default, static server.properties, Kafka's
 default, synonyms and listener prefixes counted) with the tables of what can be updated
-dynamically; ``files`` reads the sources (server.properties, dynamic configs as JSON or
+dynamically; ``broker_files`` reads the sources (server.properties, dynamic configs as JSON or
 ``kafka-configs --describe`` text, the ``password.encoder.*`` settings); ``live`` turns a broker's
 DescribeConfigs answer into the same sources and checks authz's resolution against the broker's;
 ``password_encoder`` is ``EncryptingPasswordEncoder`` exactly (ZooKeeper-mode dynamic passwords).
@@ -19,6 +19,23 @@ from typing import TYPE_CHECKING
 from kafka_authz_cli import lazy_face
 
 if TYPE_CHECKING:  # the names for type checkers and editors; at run time each is loaded on first use
+    from kafka_authz_cli.config.broker_files import (
+        EncoderSettings,
+        load_sources,
+        read_dynamic,
+        read_encoder_settings,
+        read_static,
+    )
+    from kafka_authz_cli.config.definitions import (
+        ConfigDefinition,
+        KafkaConfigs,
+        kafka_configs,
+        kafka_versions,
+        match_version,
+        pick_version,
+        span,
+        versions_defining,
+    )
     from kafka_authz_cli.config.dynamic import (
         ALL_DYNAMIC_CONFIGS,
         DEFAULTS,
@@ -32,13 +49,6 @@ if TYPE_CHECKING:  # the names for type checkers and editors; at run time each i
         resolve_key,
         scoped_key,
         validate_dynamic,
-    )
-    from kafka_authz_cli.config.files import (
-        EncoderSettings,
-        load_sources,
-        read_dynamic,
-        read_encoder_settings,
-        read_static,
     )
     from kafka_authz_cli.config.live import (
         Check,
@@ -56,16 +66,6 @@ if TYPE_CHECKING:  # the names for type checkers and editors; at run time each i
         static_drift,
     )
     from kafka_authz_cli.config.password_encoder import EncoderConfig, UnsupportedByAuthz, decode, describe, encode
-    from kafka_authz_cli.config.registry import (
-        ConfigDefinition,
-        KafkaConfigs,
-        kafka_configs,
-        kafka_versions,
-        match_version,
-        pick_version,
-        span,
-        versions_defining,
-    )
 
 __getattr__, __all__ = lazy_face(__name__, {
     # dynamic
@@ -73,12 +73,13 @@ __getattr__, __all__ = lazy_face(__name__, {
     "Located": "dynamic", "Refused": "dynamic", "Resolved": "dynamic", "keys_to_resolve": "dynamic",
     "refused_static": "dynamic", "resolve_key": "dynamic",
     "scoped_key": "dynamic", "validate_dynamic": "dynamic",
-    # registry: Kafka's own config definitions, per Kafka version
-    "ConfigDefinition": "registry", "KafkaConfigs": "registry", "kafka_configs": "registry",
-    "kafka_versions": "registry", "match_version": "registry", "pick_version": "registry", "span": "registry", "versions_defining": "registry",
-    # files
-    "EncoderSettings": "files", "load_sources": "files", "read_dynamic": "files", "read_encoder_settings": "files",
-    "read_static": "files",
+    # definitions: Kafka's own config definitions, per Kafka version
+    "ConfigDefinition": "definitions", "KafkaConfigs": "definitions", "kafka_configs": "definitions",
+    "kafka_versions": "definitions", "match_version": "definitions", "pick_version": "definitions",
+    "span": "definitions", "versions_defining": "definitions",
+    # broker_files
+    "EncoderSettings": "broker_files", "load_sources": "broker_files", "read_dynamic": "broker_files",
+    "read_encoder_settings": "broker_files", "read_static": "broker_files",
     # live
     "Check": "live", "DescribedConfig": "live", "DescribedSynonym": "live", "Disagreement": "live", "Drift": "live",
     "LiveOrigin": "live", "broker_sensitive": "live", "check_against_broker": "live",

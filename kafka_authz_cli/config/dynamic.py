@@ -13,7 +13,7 @@ the cluster-default level.
 
 Sensitive values (passwords, JAAS, keys) are never returned, only whether and where they are set.
 What a key is (its type, default, unit and update mode, in which Kafka versions) comes from the
-registry (``registry``: Kafka's own ConfigDefs and ``DynamicBrokerConfig``), for the Kafka version
+registry (``definitions``: Kafka's own ConfigDefs and ``DynamicBrokerConfig``), for the Kafka version
 asked for (the newest read by default). Pure: no I/O.
 """
 
@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from kafka_authz_cli._java import ConfigException, NumberFormatException, check_range, parse_config_value, parse_number
-from kafka_authz_cli.config.registry import KafkaConfigs, kafka_configs, span, versions_defining
+from kafka_authz_cli.config.definitions import KafkaConfigs, kafka_configs, span, versions_defining
 
 # Read by the authorizer once at start-up: accepted dynamically as custom configs, then never used.
 # (Authorizer configs, not KafkaConfig's: the registry does not define them.)
@@ -74,7 +74,7 @@ def password_configs() -> frozenset[str]:
 
 @cache
 def _password_configs() -> frozenset[str]:
-    from kafka_authz_cli.config.registry import kafka_versions
+    from kafka_authz_cli.config.definitions import kafka_versions
 
     return frozenset(n for v in kafka_versions() for n, d in kafka_configs(v).broker.items() if d.type == "PASSWORD")
 

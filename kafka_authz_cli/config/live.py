@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from kafka_authz_cli.config.definitions import KafkaConfigs, kafka_configs
 from kafka_authz_cli.config.dynamic import (
     AUTHORIZER_STARTUP_CONFIGS,
     BrokerConfigSources,
@@ -34,7 +35,6 @@ from kafka_authz_cli.config.dynamic import (
     update_mode,
     validate_dynamic,
 )
-from kafka_authz_cli.config.registry import KafkaConfigs, kafka_configs
 
 #: ``ConfigEntry.ConfigSource`` ids as the protocol sends them.
 CONFIG_SOURCES = {0: "UNKNOWN", 1: "DYNAMIC_TOPIC_CONFIG", 2: "DYNAMIC_BROKER_CONFIG",

@@ -4,10 +4,10 @@
 ``producer.override.*``, ``consumer.override.*`` and ``admin.override.*`` keys (Kafka's messages), the
 clients a connector really uses, their effective configuration, who each connects as, and the ACLs they
 need; ``shapes`` tells by content what a connector file is (REST create or config body, Strimzi
-KafkaConnector, .properties; several connectors) and refuses the rest saying what it is; ``files``
+KafkaConnector, .properties; several connectors) and refuses the rest saying what it is; ``connector_files``
 reads a connector file and a worker.properties.
 
-Pure but for ``files``, which reads the files it is given: no terminal, no network. Other packages
+Pure but for ``connector_files``, which reads the files it is given: no terminal, no network. Other packages
 import what is listed here.
 """
 
@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from kafka_authz_cli import lazy_face
 
 if TYPE_CHECKING:  # the names for type checkers and editors; at run time each is loaded on first use
-    from kafka_authz_cli.connect.files import read_connector, read_connector_file, read_worker
+    from kafka_authz_cli.connect.connector_files import read_connector, read_connector_file, read_worker
     from kafka_authz_cli.connect.overrides import (
         DEFAULT_POLICY,
         POLICY_CONFIG,
@@ -58,8 +58,8 @@ __getattr__, __all__ = lazy_face(__name__, {
     "is_sensitive": "overrides", "parse_topics_list": "overrides", "policy_message": "overrides",
     "policy_name": "overrides", "redact": "overrides", "required_actions": "overrides", "validate": "overrides",
     "worker_exception": "overrides",
-    # files
-    "read_connector": "files", "read_connector_file": "files", "read_worker": "files",
+    # connector_files
+    "read_connector": "connector_files", "read_connector_file": "connector_files", "read_worker": "connector_files",
     # shapes
     "ConnectorFile": "shapes", "read_connectors": "shapes", "looks_like_yaml": "shapes", "describe_settings": "shapes",
     "describe_resource": "shapes",

@@ -5,7 +5,12 @@ its format's module next to the code that finds it."""
 from __future__ import annotations
 
 from kafka_authz_cli.codes import CodeRegistry, FindingCode
-from kafka_authz_cli.ecosystem import jikkou, julieops, kafka_gitops, ksm, strimzi, terraform
+from kafka_authz_cli.ecosystem.jikkou import reader as jikkou
+from kafka_authz_cli.ecosystem.julieops import reader as julieops
+from kafka_authz_cli.ecosystem.kafka_gitops import reader as kafka_gitops
+from kafka_authz_cli.ecosystem.ksm import reader as ksm
+from kafka_authz_cli.ecosystem.strimzi import reader as strimzi
+from kafka_authz_cli.ecosystem.terraform import reader as terraform
 
 #: a file its tool would refuse (what every command taking ACLs refuses with one located line)
 UNREADABLE = FindingCode(

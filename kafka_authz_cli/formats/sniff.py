@@ -15,7 +15,7 @@ The interface, kept small on purpose:
 - :func:`wrong_kind` ``(text, path, expected, reads) -> InputError``: the one-line error
   ``FILE: this looks like X, expected Y (formats authz reads here: ...)``.
 - :func:`other_kind` ``(text, label, expected) -> InputError | None``: the same error for a reader that
-  failed, but only when the text is clearly another kind (the JSON readers in ``reading`` use it).
+  failed, but only when the text is clearly another kind (the JSON readers in ``strict_input`` use it).
 - :func:`is_rules` ``(text) -> bool``: a Kroxylicious rules file, valid or not (exactly when ``what_is``
   says ``RULES``); :func:`looks_like` ``(text) -> str | None``: ``what_is``'s answer in words.
 """

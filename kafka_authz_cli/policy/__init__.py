@@ -4,7 +4,7 @@
 partitions, replication factor and topic configs), the request metadata and cluster state the KIP's
 ``TopicManagementPolicy`` receives, what the broker refuses before any policy (an existing topic,
 fewer partitions, too few brokers), and the request-level verdict combined with the ACL engine (ACLs
-first, then the broker, then the policy). ``files`` reads the policy (JSON or TOML), requests (JSON
+first, then the broker, then the policy). ``policy_files`` reads the policy (JSON or TOML), requests (JSON
 lines) and cluster state (JSON).
 
 KIP-201 was never merged: brokers run ``CreateTopicPolicy`` and ``AlterConfigPolicy``, which never see
@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from kafka_authz_cli import lazy_face
 
 if TYPE_CHECKING:  # the names for type checkers and editors; at run time each is loaded on first use
-    from kafka_authz_cli.policy.files import read_cluster_state, read_policy, read_requests, request_from_dict
+    from kafka_authz_cli.policy.policy_files import read_cluster_state, read_policy, read_requests, request_from_dict
     from kafka_authz_cli.policy.topic import (
         REQUEST_TYPES,
         ClusterState,
@@ -37,6 +37,7 @@ __getattr__, __all__ = lazy_face(__name__, {
     "ClusterState": "topic", "CombinedVerdict": "topic", "PolicyFileError": "topic", "PolicyRequest": "topic",
     "PolicyVerdict": "topic", "REQUEST_TYPES": "topic", "RequestedState": "topic", "TopicPolicy": "topic",
     "TopicState": "topic", "decide": "topic", "evaluate": "topic", "parse_policy": "topic",
-    # files
-    "read_cluster_state": "files", "read_policy": "files", "read_requests": "files", "request_from_dict": "files",
+    # policy_files
+    "read_cluster_state": "policy_files", "read_policy": "policy_files", "read_requests": "policy_files",
+    "request_from_dict": "policy_files",
 })

@@ -1,4 +1,4 @@
-"""The PM finding codes of ``authz principal tls|kerberos --check`` (:mod:`.check`), as a registry.
+"""The PM finding codes of ``authz principal tls|kerberos --check`` (:mod:`.mapping_check`), as a registry.
 
 Each code is one :class:`~kafka_authz_cli.codes.FindingCode`: its stable code and name, severity,
 summary, the ``--explain`` text, and an example that produces exactly that code and no other. An

@@ -1,7 +1,7 @@
 """The Kroxylicious ACL rules language: parse, check, decide, lint, compile to Kafka ACLs and back.
 
 ``parser`` reads a rules file exactly as the proxy's ANTLR grammar does (``lexer`` and ``fastparse``
-are its two speeds, ``grammar`` the one definition of the syntax); ``check`` is the proxy's build
+are its two speeds, ``grammar`` the one definition of the syntax); ``semantic_check`` is the proxy's build
 step (classes resolved through ``types``, which a ``--types`` file read by ``types_file`` extends);
 ``evaluate`` decides requests as the proxy does and as its docs say, ``simulate`` over Kafka-style
 requests; ``lint`` finds where those differ and what the proxy refuses, each finding under a code
@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING
 from kafka_authz_cli import lazy_face
 
 if TYPE_CHECKING:  # the names for type checkers and editors; at run time each is loaded on first use
-    from kafka_authz_cli.rules.check import CheckedRules, check_rules
     from kafka_authz_cli.rules.codes import (
         CODES,
         RELATIVE_ACL_FILE,
@@ -48,6 +47,7 @@ if TYPE_CHECKING:  # the names for type checkers and editors; at run time each i
     from kafka_authz_cli.rules.lint import Finding, LintResult, lint_text
     from kafka_authz_cli.rules.parser import RulesSyntaxError, parse_rules
     from kafka_authz_cli.rules.report import to_github, to_json, to_junit, to_sarif
+    from kafka_authz_cli.rules.semantic_check import CheckedRules, check_rules
     from kafka_authz_cli.rules.simulate import RulesDecisionRow, decide_requests
     from kafka_authz_cli.rules.types import USER_CLASS, TypeRegistry
     from kafka_authz_cli.rules.types_file import load_types, parse_types
@@ -63,7 +63,7 @@ __getattr__, __all__ = lazy_face(__name__, {
     "YamlSyntaxError": "embedded", "PLACEHOLDER": "embedded", "MOUNTED": "embedded",
     # parse, check, decide
     "RulesSyntaxError": "parser", "parse_rules": "parser",
-    "CheckedRules": "check", "check_rules": "check",
+    "CheckedRules": "semantic_check", "check_rules": "semantic_check",
     "Principal": "evaluate", "ProxyAuthorizer": "evaluate", "RulesAction": "evaluate",
     "RulesDecisionRow": "simulate", "decide_requests": "simulate",
     # classes

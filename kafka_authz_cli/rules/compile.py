@@ -32,7 +32,7 @@ from kafka_authz_cli.acl import (
     ResourceType,
 )
 from kafka_authz_cli.rules.ast import Pos
-from kafka_authz_cli.rules.check import CheckedRule, CheckedRules
+from kafka_authz_cli.rules.semantic_check import CheckedRule, CheckedRules
 from kafka_authz_cli.rules.types import USER_CLASS, TypeRegistry
 
 LITERAL, PREFIXED = PatternType.LITERAL, PatternType.PREFIXED
@@ -413,8 +413,8 @@ def load_checked(text: str, path: str, registry: TypeRegistry | None = None):
     at its file:line:col, the column the proxy's own (0-based, as ANTLR counts and as ``authz lint``
     reports it), so one rules file gets one position in every command."""
     from kafka_authz_cli.errors import InputError
-    from kafka_authz_cli.rules.check import RulesBuildException, RulesSemanticError, check_rules
     from kafka_authz_cli.rules.parser import RulesSyntaxError, parse_rules
+    from kafka_authz_cli.rules.semantic_check import RulesBuildException, RulesSemanticError, check_rules
 
     try:
         return check_rules(parse_rules(text, path), registry)

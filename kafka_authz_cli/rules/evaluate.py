@@ -16,7 +16,7 @@ from typing import Any, Mapping
 
 import re2
 
-from kafka_authz_cli.rules.check import _RE2_OPTIONS, CheckedRule, CheckedRules, compile_regex
+from kafka_authz_cli.rules.semantic_check import _RE2_OPTIONS, CheckedRule, CheckedRules, compile_regex
 
 _KIND_RANK = {"any": 0, "equals": 1, "prefix": 2}
 

@@ -14,13 +14,6 @@ from typing import Any, ClassVar, Protocol
 
 from kafka_authz_cli.acl import AclOperation
 from kafka_authz_cli.formats.bulk import paused_gc
-from kafka_authz_cli.rules.check import (
-    CheckedRule,
-    CheckedRules,
-    RulesBuildException,
-    RulesSemanticError,
-    check_rules,
-)
 from kafka_authz_cli.rules.codes import (
     BACKSLASH_STRIPPED,
     BLOCK_COMMENT,
@@ -40,6 +33,13 @@ from kafka_authz_cli.rules.codes import (
 )
 from kafka_authz_cli.rules.evaluate import Principal, ProxyAuthorizer, RulesAction
 from kafka_authz_cli.rules.parser import RulesSyntaxError, parse_rules
+from kafka_authz_cli.rules.semantic_check import (
+    CheckedRule,
+    CheckedRules,
+    RulesBuildException,
+    RulesSemanticError,
+    check_rules,
+)
 from kafka_authz_cli.rules.types import TypeRegistry
 
 

@@ -6,8 +6,8 @@ from dataclasses import dataclass
 
 from kafka_authz_cli.acl import KafkaPrincipal, Request
 from kafka_authz_cli.errors import InputError
-from kafka_authz_cli.rules.check import CheckedRules
 from kafka_authz_cli.rules.evaluate import Principal, ProxyAuthorizer, RulesAction
+from kafka_authz_cli.rules.semantic_check import CheckedRules
 
 
 @dataclass(frozen=True)

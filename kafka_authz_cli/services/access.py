@@ -18,8 +18,8 @@ from kafka_authz_cli.review.access_scope import (
     merged_principal_access,
     prefix_classes,
 )
+from kafka_authz_cli.services.acl_sources import acl_set_from
 from kafka_authz_cli.services.settings import broker_settings
-from kafka_authz_cli.services.sources import acl_set_from
 
 log = logging.getLogger(__name__)
 

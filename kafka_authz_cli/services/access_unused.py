@@ -16,8 +16,8 @@ from typing import BinaryIO, Mapping, Optional
 
 from kafka_authz_cli.errors import InputError, OptionError
 from kafka_authz_cli.review import Evidence, SourceTally, UnusedReport, in_window, review_unused
+from kafka_authz_cli.services.acl_sources import acl_set_from
 from kafka_authz_cli.services.settings import broker_settings
-from kafka_authz_cli.services.sources import acl_set_from
 from kafka_authz_cli.services.whatif import ProgressHooks, note_skipped, spooled_logs
 from kafka_authz_cli.whatif import (
     Quarantined,

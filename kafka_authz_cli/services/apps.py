@@ -36,8 +36,8 @@ from kafka_authz_cli.apps.versions import DEFAULT, KafkaVersion, VersionError
 from kafka_authz_cli.errors import InputError, OptionError
 from kafka_authz_cli.formats import read_text
 from kafka_authz_cli.rules import LintResult
+from kafka_authz_cli.services.acl_sources import acl_set_from
 from kafka_authz_cli.services.settings import broker_settings
-from kafka_authz_cli.services.sources import acl_set_from
 
 if TYPE_CHECKING:
     from kafka_authz_cli.rules.lint import CodedFinding

@@ -31,9 +31,9 @@ from kafka_authz_cli.cluster import (
 )
 from kafka_authz_cli.errors import AuthzError, InputError, OptionError
 from kafka_authz_cli.formats import read_text
+from kafka_authz_cli.services.acl_sources import load_source
 from kafka_authz_cli.services.live import close_admin, open_admin
 from kafka_authz_cli.services.settings import broker_settings
-from kafka_authz_cli.services.sources import load_source
 
 log = logging.getLogger(__name__)
 

@@ -12,9 +12,9 @@ from kafka_authz_cli.acl import AclSet, BrokerSettings, DiffResult, ResourceType
 from kafka_authz_cli.errors import AuthzError, InputError
 from kafka_authz_cli.formats import read_text
 from kafka_authz_cli.review import Compaction, compact_acls
+from kafka_authz_cli.services.acl_sources import cluster_acl_set, load_source
 from kafka_authz_cli.services.convert import WriteOptions, write_acls
 from kafka_authz_cli.services.settings import broker_settings
-from kafka_authz_cli.services.sources import cluster_acl_set, load_source
 
 log = logging.getLogger(__name__)
 

@@ -26,9 +26,9 @@ from kafka_authz_cli.connect import (
     required_actions,
 )
 from kafka_authz_cli.errors import AuthzError
+from kafka_authz_cli.services.acl_sources import load_source
 from kafka_authz_cli.services.principal import kerberos_namer, tls_mapper
 from kafka_authz_cli.services.settings import broker_settings
-from kafka_authz_cli.services.sources import load_source
 
 
 @dataclass(frozen=True)

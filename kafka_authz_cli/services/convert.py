@@ -11,7 +11,7 @@ from typing import Iterable, Mapping, Optional
 
 from kafka_authz_cli.acl import ECOSYSTEM, FORMATS, AclBinding, dump_acls
 from kafka_authz_cli.errors import OptionError
-from kafka_authz_cli.services.sources import KSM, load_source
+from kafka_authz_cli.services.acl_sources import KSM, load_source
 
 log = logging.getLogger(__name__)
 

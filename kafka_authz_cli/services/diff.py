@@ -6,8 +6,8 @@ from pathlib import Path
 from typing import Iterable, Mapping, Optional
 
 from kafka_authz_cli.acl import AclBinding, AclSet, DiffResult, Rule, diff
+from kafka_authz_cli.services.acl_sources import cluster_acl_set, load_source
 from kafka_authz_cli.services.settings import broker_settings
-from kafka_authz_cli.services.sources import cluster_acl_set, load_source
 
 #: What `--fail-on` can ask about a diff.
 FAIL_ON = ("new-access", "lost-access", "any-change")

@@ -26,9 +26,9 @@ from kafka_authz_cli.review import (
     parse_known_names,
     prove,
 )
+from kafka_authz_cli.services.acl_sources import acl_set_from
 from kafka_authz_cli.services.convert import WriteOptions, write_acls
 from kafka_authz_cli.services.settings import broker_settings
-from kafka_authz_cli.services.sources import acl_set_from
 from kafka_authz_cli.services.whatif import ProgressHooks, note_skipped, read_logs_local, spooled_logs
 from kafka_authz_cli.whatif import (
     ReadStats,

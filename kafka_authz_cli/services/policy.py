@@ -25,8 +25,8 @@ from kafka_authz_cli.policy import (
     read_requests,
     request_from_dict,
 )
+from kafka_authz_cli.services.acl_sources import load_source
 from kafka_authz_cli.services.settings import broker_settings
-from kafka_authz_cli.services.sources import load_source
 
 #: The request `authz simulate --topic-policy` checks for each ACL operation on a topic.
 SIMULATED_REQUESTS = {"CREATE": "CreateTopics", "ALTER": "CreatePartitions", "ALTER_CONFIGS": "IncrementalAlterConfigs",

@@ -34,7 +34,7 @@ from kafka_authz_cli.rules import (
     read_kroxylicious_yaml,
 )
 from kafka_authz_cli.rules.acl_file import acl_file_target, find_map, local_acl_file
-from kafka_authz_cli.services.sources import load_registry, load_source
+from kafka_authz_cli.services.acl_sources import load_registry, load_source
 
 if TYPE_CHECKING:
     from kafka_authz_cli.acl import AclBinding

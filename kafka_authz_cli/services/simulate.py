@@ -33,8 +33,8 @@ from kafka_authz_cli.acl import (
 )
 from kafka_authz_cli.errors import AuthzError, InputError, OptionError
 from kafka_authz_cli.formats import read_text, text_lines
+from kafka_authz_cli.services.acl_sources import load_source
 from kafka_authz_cli.services.settings import broker_settings
-from kafka_authz_cli.services.sources import load_source
 
 #: From this many requests on, progress is reported every PROGRESS_CHUNK requests.
 PROGRESS_FROM = 100_000
@@ -431,7 +431,7 @@ def _topic_policy_row(o: SimulateOptions, specs: Iterable[RequestSpec], authoriz
 def decide_with_rules(rules: Path, types: Optional[Path], specs: list[RequestSpec]) -> RulesDecisions:
     """The requests decided by a rules file as the Kroxylicious proxy would (and as its docs say)."""
     from kafka_authz_cli.rules import decide_requests, load_checked
-    from kafka_authz_cli.services.sources import load_registry
+    from kafka_authz_cli.services.acl_sources import load_registry
 
     registry = load_registry(types)
     checked = load_checked(read_text(rules), str(rules), registry)

@@ -22,8 +22,8 @@ from typing import BinaryIO, Callable, ContextManager, Iterator, Mapping, Option
 
 from kafka_authz_cli.acl import BrokerSettings
 from kafka_authz_cli.errors import AuthzError, InputError, OptionError
+from kafka_authz_cli.services.acl_sources import acl_set_from, load_source
 from kafka_authz_cli.services.settings import broker_settings
-from kafka_authz_cli.services.sources import acl_set_from, load_source
 from kafka_authz_cli.whatif import (
     AuditDecision,
     Index,
@@ -285,7 +285,7 @@ class _appended:
 
 def drop_before(out: Path, before: str) -> list[str]:
     """`whatif index --drop-before DATE`: the days before DATE leave the index (retention)."""
-    from kafka_authz_cli.whatif.index import drop_before as drop
+    from kafka_authz_cli.whatif.parquet_index import drop_before as drop
 
     ix = open_index(out)
     ix.check()

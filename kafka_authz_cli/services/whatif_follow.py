@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from kafka_authz_cli.errors import InputError, OptionError
+from kafka_authz_cli.services.acl_sources import acl_set_from, load_source
 from kafka_authz_cli.services.settings import broker_settings
-from kafka_authz_cli.services.sources import acl_set_from, load_source
 from kafka_authz_cli.services.whatif import Proposal
 from kafka_authz_cli.whatif import (
     EventReader,

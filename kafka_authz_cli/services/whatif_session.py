@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterator, Optional
 
 from kafka_authz_cli.errors import AuthzError, OptionError
+from kafka_authz_cli.services.acl_sources import acl_set_from, load_source
 from kafka_authz_cli.services.settings import broker_settings
-from kafka_authz_cli.services.sources import acl_set_from, load_source
 from kafka_authz_cli.services.whatif import Proposal, Replayed, note_untimed
 from kafka_authz_cli.whatif import Baseline, answer_from_index, open_checked, quarantined
 

@@ -4,7 +4,7 @@
 text that forges records is quarantined, every line is accounted for), and ``cloudevents`` Confluent's
 audit-log events (a file of them is told by its content); ``replay`` folds decisions
 into per-request aggregates, decides each distinct request before and after the change and reports
-what is newly denied or allowed; ``index`` keeps per (request, hour) aggregates on disk (Parquet)
+what is newly denied or allowed; ``parquet_index`` keeps per (request, hour) aggregates on disk (Parquet)
 to answer from many times; ``follow`` follows a growing log as ``tail -F`` does and ``shadow``
 judges each decision as it is logged (shadow mode); ``output`` writes the results (JSON, Parquet, the quarantine, an HTML
 report). ``spark`` is the same replay as a Spark job, for logs of any size (its own face; the only
@@ -31,7 +31,8 @@ if TYPE_CHECKING:  # the names for type checkers and editors; at run time each i
     from kafka_authz_cli.whatif.cloudevents import EventReader, decode_event, file_holds_events, read_records, to_event
     from kafka_authz_cli.whatif.follow import Follower, Line
     from kafka_authz_cli.whatif.incremental import Baseline, answer_from_index
-    from kafka_authz_cli.whatif.index import (
+    from kafka_authz_cli.whatif.output import check_out_dir, render_html, report_dict, write_out_dir
+    from kafka_authz_cli.whatif.parquet_index import (
         Index,
         aggregates_from_table,
         check_not_indexed,
@@ -47,7 +48,6 @@ if TYPE_CHECKING:  # the names for type checkers and editors; at run time each i
         staging_dir,
         write_hourly_local,
     )
-    from kafka_authz_cli.whatif.output import check_out_dir, render_html, report_dict, write_out_dir
     from kafka_authz_cli.whatif.replay import (
         Aggregate,
         Change,
@@ -88,11 +88,12 @@ __getattr__, __all__ = lazy_face(__name__, {
     "Aggregate": "replay", "Change": "replay", "Verdict": "replay", "WhatIfReport": "replay",
     "aggregate": "replay", "aggregate_hourly": "replay", "build_report": "replay", "classify": "replay",
     "decide": "replay", "replay_aggregates": "replay",
-    # index: read once, ask many times
-    "Index": "index", "aggregates_from_table": "index", "check_not_indexed": "index", "commit_run": "index",
-    "fill_hours": "index", "fingerprint": "index", "hour_bound": "index", "new_run_id": "index",
-    "open_checked": "index", "open_index": "index", "quarantined": "index", "read_hourly_local": "index",
-    "staging_dir": "index", "write_hourly_local": "index",
+    # parquet_index: read once, ask many times
+    "Index": "parquet_index", "aggregates_from_table": "parquet_index", "check_not_indexed": "parquet_index",
+    "commit_run": "parquet_index", "fill_hours": "parquet_index", "fingerprint": "parquet_index",
+    "hour_bound": "parquet_index", "new_run_id": "parquet_index", "open_checked": "parquet_index",
+    "open_index": "parquet_index", "quarantined": "parquet_index", "read_hourly_local": "parquet_index",
+    "staging_dir": "parquet_index", "write_hourly_local": "parquet_index",
     # incremental: a proposal answered from an index by what it changes, in slices of bounded memory
     "Baseline": "incremental", "answer_from_index": "incremental",
     # output: results on disk

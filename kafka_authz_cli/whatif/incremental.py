@@ -14,7 +14,7 @@ settings, window) alone, not of the proposal: the totals, how many logged decisi
 reproduces, its mismatches, and how many requests each current ACL decides. That is the *baseline*:
 computed once by a full pass (which answers its own proposal too) and kept in a small file. Every later
 proposal re-decides only the requests its changed bindings match, read from the row groups of an
-index sorted by resource (whatif/index.py) that can hold them, and combines them with the baseline:
+index sorted by resource (whatif/parquet_index.py) that can hold them, and combines them with the baseline:
 
     the report's totals      = the baseline's (they do not depend on the proposal);
     the changed requests     = those found among the touched requests (no other can change);
@@ -43,7 +43,7 @@ from typing import Any, Optional
 
 from kafka_authz_cli.acl import AclBinding, PatternType, ResourceType, StandardAuthorizer
 from kafka_authz_cli.errors import InputError
-from kafka_authz_cli.whatif.index import KEY, SORT_KEY, Index, request_totals, schema
+from kafka_authz_cli.whatif.parquet_index import KEY, SORT_KEY, Index, request_totals, schema
 from kafka_authz_cli.whatif.replay import (
     Aggregate,
     ChangedRequest,

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from kafka_authz_cli.errors import InputError
 from kafka_authz_cli.whatif.auditlog import Quarantined, ReadStats
-from kafka_authz_cli.whatif.index import to_datetime
+from kafka_authz_cli.whatif.parquet_index import to_datetime
 from kafka_authz_cli.whatif.replay import Change, WhatIfReport
 
 

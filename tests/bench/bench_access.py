@@ -47,8 +47,8 @@ from kafka_authz_cli.acl import SUPPORTED_OPERATIONS, Request, ResourceType, Sta
 from kafka_authz_cli.review.access import AccessReview  # noqa: E402
 from kafka_authz_cli.review.access_scope import access_json  # noqa: E402
 from kafka_authz_cli.services.access import _Origins  # noqa: E402
+from kafka_authz_cli.services.acl_sources import load_source  # noqa: E402
 from kafka_authz_cli.services.settings import broker_settings  # noqa: E402
-from kafka_authz_cli.services.sources import load_source  # noqa: E402
 
 TOPIC = ResourceType.TOPIC
 ONE = gen.PREFIX + "95"

@@ -144,7 +144,7 @@ import json, sys, time, types
 from pathlib import Path
 from kafka_authz_cli.services.cluster import _effect
 from kafka_authz_cli.services.settings import broker_settings
-from kafka_authz_cli.services.sources import load_source
+from kafka_authz_cli.services.acl_sources import load_source
 t0 = time.perf_counter()
 old, new = load_source(Path(sys.argv[1])).bindings, load_source(Path(sys.argv[2])).bindings
 t1 = time.perf_counter()

@@ -16,8 +16,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from kafka_authz_cli.acl import dump_acls  # noqa: E402
-from kafka_authz_cli.ecosystem.strimzi_write import write  # noqa: E402
-from kafka_authz_cli.services.sources import load_acl_set  # noqa: E402
+from kafka_authz_cli.ecosystem.strimzi.writer import write  # noqa: E402
+from kafka_authz_cli.services.acl_sources import load_acl_set  # noqa: E402
 
 USER = """apiVersion: kafka.strimzi.io/v1
 kind: KafkaUser

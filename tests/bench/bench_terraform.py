@@ -17,8 +17,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from kafka_authz_cli.acl import AclBinding, dump_acls  # noqa: E402
-from kafka_authz_cli.ecosystem.terraform_write import write  # noqa: E402
-from kafka_authz_cli.services.sources import load_acl_set  # noqa: E402
+from kafka_authz_cli.ecosystem.terraform.writer import write  # noqa: E402
+from kafka_authz_cli.services.acl_sources import load_acl_set  # noqa: E402
 
 OPS = ["READ", "WRITE", "DESCRIBE", "CREATE", "ALTER", "DELETE"]
 
@@ -35,8 +35,8 @@ def bindings(n: int) -> list[AclBinding]:
 
 
 def show_json(acls: list[AclBinding]) -> str:
-    from kafka_authz_cli.ecosystem.terraform import MONGEY
-    from kafka_authz_cli.ecosystem.terraform_write import _NAMES, import_id
+    from kafka_authz_cli.ecosystem.terraform.reader import MONGEY
+    from kafka_authz_cli.ecosystem.terraform.writer import _NAMES, import_id
 
     names = _NAMES["kafka_acl"]
     resources = [{"address": f"kafka_acl.a{i}", "mode": "managed", "type": "kafka_acl", "name": f"a{i}",

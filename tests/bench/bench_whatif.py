@@ -98,7 +98,7 @@ def bench_in_process(files: list[str], lines: int, t_job: float) -> None:
 def bench_index(spark, files: list[str], lines: int, tmp: Path) -> None:
     from kafka_authz_cli.services.whatif import replay_index_local
     from kafka_authz_cli.whatif import spark as spark_job
-    from kafka_authz_cli.whatif.index import commit_run, new_run_id, open_index, staging_dir
+    from kafka_authz_cli.whatif.parquet_index import commit_run, new_run_id, open_index, staging_dir
 
     root = tmp / "index"
     shutil.rmtree(root, ignore_errors=True)

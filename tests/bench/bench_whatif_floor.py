@@ -57,7 +57,7 @@ def main() -> None:
 
     from pyspark.sql import functions as F
 
-    from kafka_authz_cli.whatif.spark import scan, sources, spark_session
+    from kafka_authz_cli.whatif.spark import log_lines, scan, spark_session
 
     spark = spark_session("local[*]")
     value = F.col("value")
@@ -80,7 +80,7 @@ def main() -> None:
         "grouped": lambda: minimal().groupBy("hour", "rest").agg(F.count(F.lit(1)).alias("n"), F.min("ms").alias("a"),
                                                                  F.max("ms").alias("b"))
         .select(F.sum("n"), F.sum("a"), F.sum("b"), F.sum(F.octet_length("rest"))).collect(),
-        "job scan": lambda: scan.grouped_lines(scan.shape_lines(sources.read_sources(spark, files).lines))
+        "job scan": lambda: scan.grouped_lines(scan.shape_lines(log_lines.read_sources(spark, files).lines))
         .select(F.sum("n")).collect(),
     }
     lines = text().count()
@@ -102,7 +102,7 @@ def main() -> None:
 def per_layout(data: Path) -> None:
     from pyspark.sql import functions as F
 
-    from kafka_authz_cli.whatif.spark import scan, sources, spark_session
+    from kafka_authz_cli.whatif.spark import log_lines, scan, spark_session
 
     spark = spark_session("local[*]")
     value = F.col("value")
@@ -118,7 +118,7 @@ def per_layout(data: Path) -> None:
             .select(F.sum("n"), F.sum("a"), F.sum("b"), F.sum(F.octet_length("rest"))).collect()
 
     def job_scan(files):
-        return scan.grouped_lines(scan.shape_lines(sources.read_sources(spark, files).lines)) \
+        return scan.grouped_lines(scan.shape_lines(log_lines.read_sources(spark, files).lines)) \
             .select(F.sum("n")).collect()
 
     layouts = {"broker-0": "stock KRaft", "broker-1": "stock ZK 2.4+", "broker-2": "Strimzi thread",

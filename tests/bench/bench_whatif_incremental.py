@@ -40,7 +40,14 @@ def write_index(root: Path, lines: int, seed: int = 7) -> None:
     import pyarrow.parquet as pq
 
     from kafka_authz_cli.whatif.auditlog import ReadStats
-    from kafka_authz_cli.whatif.index import ROW_GROUP_ROWS, SORT_KEY, commit_run, open_index, schema, staging_dir
+    from kafka_authz_cli.whatif.parquet_index import (
+        ROW_GROUP_ROWS,
+        SORT_KEY,
+        commit_run,
+        open_index,
+        schema,
+        staging_dir,
+    )
 
     rng = np.random.default_rng(seed)
     rows = max(1, lines // LINES_PER_ROW)
@@ -126,7 +133,7 @@ import json, resource, sys, time
 sys.path.insert(0, {str(ROOT)!r})
 from pathlib import Path
 from kafka_authz_cli.acl import BrokerSettings
-from kafka_authz_cli.services.sources import load_source, acl_set_from
+from kafka_authz_cli.services.acl_sources import load_source, acl_set_from
 from kafka_authz_cli.services.whatif import replay_index_local
 from kafka_authz_cli.whatif import open_index
 t0 = time.perf_counter()

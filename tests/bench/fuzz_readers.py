@@ -35,7 +35,7 @@ def worker(target: str, libfuzzer_args: list[str]) -> None:
 
     with atheris.instrument_imports(include=["kafka_authz_cli"]):
         from kafka_authz_cli.errors import InputError
-        from kafka_authz_cli.formats.reading import decode_utf8
+        from kafka_authz_cli.formats.strict_input import decode_utf8
         from tests.hostile.readers import READERS
 
     reader, allowed = READERS[target]
@@ -61,7 +61,7 @@ def hypothesis_run(target: str, runs: int) -> dict:
     from hypothesis import strategies as st
 
     from kafka_authz_cli.errors import InputError
-    from kafka_authz_cli.formats.reading import decode_utf8
+    from kafka_authz_cli.formats.strict_input import decode_utf8
     from tests.hostile.readers import READERS
 
     reader, allowed = READERS[target]

@@ -126,7 +126,7 @@ def test_a_repeated_request_keeps_its_own_place_and_expectation(tmp_path):
 def test_warning_kinds_keep_the_order_they_are_first_met_in(caplog):
     from kafka_authz_cli.acl import AclSet
     from kafka_authz_cli.acl.model import AclBinding
-    from kafka_authz_cli.services.sources import _warn_about
+    from kafka_authz_cli.services.acl_sources import _warn_about
 
     def acl(name, host="*"):
         return AclBinding.of("TOPIC", name, "LITERAL", "User:a", host, "READ", "ALLOW")
@@ -154,7 +154,7 @@ _HOSTS = st.sampled_from(["*", "10.0.0.1", "127.0.01", "::1", "h.example", "10.0
 def test_warnings_from_the_readers_groups_are_those_of_the_pass_over_every_acl(acls, caplog):
     from kafka_authz_cli.acl.formats import read_json, write_json
     from kafka_authz_cli.acl.model import AclBinding
-    from kafka_authz_cli.services.sources import _warn_about
+    from kafka_authz_cli.services.acl_sources import _warn_about
 
     text = write_json(AclBinding.of(t, n, "LITERAL", p, h, o, "ALLOW") for t, n, p, h, o in acls)
     said = []

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from kafka_authz_cli.config.files import read_dynamic
+from kafka_authz_cli.config.broker_files import read_dynamic
 from kafka_authz_cli.errors import InputError
 
 ENTRY = "  log.cleaner.threads=2 sensitive=false synonyms={DYNAMIC_BROKER_CONFIG:log.cleaner.threads=2}\n"

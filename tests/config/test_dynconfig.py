@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from kafka_authz_cli.cli.app import app
+from kafka_authz_cli.config.definitions import kafka_configs
 from kafka_authz_cli.config.dynamic import (
     BrokerConfigSources,
     Located,
@@ -17,7 +18,6 @@ from kafka_authz_cli.config.dynamic import (
     update_mode,
     validate_dynamic,
 )
-from kafka_authz_cli.config.registry import kafka_configs
 
 runner = CliRunner()
 

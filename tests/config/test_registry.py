@@ -6,8 +6,8 @@ import pytest
 from typer.testing import CliRunner
 
 from kafka_authz_cli.cli.app import app
+from kafka_authz_cli.config.definitions import kafka_configs, kafka_versions, pick_version, span, versions_defining
 from kafka_authz_cli.config.dynamic import BrokerConfigSources, Located, resolve_key, update_mode, validate_dynamic
-from kafka_authz_cli.config.registry import kafka_configs, kafka_versions, pick_version, span, versions_defining
 
 runner = CliRunner()
 
@@ -129,7 +129,7 @@ def test_cli_log_retention_ms_json_and_ignored_cluster_default(tmp_path):
 
 
 def test_a_live_brokers_version_is_the_one_its_keys_match():
-    from kafka_authz_cli.config.registry import match_version
+    from kafka_authz_cli.config.definitions import match_version
 
     for v in kafka_versions():
         reported = list(kafka_configs(v).broker) + ["listener.name.ext.ssl.keystore.location", "my.plugin.key"]

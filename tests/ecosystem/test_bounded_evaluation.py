@@ -16,12 +16,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kafka_authz_cli.acl import FORMATS
-from kafka_authz_cli.ecosystem.jikkou_match import MATCH_SECONDS, compile_match
-from kafka_authz_cli.ecosystem.terraform import MAX_INSTANCES, MAX_INSTANCES_IN_ALL
-from kafka_authz_cli.ecosystem.terraform_hcl import MAX_DEPTH, MAX_STRING
+from kafka_authz_cli.ecosystem.jikkou.match import MATCH_SECONDS, compile_match
+from kafka_authz_cli.ecosystem.terraform.hcl import MAX_DEPTH, MAX_STRING
+from kafka_authz_cli.ecosystem.terraform.reader import MAX_INSTANCES, MAX_INSTANCES_IN_ALL
 from kafka_authz_cli.errors import InputError
 from kafka_authz_cli.formats import read_bytes, read_text, text_lines
-from kafka_authz_cli.services.sources import load_acl_set
+from kafka_authz_cli.services.acl_sources import load_acl_set
 
 ACL = ('resource "kafka_acl" "a" {{\n  resource_name       = {name}\n  resource_type       = "Topic"\n'
        '  acl_principal       = "User:alice"\n  acl_host            = "*"\n  acl_operation       = "Read"\n'

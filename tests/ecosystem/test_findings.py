@@ -35,7 +35,7 @@ def _example(fmt: str, code, tmp_path):
     elif code.code == "EA504":
         options = {"unevaluated": "skip"}
     elif code.code == "EA601":
-        from kafka_authz_cli.ecosystem.jikkou import EXAMPLE_TOPICS
+        from kafka_authz_cli.ecosystem.jikkou.reader import EXAMPLE_TOPICS
 
         (tmp_path / "topics.txt").write_text("\n".join(EXAMPLE_TOPICS) + "\n")
         options = {"topics": str(tmp_path / "topics.txt")}

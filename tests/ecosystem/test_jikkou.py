@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from kafka_authz_cli.acl import FORMATS, AclBinding
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.ecosystem import read_directory
-from kafka_authz_cli.ecosystem.jikkou import EXAMPLE_TOPICS, FINDINGS, read, sniff
+from kafka_authz_cli.ecosystem.jikkou.reader import EXAMPLE_TOPICS, FINDINGS, read, sniff
 from kafka_authz_cli.errors import InputError, OptionError
 from kafka_authz_cli.formats import what_is
 

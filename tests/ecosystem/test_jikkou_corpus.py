@@ -10,10 +10,10 @@ import pytest
 from typer.testing import CliRunner
 
 from kafka_authz_cli.cli.app import app
-from kafka_authz_cli.ecosystem.jikkou import read
-from kafka_authz_cli.ecosystem.jikkou_write import write
+from kafka_authz_cli.ecosystem.jikkou.reader import read
+from kafka_authz_cli.ecosystem.jikkou.writer import write
+from kafka_authz_cli.services.acl_sources import load_acl_set
 from kafka_authz_cli.services.diff import condition_holds, diff_acl_sets
-from kafka_authz_cli.services.sources import load_acl_set
 
 CORPUS = Path(__file__).parents[1] / "formats" / "jikkou"
 TOPICS = {"topics": str(CORPUS / "topics.txt")}

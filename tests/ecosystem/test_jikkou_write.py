@@ -12,8 +12,8 @@ from typer.testing import CliRunner
 from kafka_authz_cli.acl import AclBinding, AclOperation, AclPermissionType, PatternType, ResourceType
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.ecosystem import NotExpressible
-from kafka_authz_cli.ecosystem.jikkou import read
-from kafka_authz_cli.ecosystem.jikkou_write import why_not, write
+from kafka_authz_cli.ecosystem.jikkou.reader import read
+from kafka_authz_cli.ecosystem.jikkou.writer import why_not, write
 from tests.ecosystem.roundtrip import assert_lossy_keeps_what_it_can, assert_round_trips
 
 texts = st.text(max_size=12).filter(lambda t: not any(m in t for m in ("{{", "{%", "{#")))

@@ -10,7 +10,7 @@ from kafka_authz_cli.acl import AclOperation as Op
 from kafka_authz_cli.acl import PatternType, ResourceType, ecosystem_format_of
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.ecosystem import read_directory
-from kafka_authz_cli.ecosystem.julieops import FINDINGS, read, sniff
+from kafka_authz_cli.ecosystem.julieops.reader import FINDINGS, read, sniff
 from kafka_authz_cli.errors import InputError, OptionError
 from kafka_authz_cli.formats import what_is
 

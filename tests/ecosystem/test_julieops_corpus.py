@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from kafka_authz_cli.cli.app import app
-from kafka_authz_cli.services.sources import load_acl_set
+from kafka_authz_cli.services.acl_sources import load_acl_set
 
 CORPUS = Path(__file__).parents[1] / "formats" / "julieops"
 FILES = sorted(p for p in [*CORPUS.glob("*.yaml"), *CORPUS.glob("*.json")]

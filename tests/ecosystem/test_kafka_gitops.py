@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from kafka_authz_cli.acl import AclBinding, ecosystem_format_of
 from kafka_authz_cli.cli.app import app
-from kafka_authz_cli.ecosystem.kafka_gitops import FINDINGS, read, read_many, sniff
+from kafka_authz_cli.ecosystem.kafka_gitops.reader import FINDINGS, read, read_many, sniff
 from kafka_authz_cli.errors import InputError
 from kafka_authz_cli.formats import what_is
 

@@ -10,10 +10,10 @@ import pytest
 from typer.testing import CliRunner
 
 from kafka_authz_cli.cli.app import app
-from kafka_authz_cli.ecosystem.kafka_gitops import read
-from kafka_authz_cli.ecosystem.kafka_gitops_write import write
+from kafka_authz_cli.ecosystem.kafka_gitops.reader import read
+from kafka_authz_cli.ecosystem.kafka_gitops.writer import write
+from kafka_authz_cli.services.acl_sources import load_acl_set
 from kafka_authz_cli.services.diff import condition_holds, diff_acl_sets
-from kafka_authz_cli.services.sources import load_acl_set
 
 CORPUS = Path(__file__).parents[1] / "formats" / "kafka-gitops"
 CCLOUD = {"ccloud-service-accounts": "my-test-service=12345,user-john-doe=67890"}

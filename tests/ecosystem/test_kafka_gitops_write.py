@@ -13,8 +13,8 @@ from typer.testing import CliRunner
 from kafka_authz_cli.acl import AclBinding, AclOperation, AclPermissionType, PatternType, ResourceType
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.ecosystem import NotExpressible
-from kafka_authz_cli.ecosystem.kafka_gitops import OPERATIONS, PATTERNS, RESOURCE_TYPES, read
-from kafka_authz_cli.ecosystem.kafka_gitops_write import why_not, write
+from kafka_authz_cli.ecosystem.kafka_gitops.reader import OPERATIONS, PATTERNS, RESOURCE_TYPES, read
+from kafka_authz_cli.ecosystem.kafka_gitops.writer import why_not, write
 from tests.ecosystem.roundtrip import assert_lossy_keeps_what_it_can, assert_round_trips
 
 texts = st.text(max_size=12)

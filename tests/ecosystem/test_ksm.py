@@ -8,7 +8,7 @@ from typer.testing import CliRunner
 
 from kafka_authz_cli.acl import AclOperation, AclPermissionType, PatternType, ResourceType, ecosystem_format_of
 from kafka_authz_cli.cli.app import app
-from kafka_authz_cli.ecosystem.ksm import read, sniff
+from kafka_authz_cli.ecosystem.ksm.reader import read, sniff
 from kafka_authz_cli.errors import InputError
 from kafka_authz_cli.formats import what_is
 

@@ -10,10 +10,10 @@ import pytest
 from typer.testing import CliRunner
 
 from kafka_authz_cli.cli.app import app
-from kafka_authz_cli.ecosystem.ksm import read
-from kafka_authz_cli.ecosystem.ksm_write import write
+from kafka_authz_cli.ecosystem.ksm.reader import read
+from kafka_authz_cli.ecosystem.ksm.writer import write
+from kafka_authz_cli.services.acl_sources import load_acl_set
 from kafka_authz_cli.services.diff import condition_holds, diff_acl_sets
-from kafka_authz_cli.services.sources import load_acl_set
 
 CORPUS = Path(__file__).parents[1] / "formats" / "ksm"
 FILES = sorted(p for p in CORPUS.glob("*.yml") if p.with_name(p.stem + ".bindings.json").is_file())

@@ -12,8 +12,8 @@ from typer.testing import CliRunner
 
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.errors import OptionError
+from kafka_authz_cli.services.acl_sources import load_acl_set
 from kafka_authz_cli.services.convert import write_acls
-from kafka_authz_cli.services.sources import load_acl_set
 
 CORPUS = Path(__file__).parents[1] / "formats" / "ksm"
 CSVS = sorted(CORPUS.glob("*.csv"))

@@ -11,8 +11,8 @@ from typer.testing import CliRunner
 from kafka_authz_cli.acl import AclBinding, AclOperation, AclPermissionType, PatternType, ResourceType
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.ecosystem import NotExpressible
-from kafka_authz_cli.ecosystem.ksm import OPERATIONS, SECTIONS, read
-from kafka_authz_cli.ecosystem.ksm_write import why_not, write
+from kafka_authz_cli.ecosystem.ksm.reader import OPERATIONS, SECTIONS, read
+from kafka_authz_cli.ecosystem.ksm.writer import why_not, write
 from tests.ecosystem.roundtrip import assert_lossy_keeps_what_it_can, assert_round_trips
 
 texts = st.text(min_size=1, max_size=12)

@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from kafka_authz_cli.cli.app import app
-from kafka_authz_cli.ecosystem.strimzi import read
+from kafka_authz_cli.ecosystem.strimzi.reader import read
 from kafka_authz_cli.errors import InputError
-from kafka_authz_cli.services.sources import load_acl_set, load_source, parse_acl_source
+from kafka_authz_cli.services.acl_sources import load_acl_set, load_source, parse_acl_source
 
 
 def user(name="app", auth="tls", acls="", api="kafka.strimzi.io/v1", cluster="my-cluster", extra=""):
@@ -188,7 +188,7 @@ def test_simulate_explains_a_decision_by_the_kafka_user_and_line(tmp_path):
 
 
 def test_whatif_and_cluster_plan_take_kafka_users_through_the_sources(tmp_path):
-    # every command reads ACL files through services/sources.py: the detection is there, once
+    # every command reads ACL files through services/acl_sources.py: the detection is there, once
     path = tmp_path / "users.yaml"
     path.write_text(user(acls=READ_TOPIC))
     assert load_source(path, "strimzi").format == "strimzi"

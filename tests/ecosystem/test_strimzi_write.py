@@ -19,8 +19,8 @@ from kafka_authz_cli.acl import (
 )
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.ecosystem import NotExpressible
-from kafka_authz_cli.ecosystem.strimzi import OPERATIONS, read
-from kafka_authz_cli.ecosystem.strimzi_write import quote, write
+from kafka_authz_cli.ecosystem.strimzi.reader import OPERATIONS, read
+from kafka_authz_cli.ecosystem.strimzi.writer import quote, write
 
 NO_ACLS = BrokerSettings(set(), False)
 k8s_label = st.from_regex(r"[a-z0-9]([-a-z0-9]{0,8}[a-z0-9])?", fullmatch=True)

@@ -1,4 +1,4 @@
-"""The fast reader of plain .tf files (terraform_hcl.fast_parse) against python-hcl2's grammar: on every file
+"""The fast reader of plain .tf files (terraform.hcl.fast_parse) against python-hcl2's grammar: on every file
 it accepts, the same blocks, labels, positions and values; anything outside its shape is left to the grammar."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kafka_authz_cli.acl import AclBinding, AclOperation, AclPermissionType, PatternType, ResourceType
-from kafka_authz_cli.ecosystem import terraform_hcl as hcl
-from kafka_authz_cli.ecosystem.terraform_write import write
+from kafka_authz_cli.ecosystem.terraform import hcl
+from kafka_authz_cli.ecosystem.terraform.writer import write
 
 TYPES = [ResourceType.TOPIC, ResourceType.GROUP, ResourceType.CLUSTER, ResourceType.TRANSACTIONAL_ID]
 texts = st.text(max_size=8).filter(lambda t: "|" not in t and "${" not in t and "%{" not in t)

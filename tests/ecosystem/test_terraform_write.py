@@ -24,8 +24,8 @@ from kafka_authz_cli.acl import (
 )
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.ecosystem import NotExpressible
-from kafka_authz_cli.ecosystem.terraform import CONFLUENT, MONGEY, read
-from kafka_authz_cli.ecosystem.terraform_write import import_id, why_not, write
+from kafka_authz_cli.ecosystem.terraform.reader import CONFLUENT, MONGEY, read
+from kafka_authz_cli.ecosystem.terraform.writer import import_id, why_not, write
 from kafka_authz_cli.errors import OptionError
 
 NO_ACLS = BrokerSettings(set(), False)

@@ -18,7 +18,7 @@ from kafka_authz_cli.ecosystem.yaml_aliases import (
     allowed_alias_ratio,
 )
 from kafka_authz_cli.errors import InputError
-from kafka_authz_cli.services.sources import load_acl_set, parse_acl_source
+from kafka_authz_cli.services.acl_sources import load_acl_set, parse_acl_source
 
 USER = ("apiVersion: kafka.strimzi.io/v1beta2\nkind: KafkaUser\nmetadata:\n  name: {name}\n  labels:\n"
         "    strimzi.io/cluster: c\nspec:\n  authorization:\n    type: simple\n    acls:\n"

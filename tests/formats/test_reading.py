@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kafka_authz_cli.errors import InputError
-from kafka_authz_cli.formats.reading import (
+from kafka_authz_cli.formats.strict_input import (
     brief,
     csv_rows,
     csv_table,

@@ -4,7 +4,7 @@ from pathlib import Path
 
 from kafka_authz_cli.formats import files_under
 from kafka_authz_cli.services import rules as rules_service
-from kafka_authz_cli.services.sources import load_acl_set
+from kafka_authz_cli.services.acl_sources import load_acl_set
 
 USER = ("apiVersion: kafka.strimzi.io/v1\nkind: KafkaUser\nmetadata:\n  name: {name}\n  labels:\n"
         "    strimzi.io/cluster: prod\nspec:\n  authorization:\n    type: simple\n    acls:\n"

@@ -14,10 +14,15 @@ from kafka_authz_cli.acl import FORMATS
 from kafka_authz_cli.acl.requests import parse_requests
 
 # imported here, not where used: the fuzz harness instruments what this module imports (atheris)
-from kafka_authz_cli.ecosystem import jikkou, julieops, kafka_gitops, ksm, strimzi, terraform  # noqa: F401
-from kafka_authz_cli.ecosystem.jikkou_match import compile_match
+from kafka_authz_cli.ecosystem.jikkou import reader as _jikkou  # noqa: F401
+from kafka_authz_cli.ecosystem.jikkou.match import compile_match
+from kafka_authz_cli.ecosystem.julieops import reader as _julieops  # noqa: F401
+from kafka_authz_cli.ecosystem.kafka_gitops import reader as _kafka_gitops  # noqa: F401
+from kafka_authz_cli.ecosystem.ksm import reader as _ksm  # noqa: F401
+from kafka_authz_cli.ecosystem.strimzi import reader as _strimzi  # noqa: F401
+from kafka_authz_cli.ecosystem.terraform import reader as _terraform  # noqa: F401
 from kafka_authz_cli.errors import InputError
-from kafka_authz_cli.formats.reading import csv_table, json_lines, loads
+from kafka_authz_cli.formats.strict_input import csv_table, json_lines, loads
 from kafka_authz_cli.rules.types_file import parse_types
 from kafka_authz_cli.scram.credential import (
     KafkaScramServer,
@@ -27,7 +32,7 @@ from kafka_authz_cli.scram.credential import (
     parse_add_scram,
 )
 from kafka_authz_cli.scram.records import parse_records
-from kafka_authz_cli.services.sources import parse_acl_source as parse_acls
+from kafka_authz_cli.services.acl_sources import parse_acl_source as parse_acls
 
 LABEL = "fuzz"
 _CRED = ScramCredential.from_password(ScramMechanism.SCRAM_SHA_256, "pw", b"salt", 4096)

@@ -82,7 +82,7 @@ def test_worst_case_within_time_and_memory(name, tmp_path):
 def test_a_directory_of_julieops_files_reads_as_fast_as_one_of_strimzi_files(tmp_path):
     """Each file is a topology of its own project in one context: merging them is linear (JulieOps merges the
     projects of a context; the names seen are kept, not rebuilt per file)."""
-    from kafka_authz_cli.services.sources import load_acl_set
+    from kafka_authz_cli.services.acl_sources import load_acl_set
 
     count = 10_000
     took = {}

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kafka_authz_cli.errors import InputError
-from kafka_authz_cli.formats.reading import decode_utf8
+from kafka_authz_cli.formats.strict_input import decode_utf8
 from tests.hostile.hostile_catalogue import ACL, REQUEST, TYPES, _record
 from tests.hostile.readers import READERS
 

@@ -6,7 +6,7 @@ import json
 import pytest
 
 from kafka_authz_cli.acl.model import CLUSTER_NAME, AclBinding
-from kafka_authz_cli.ecosystem.terraform import read
+from kafka_authz_cli.ecosystem.terraform.reader import read
 
 pytestmark = pytest.mark.live
 

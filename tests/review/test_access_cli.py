@@ -114,7 +114,7 @@ def test_principal_alone_lists_everything_it_may_do(acl_file):
 
 
 def test_principal_answer_is_exact_for_names_of_every_class(acl_file):
-    from kafka_authz_cli.services.sources import load_source
+    from kafka_authz_cli.services.acl_sources import load_source
 
     bindings = load_source(acl_file).bindings
     engine = StandardAuthorizer(bindings, BrokerSettings("User:admin"))

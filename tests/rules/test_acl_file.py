@@ -10,7 +10,7 @@ from kafka_authz_cli.errors import InputError
 from kafka_authz_cli.rules.acl_file import MapKey, acl_file_target, find_map, local_acl_file
 from kafka_authz_cli.rules.embedded import AclFileRef
 from kafka_authz_cli.services import rules as lint_service
-from kafka_authz_cli.services.sources import load_acl_set
+from kafka_authz_cli.services.acl_sources import load_acl_set
 
 
 def ref(value: str, operator: bool, namespace=None) -> AclFileRef:

@@ -5,10 +5,10 @@ from hypothesis import strategies as st
 
 from kafka_authz_cli.acl.engine import Request, StandardAuthorizer
 from kafka_authz_cli.acl.model import AclBinding, AclOperation, AclPermissionType, PatternType, ResourceType
-from kafka_authz_cli.rules.check import check_rules
 from kafka_authz_cli.rules.compile import CompileError, DecompileError, compile_checked, decompile
 from kafka_authz_cli.rules.evaluate import Principal, ProxyAuthorizer, RulesAction
 from kafka_authz_cli.rules.parser import parse_rules
+from kafka_authz_cli.rules.semantic_check import check_rules
 from kafka_authz_cli.rules.types import USER_CLASS, TypeRegistry
 
 REGISTRY = TypeRegistry()

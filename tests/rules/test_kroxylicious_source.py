@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.errors import InputError
-from kafka_authz_cli.services.sources import load_acl_set
+from kafka_authz_cli.services.acl_sources import load_acl_set
 
 REAL = Path(__file__).parents[1] / "realworld" / "rules"
 OPERATOR = REAL / "operator-authorization"

@@ -8,7 +8,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kafka_authz_cli.rules import lint as lint_module
-from kafka_authz_cli.rules.check import check_rules, compile_regex, scan_like
 from kafka_authz_cli.rules.evaluate import (
     _KIND_RANK,
     Principal,
@@ -20,6 +19,7 @@ from kafka_authz_cli.rules.evaluate import (
 )
 from kafka_authz_cli.rules.lint import _covers
 from kafka_authz_cli.rules.parser import parse_rules
+from kafka_authz_cli.rules.semantic_check import check_rules, compile_regex, scan_like
 from kafka_authz_cli.rules.types import TypeRegistry
 
 REGISTRY = TypeRegistry().load({

@@ -5,9 +5,9 @@ from pathlib import Path
 
 import pytest
 
-from kafka_authz_cli.rules.check import RulesBuildException, RulesSemanticError, check_rules
 from kafka_authz_cli.rules.evaluate import Principal, ProxyAuthorizer, RulesAction
 from kafka_authz_cli.rules.parser import RulesSyntaxError, parse_rules
+from kafka_authz_cli.rules.semantic_check import RulesBuildException, RulesSemanticError, check_rules
 from kafka_authz_cli.rules.types import TypeRegistry
 
 BASE = Path(__file__).parents[1] / "conformance" / "kroxylicious"

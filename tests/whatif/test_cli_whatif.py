@@ -232,7 +232,7 @@ def test_spark_index_equals_in_process_index(spark, tmp_path):
         return sorted(tuple(map(str, r.values())) for r in t.to_pylist())
     assert rows(staged) == rows(local_index / "requests")
     # committed, the Spark run lists every file it wrote (one or more per day) and its quarantine, and checks
-    from kafka_authz_cli.whatif.index import commit_run, fingerprint, open_index
+    from kafka_authz_cli.whatif.parquet_index import commit_run, fingerprint, open_index
     written = sorted(staged.rglob("*.parquet"))
     ix = open_index(tmp_path / "spark-index", create=True)
     commit_run(ix, "r1", staged, [fingerprint(f) for f in files], stats, quarantine)
@@ -257,7 +257,7 @@ def test_spark_answers_from_an_index_as_the_in_process_path_does(spark, tmp_path
     from kafka_authz_cli.acl.formats import load_acls
     from kafka_authz_cli.services.whatif import replay_index_local
     from kafka_authz_cli.whatif import spark as spark_job
-    from kafka_authz_cli.whatif.index import open_index
+    from kafka_authz_cli.whatif.parquet_index import open_index
 
     a, b = tmp_path / "a", tmp_path / "b"
     a.mkdir(), b.mkdir()

@@ -25,7 +25,7 @@ from kafka_authz_cli.acl import (
 )
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.whatif import ReadStats, incremental, report_dict
-from kafka_authz_cli.whatif.index import (
+from kafka_authz_cli.whatif.parquet_index import (
     aggregates_from_table,
     commit_run,
     fill_hours,
@@ -200,7 +200,7 @@ def test_a_proposal_reads_only_the_row_groups_of_the_resources_it_changes(tmp_pa
 
 
 def test_slices_keep_memory_bounded_and_the_answer_whole(tmp_path, monkeypatch):
-    monkeypatch.setattr("kafka_authz_cli.whatif.index.ROW_GROUP_ROWS", 100)
+    monkeypatch.setattr("kafka_authz_cli.whatif.parquet_index.ROW_GROUP_ROWS", 100)
     run = [((f"User:u{i % 7}", "10.0.0.1", "WRITE", "TOPIC", f"t{t:04d}"), h, 1, 0, None)
            for t in range(300) for i in range(5) for h in ("2026-11-20 10", "2026-11-21 10")]
     ix = _build(tmp_path / "index", [run, run[:500]])

@@ -147,7 +147,7 @@ def test_gzip_files_whole_or_damaged_read_as_the_reader_reads_them(spark, tmp_pa
     stats, _ = check_same(spark, paths, partition_bytes=300)
     assert stats.decisions >= 40 * 4 and stats.warnings
     # In local mode the driver checks the gzip files (while the JVM starts); a cluster's executors do.
-    from kafka_authz_cli.whatif.spark.sources import SourceCheck, _gzip_check
+    from kafka_authz_cli.whatif.spark.log_lines import SourceCheck, _gzip_check
 
     on_driver = SourceCheck(paths, threads=3).kinds()
     whole = _gzip_check(spark, [p for p in paths if p.endswith(".gz") and variants[Path(p).name][:2] == b"\x1f\x8b"])
@@ -157,7 +157,7 @@ def test_gzip_files_whole_or_damaged_read_as_the_reader_reads_them(spark, tmp_pa
 
 
 def test_the_source_check_says_what_reading_a_file_raised_and_never_holds_up_an_exit(tmp_path):
-    from kafka_authz_cli.whatif.spark.sources import SourceCheck
+    from kafka_authz_cli.whatif.spark.log_lines import SourceCheck
 
     (tmp_path / "a.log").write_text("x\n")
     check = SourceCheck([str(tmp_path / "a.log"), str(tmp_path / "gone.log")])
@@ -170,7 +170,7 @@ def test_the_source_check_says_what_reading_a_file_raised_and_never_holds_up_an_
 def test_which_gzip_files_spark_decompresses_itself(tmp_path):
     import gzip
 
-    from kafka_authz_cli.whatif.spark.sources import _gzip_whole
+    from kafka_authz_cli.whatif.spark.log_lines import _gzip_whole
 
     body = b"[2026-11-20 10:00:00,000] INFO x (kafka.authorizer.logger)\n" * 50_000
     z = gzip.compress(body)

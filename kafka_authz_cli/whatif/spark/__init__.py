@@ -15,7 +15,7 @@ the in-process replay (:mod:`kafka_authz_cli.whatif.replay`), line numbers and q
 The modules, by stage: ``session`` (the SparkSession, checked options, one job's session from its
 start to its stop, local checkpoints), ``jvm`` (a Java runtime, where its log and output go),
 ``failures`` (any failure said in one line), ``progress`` (Spark's status tracker for authz's bar),
-``sources`` (files to lines, gzip wholeness), ``scan`` (the per-line shape and the one scan),
+``log_lines`` (files to lines, gzip wholeness), ``scan`` (the per-line shape and the one scan),
 ``messages`` (distinct messages classified), ``odd_lines`` (the reference reader on the other lines,
 line numbers), ``aggregate`` (per request and hour), ``decide`` (deciding and the report),
 ``pipeline`` (the stages in order, and the jobs).
@@ -31,6 +31,7 @@ if TYPE_CHECKING:  # the names for type checkers and editors; at run time each i
     from kafka_authz_cli.whatif.spark.decide import report_from
     from kafka_authz_cli.whatif.spark.failures import SparkFailure, explain_failure, spark_errors
     from kafka_authz_cli.whatif.spark.jvm import java_available, java_problem, spark_log_file
+    from kafka_authz_cli.whatif.spark.log_lines import SourceCheck, source_check
     from kafka_authz_cli.whatif.spark.pipeline import (
         ReadResult,
         count_lines,
@@ -41,7 +42,6 @@ if TYPE_CHECKING:  # the names for type checkers and editors; at run time each i
     )
     from kafka_authz_cli.whatif.spark.progress import StatusProgress
     from kafka_authz_cli.whatif.spark.session import SPLIT_BYTES, SparkOptions, job_session, release, spark_session
-    from kafka_authz_cli.whatif.spark.sources import SourceCheck, source_check
     from kafka_authz_cli.whatif.spark.streaming import follow_directory
 
 __getattr__, __all__ = lazy_face(__name__, {
@@ -50,7 +50,7 @@ __getattr__, __all__ = lazy_face(__name__, {
     "report_from_index": "pipeline", "run": "pipeline",
     "report_from": "decide",
     # how each file is read, found while the session starts
-    "SourceCheck": "sources", "source_check": "sources",
+    "SourceCheck": "log_lines", "source_check": "log_lines",
     # the session: its options, one job's session, and what it keeps
     "SPLIT_BYTES": "session", "SparkOptions": "session", "job_session": "session", "release": "session",
     "spark_session": "session",

@@ -16,17 +16,17 @@ from typing import TYPE_CHECKING, Callable
 from kafka_authz_cli.acl import AclBinding, BrokerSettings
 from kafka_authz_cli.errors import AuthzError
 from kafka_authz_cli.whatif.auditlog import Quarantined, ReadStats
-from kafka_authz_cli.whatif.index import SORT_KEY
+from kafka_authz_cli.whatif.parquet_index import SORT_KEY
 from kafka_authz_cli.whatif.replay import WhatIfReport
 from kafka_authz_cli.whatif.spark.aggregate import KEY, hourly_aggregates, per_key
 from kafka_authz_cli.whatif.spark.decide import report_from
 from kafka_authz_cli.whatif.spark.failures import spark_errors
+from kafka_authz_cli.whatif.spark.log_lines import SourceCheck, read_sources
 from kafka_authz_cli.whatif.spark.messages import classified_messages
 from kafka_authz_cli.whatif.spark.odd_lines import hostile_groups, line_numbers, read_odd_lines
 from kafka_authz_cli.whatif.spark.progress import StatusProgress
 from kafka_authz_cli.whatif.spark.scan import fast_groups, grouped_lines, shape_lines
 from kafka_authz_cli.whatif.spark.session import SPLIT_BYTES, fit_shuffle, materialize, release
-from kafka_authz_cli.whatif.spark.sources import SourceCheck, read_sources
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame
@@ -200,7 +200,7 @@ def report_from_index(spark, roots: list[tuple[str, list[str]]], since: str | No
     and were left out by --since/--until."""
     from pyspark.sql import functions as F
 
-    from kafka_authz_cli.whatif.index import SPARK_SCHEMA
+    from kafka_authz_cli.whatif.parquet_index import SPARK_SCHEMA
 
     with spark_errors("whatif --index"), StatusProgress(spark, progress) as tracker:
         tracker.set("reading the index")

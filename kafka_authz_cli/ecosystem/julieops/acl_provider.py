@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from kafka_authz_cli.acl import AclBinding, AclOperation, AclPermissionType, PatternType, ResourceType
-from kafka_authz_cli.ecosystem import julieops_model as m
 from kafka_authz_cli.ecosystem import yamlnodes as y
-from kafka_authz_cli.ecosystem.julieops_config import CCLOUD_ACLS, render
+from kafka_authz_cli.ecosystem.julieops import topology as m
+from kafka_authz_cli.ecosystem.julieops.builder_config import CCLOUD_ACLS, render
 from kafka_authz_cli.ecosystem.yaml_aliases import JACKSON
 from kafka_authz_cli.errors import InputError
 from kafka_authz_cli.formats import brief, read_text

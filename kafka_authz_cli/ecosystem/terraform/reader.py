@@ -12,7 +12,7 @@ Followed: Mongey/terraform-provider-kafka 0.13.1+ (``678b3c7``) and confluentinc
 - ``confluent_kafka_acl`` (``internal/provider/resource_kafka_acl.go``): Kafka's enum spellings, exact
   case (``validation.StringInSlice(..., false)``); ``pattern_type`` is required; ``kafka_cluster``,
   ``rest_endpoint`` and ``credentials`` say where, not what, and are not evaluated.
-- In ``.tf`` files only what the files state is evaluated (``terraform_hcl``: each reference target once,
+- In ``.tf`` files only what the files state is evaluated (``hcl``: each reference target once,
   within stated bounds), ``count``/``for_each`` up to :data:`MAX_INSTANCES`; ``count`` 0 creates none;
   ``for_each``, references to other resources and ``module`` blocks are not evaluated: the resource is
   an error naming the attribute, or with ``--option unevaluated=skip`` left out with EA504.
@@ -29,9 +29,8 @@ from typing import Any, Callable, Iterable, Mapping
 
 from kafka_authz_cli.acl import AclBinding, AclOperation, AclPermissionType, AclSet, PatternType, ResourceType
 from kafka_authz_cli.codes import FindingCode
-from kafka_authz_cli.ecosystem import terraform_hcl as hcl
-from kafka_authz_cli.ecosystem import terraform_state as state
-from kafka_authz_cli.ecosystem.reading import record
+from kafka_authz_cli.ecosystem.source_reading import record
+from kafka_authz_cli.ecosystem.terraform import hcl, state
 from kafka_authz_cli.errors import InputError, OptionError
 from kafka_authz_cli.formats import WarningTally, json_type
 
@@ -433,7 +432,7 @@ def _contains(tree, node) -> bool:
 # terraform show -json, terraform.tfstate
 
 def _read_json(reading: _Reading, text: str, path: str) -> None:
-    """Every kafka_acl / confluent_kafka_acl of Terraform's JSON, read strictly (``terraform_state``): the
+    """Every kafka_acl / confluent_kafka_acl of Terraform's JSON, read strictly (``state``): the
     values are the provider's, so each must be a string (a number where the provider writes a string is a
     forged or broken file, not Terraform's type conversion)."""
     for resource in state.resources(text, path):

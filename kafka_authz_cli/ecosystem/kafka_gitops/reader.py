@@ -9,7 +9,7 @@ master 8f3afc9, whose only ACL change, custom ACLs' ``host`` defaulting to ``*``
   ``services``/``topics``/``users`` are merged in (``putAll``: a name given again replaces the first);
   nothing else of those files is read.
 - ``services.<name>`` by ``type`` (``ServiceDetails``' ``@JsonSubTypes``: ``application``,
-  ``kafka-streams``, ``kafka-connect``; no other type exists), expanded by :mod:`.kafka_gitops_expand`;
+  ``kafka-streams``, ``kafka-connect``; no other type exists), expanded by :mod:`.expand`;
   then ``customServiceAcls.<name>``. ``users.<name>``: ``roles`` (``RoleService``), then
   ``customUserAcls.<name>``. Custom ACLs of names that are not defined are ignored.
 - Every ACL is put into one map under ``<service or user>-<index>`` (``DesiredState.putAcls``,
@@ -31,9 +31,8 @@ from typing import Iterable, Mapping
 
 from kafka_authz_cli.acl import AclBinding, AclOperation, AclPermissionType, AclSet, PatternType, ResourceType
 from kafka_authz_cli.codes import FindingCode
-from kafka_authz_cli.ecosystem import ksm
 from kafka_authz_cli.ecosystem import yamlnodes as y
-from kafka_authz_cli.ecosystem.kafka_gitops_expand import (
+from kafka_authz_cli.ecosystem.kafka_gitops.expand import (
     Acl,
     expand_role,
     expand_service,
@@ -43,7 +42,8 @@ from kafka_authz_cli.ecosystem.kafka_gitops_expand import (
     text,
     texts,
 )
-from kafka_authz_cli.ecosystem.reading import record
+from kafka_authz_cli.ecosystem.ksm import reader as ksm
+from kafka_authz_cli.ecosystem.source_reading import record
 from kafka_authz_cli.ecosystem.yaml_aliases import JACKSON
 from kafka_authz_cli.errors import InputError
 from kafka_authz_cli.formats import WarningTally, loads, read_text

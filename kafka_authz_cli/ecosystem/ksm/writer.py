@@ -13,8 +13,8 @@ from __future__ import annotations
 from typing import Iterable
 
 from kafka_authz_cli.acl import AclBinding, PatternType
-from kafka_authz_cli.ecosystem.ksm import OPERATIONS, PERMISSIONS, SECTIONS
-from kafka_authz_cli.ecosystem.strimzi_write import quote
+from kafka_authz_cli.ecosystem.ksm.reader import OPERATIONS, PERMISSIONS, SECTIONS
+from kafka_authz_cli.ecosystem.strimzi.writer import quote
 from kafka_authz_cli.ecosystem.written import Lost, NotExpressible, Written
 
 _OP_NAMES = {op: name for name, op in OPERATIONS.items()}

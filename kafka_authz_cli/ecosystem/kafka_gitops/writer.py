@@ -14,8 +14,8 @@ import re
 from typing import Iterable
 
 from kafka_authz_cli.acl import AclBinding
-from kafka_authz_cli.ecosystem.kafka_gitops import OPERATIONS, PATTERNS, PERMISSIONS, RESOURCE_TYPES
-from kafka_authz_cli.ecosystem.strimzi_write import quote
+from kafka_authz_cli.ecosystem.kafka_gitops.reader import OPERATIONS, PATTERNS, PERMISSIONS, RESOURCE_TYPES
+from kafka_authz_cli.ecosystem.strimzi.writer import quote
 from kafka_authz_cli.ecosystem.written import Lost, NotExpressible, Written
 
 _LABEL_CHARS = re.compile(r"[^A-Za-z0-9._-]+")

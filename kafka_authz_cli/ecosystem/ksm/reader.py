@@ -22,7 +22,7 @@ from typing import Iterable, Mapping
 from kafka_authz_cli.acl import AclBinding, AclOperation, AclPermissionType, AclSet, PatternType, ResourceType
 from kafka_authz_cli.codes import FindingCode
 from kafka_authz_cli.ecosystem import yamlnodes as y
-from kafka_authz_cli.ecosystem.reading import SourceReading
+from kafka_authz_cli.ecosystem.source_reading import SourceReading
 from kafka_authz_cli.ecosystem.yaml_aliases import SNAKEYAML
 
 #: ``kafka.security.auth.Operation.values`` (Kafka 2.8), matched with ``equalsIgnoreCase``

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from kafka_authz_cli.acl import AclBinding
-from kafka_authz_cli.ecosystem.jikkou import (
+from kafka_authz_cli.ecosystem.jikkou.reader import (
     AUTHORIZATION,
     GROUP,
     OPERATIONS,
@@ -21,7 +21,7 @@ from kafka_authz_cli.ecosystem.jikkou import (
     RESOURCE_TYPES,
     TEMPLATE,
 )
-from kafka_authz_cli.ecosystem.strimzi_write import quote
+from kafka_authz_cli.ecosystem.strimzi.writer import quote
 from kafka_authz_cli.ecosystem.written import Lost, NotExpressible, Written
 
 API_VERSION = f"{GROUP}/v1"

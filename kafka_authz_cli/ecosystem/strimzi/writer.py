@@ -14,7 +14,7 @@ import re
 from typing import Iterable
 
 from kafka_authz_cli.acl import AclBinding, PatternType, ResourceType
-from kafka_authz_cli.ecosystem.strimzi import (
+from kafka_authz_cli.ecosystem.strimzi.reader import (
     AUTHENTICATIONS,
     CLUSTER_LABEL,
     CLUSTER_NAME,

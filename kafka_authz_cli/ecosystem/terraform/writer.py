@@ -22,7 +22,7 @@ import re
 from typing import Iterable
 
 from kafka_authz_cli.acl import FORMATS, AclBinding, PatternType
-from kafka_authz_cli.ecosystem.terraform import CONFLUENT, MONGEY, Provider
+from kafka_authz_cli.ecosystem.terraform.reader import CONFLUENT, MONGEY, Provider
 from kafka_authz_cli.ecosystem.written import Lost, NotExpressible, Written
 from kafka_authz_cli.errors import OptionError
 

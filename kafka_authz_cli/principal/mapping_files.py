@@ -9,8 +9,8 @@ from pathlib import Path
 from kafka_authz_cli._java import parse_properties_with_lines
 from kafka_authz_cli.errors import InputError
 from kafka_authz_cli.formats import read_text
-from kafka_authz_cli.principal.check import NameInput
 from kafka_authz_cli.principal.mapping import listener_key
+from kafka_authz_cli.principal.mapping_check import NameInput
 from kafka_authz_cli.principal.x500 import DnError, rfc2253_from_der
 
 

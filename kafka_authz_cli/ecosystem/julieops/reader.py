@@ -2,8 +2,8 @@
 
 Followed: JulieOps 4.4.1 (tag ``v4.4.1``, ``54bf9bab``; the code after it, to ``e75d005e``, changes
 no ACL). Read as ``TopologyObjectBuilder`` and the serdes read a file or a directory; expanded as
-``AccessControlManager.updatePlan`` with ``AclsBindingsBuilder`` (``julieops_acls``), with the
-settings of ``--option`` (``julieops_config``). Every binding is ALLOW; JulieOps keeps a set.
+``AccessControlManager.updatePlan`` with ``AclsBindingsBuilder`` (``acl_provider``), with the
+settings of ``--option`` (``builder_config``). Every binding is ALLOW; JulieOps keeps a set.
 
 - ``context`` is required; every other top-level key but ``projects``, ``platform`` and
   ``special_topics`` is a prefix component, in file order. Project prefix (``ProjectImpl.namePrefix``):
@@ -22,11 +22,11 @@ from typing import Iterable, Mapping
 
 from kafka_authz_cli.acl import AclSet
 from kafka_authz_cli.codes import FindingCode
-from kafka_authz_cli.ecosystem import julieops_acls
-from kafka_authz_cli.ecosystem import julieops_model as m
 from kafka_authz_cli.ecosystem import yamlnodes as y
-from kafka_authz_cli.ecosystem.julieops_config import config
-from kafka_authz_cli.ecosystem.reading import record
+from kafka_authz_cli.ecosystem.julieops import acl_provider
+from kafka_authz_cli.ecosystem.julieops import topology as m
+from kafka_authz_cli.ecosystem.julieops.builder_config import config
+from kafka_authz_cli.ecosystem.source_reading import record
 from kafka_authz_cli.ecosystem.yaml_aliases import JACKSON
 from kafka_authz_cli.errors import InputError
 from kafka_authz_cli.formats import WarningTally, brief
@@ -149,7 +149,7 @@ def read_many(files: Iterable[tuple[str, str]], source: str, options: Mapping[st
         reading.acl_set.warnings.append(f"{source}: {skipped} file(s) in subdirectories skipped: JulieOps 4.4.1 "
                                         "reads only the directory's own files")
     for topology in merged.values():
-        julieops_acls.expand(reading, topology)
+        acl_provider.expand(reading, topology)
     reading.acl_set.warnings.extend(reading.tally.lines())
     return reading.acl_set
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from kafka_authz_cli.ecosystem import yamlnodes as y
-from kafka_authz_cli.ecosystem.julieops_config import Config, render
+from kafka_authz_cli.ecosystem.julieops.builder_config import Config, render
 from kafka_authz_cli.formats import brief
 
 _META = {"principal": "str", "metadata": "map"}

@@ -19,7 +19,7 @@ its docs still show) as v1 (``LatestApiVersionResourceTypeResolver``): so does a
 - ``patternType: MATCH`` (``TopicMatchingAclRulesBuilder``): on TOPIC only, a Java regex matched against
   the whole name of every topic existing at plan time, each match a LITERAL binding; on other types it is
   dropped (neither builder takes it). The topics come from ``--option topics=FILE``; the matching is
-  bounded (``jikkou_match``: RE2 where it reads the pattern as Java does, else a CPU budget).
+  bounded (``match``: RE2 where it reads the pattern as Java does, else a CPU budget).
 - Resources are read with Jackson's ``YAMLMapper``: an alias is the anchor's name, as text (``yaml_aliases``).
 - ``jikkou.io/delete: true``: every ACL of the principal is deleted (``ResourceChangeFactory.createChange``);
   ``jikkou.io/ignore: true``: the resource is left out (``ExcludeIgnoreResourceTransformation``).
@@ -33,8 +33,8 @@ from typing import Iterable, Mapping
 from kafka_authz_cli.acl import AclBinding, AclOperation, AclPermissionType, AclSet, PatternType, ResourceType
 from kafka_authz_cli.codes import FindingCode
 from kafka_authz_cli.ecosystem import yamlnodes as y
-from kafka_authz_cli.ecosystem.jikkou_match import compile_match
-from kafka_authz_cli.ecosystem.reading import record
+from kafka_authz_cli.ecosystem.jikkou.match import compile_match
+from kafka_authz_cli.ecosystem.source_reading import record
 from kafka_authz_cli.ecosystem.yaml_aliases import JACKSON
 from kafka_authz_cli.errors import InputError, OptionError
 from kafka_authz_cli.formats import WarningTally, read_text
