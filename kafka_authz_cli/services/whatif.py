@@ -27,8 +27,10 @@ from kafka_authz_cli.services.settings import broker_settings
 from kafka_authz_cli.whatif import (
     AuditDecision,
     Index,
+    LinesRead,
     Quarantined,
     ReadStats,
+    Replayed,
     WhatIfReport,
     aggregate,
     aggregate_hourly,
@@ -68,17 +70,6 @@ class ProgressHooks:
 
     reading: Callable[[int], ContextManager[Optional[Callable[[int], None]]]] = _no_progress
     spark: Callable[[], ContextManager[Optional[Callable[[str, int, int], None]]]] = _no_progress
-
-
-@dataclass
-class Replayed:
-    """What a replay gives: every line accounted for, what was quarantined, and the report."""
-
-    stats: ReadStats
-    quarantine: list[Quarantined]
-    report: WhatIfReport
-    #: from an index: how it was answered (incremental or full, and why)
-    note: Optional[str] = None
 
 
 @dataclass(frozen=True)
@@ -150,14 +141,6 @@ class IndexRequest:
     out: Path
     append: bool = False
     spark: Optional[SparkOptions] = None
-
-
-@dataclass
-class LinesRead:
-    """Every line of the logs accounted for, and what was quarantined."""
-
-    stats: ReadStats
-    quarantine: list[Quarantined]
 
 
 @dataclass
@@ -488,9 +471,8 @@ def replay_index_local(indexes: list[Index], since, until, proposed_acls, curren
 
     proposed = StandardAuthorizer(proposed_acls, settings)
     current = StandardAuthorizer(current_set.bindings, settings) if current_set is not None else None
-    done, _ = answer_from_index(indexes, since, until, proposed, current, full=full, cache_dir=baseline_cache_dir(),
-                                version=__version__, baseline=baseline)
-    return done
+    return answer_from_index(indexes, since, until, proposed, current, full=full, cache_dir=baseline_cache_dir(),
+                             version=__version__, baseline=baseline)
 
 
 def baseline_cache_dir() -> Optional[Path]:
@@ -527,9 +509,8 @@ def replay_spark(files: list[str], names: dict[str, str], proposed_acls, current
     current = (current_set.bindings, settings) if current_set is not None else None
     check = spark_job.source_check(paths, opts)
     with (progress or ProgressHooks()).spark() as bar, spark_job.job_session(opts) as session:
-        stats, quarantine, report = spark_job.run(session, paths, (proposed_acls, settings), current, progress=bar,
-                                                  partition_bytes=opts.partition_bytes, names=shown, check=check)
-    return Replayed(stats, quarantine, report)
+        return spark_job.run(session, paths, (proposed_acls, settings), current, progress=bar,
+                             partition_bytes=opts.partition_bytes, names=shown, check=check)
 
 
 def index_run_spark(files: list[str], names: dict[str, str], staged: Path, opts: SparkOptions,
@@ -541,11 +522,11 @@ def index_run_spark(files: list[str], names: dict[str, str], staged: Path, opts:
     tmp = os.path.join(staged, "spark")
     check = spark_job.source_check(paths, opts)
     with (progress or ProgressHooks()).spark() as bar, spark_job.job_session(opts) as session:
-        stats, quarantine = spark_job.index_logs(session, paths, tmp, progress=bar,
-                                                 partition_bytes=opts.partition_bytes, names=shown, check=check)
+        read = spark_job.index_logs(session, paths, tmp, progress=bar, partition_bytes=opts.partition_bytes,
+                                    names=shown, check=check)
     for d in Path(tmp).glob("day=*"):
         os.replace(d, Path(staged) / d.name)
-    return LinesRead(stats, quarantine)
+    return read
 
 
 def replay_index_spark(indexes: list[Index], since, until, proposed_acls, current_set, settings: BrokerSettings,
@@ -557,7 +538,7 @@ def replay_index_spark(indexes: list[Index], since, until, proposed_acls, curren
     current = (current_set.bindings, settings) if current_set is not None else None
     roots = [(str(ix.root), [r["id"] for r in ix.runs]) for ix in indexes]
     with (progress or ProgressHooks()).spark() as bar, spark_job.job_session(opts) as session:
-        report, untimed = spark_job.report_from_index(session, roots, since, until, (proposed_acls, settings), current,
-                                                      progress=bar)
-    note_untimed(report, untimed)
-    return report
+        done = spark_job.report_from_index(session, roots, since, until, (proposed_acls, settings), current,
+                                           progress=bar)
+    note_untimed(done.report, done.untimed)
+    return done.report

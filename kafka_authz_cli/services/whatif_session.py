@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Callable, Iterator, Optional
 from kafka_authz_cli.errors import AuthzError, OptionError
 from kafka_authz_cli.services.acl_sources import acl_set_from, load_source
 from kafka_authz_cli.services.settings import broker_settings
-from kafka_authz_cli.services.whatif import Proposal, Replayed, note_untimed
-from kafka_authz_cli.whatif import Baseline, answer_from_index, open_checked, quarantined
+from kafka_authz_cli.services.whatif import Proposal, note_untimed
+from kafka_authz_cli.whatif import Baseline, Replayed, answer_from_index, open_checked, quarantined
 
 if TYPE_CHECKING:
     from kafka_authz_cli.acl import StandardAuthorizer
@@ -77,10 +77,10 @@ class WhatIfSession:
 
         r, p = self.request, self.request.proposal
         proposed_acls = load_source(p.proposed, p.acls_format, quiet=True, options=p.acls_options).bindings
-        done, baseline = answer_from_index(
+        done = answer_from_index(
             self.indexes, r.since, r.until, StandardAuthorizer(proposed_acls, self.current.settings),
             self.current, cache_dir=self.cache_dir, version=self.version, baseline=self.baseline)
-        self.baseline = baseline or self.baseline
+        self.baseline = done.baseline or self.baseline
         note_untimed(done.report, done.untimed)
         return Replayed(self.stats, self.quarantine, done.report, done.note)
 

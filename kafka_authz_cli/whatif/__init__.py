@@ -51,6 +51,8 @@ if TYPE_CHECKING:  # the names for type checkers and editors; at run time each i
     from kafka_authz_cli.whatif.replay import (
         Aggregate,
         Change,
+        LinesRead,
+        Replayed,
         Verdict,
         WhatIfReport,
         aggregate,
@@ -86,6 +88,7 @@ __getattr__, __all__ = lazy_face(__name__, {
     "ShadowSummary": "shadow",
     # replay: aggregates, decisions, the report
     "Aggregate": "replay", "Change": "replay", "Verdict": "replay", "WhatIfReport": "replay",
+    "LinesRead": "replay", "Replayed": "replay",
     "aggregate": "replay", "aggregate_hourly": "replay", "build_report": "replay", "classify": "replay",
     "decide": "replay", "replay_aggregates": "replay",
     # parquet_index: read once, ask many times

@@ -86,12 +86,13 @@ class Partial:
 @dataclass
 class Answer:
     """A report answered from indexes, and how: `mode` is "incremental" or "full", `note` says why and
-    how much was decided."""
+    how much was decided; `baseline`, when there is one, answers the next proposal (--interactive)."""
 
     report: WhatIfReport
     untimed: int
     mode: str
     note: str
+    baseline: Optional[Baseline] = None
 
 
 # ----------------------------------------------------------------------------------------------
@@ -649,10 +650,10 @@ BY_PRINCIPAL = ["principal", "resource_type", "resource_name", "host", "operatio
 
 def answer_from_index(indexes: list[Index], since, until, proposed: StandardAuthorizer,
                       current: Optional[StandardAuthorizer], *, full: bool = False, cache_dir: Optional[Path] = None,
-                      version: str = "", baseline: Optional[Baseline] = None) -> tuple[Answer, Optional[Baseline]]:
+                      version: str = "", baseline: Optional[Baseline] = None) -> Answer:
     """A proposal's report from indexes, each side one authorizer (no `current`: the logged decisions):
     incrementally from a baseline (given, or stored in `cache_dir`) when exact, else by a full pass in
-    slices (storing its baseline). Returns the answer and the baseline, to ask again (--interactive)."""
+    slices (storing its baseline). The answer holds the baseline, to ask again (--interactive)."""
     scan = IndexScan(indexes, since, until)
     windowed = since is not None or until is not None
     why = "the baseline is the logged decisions (no --current)" if current is None else None
@@ -683,7 +684,7 @@ def answer_from_index(indexes: list[Index], since, until, proposed: StandardAuth
                              proposed.bindings, used, True)
     note = (f"incremental: {touched.requests:,} of {baseline.requests:,} distinct requests re-decided, those on "
             f"the resources (and principals) of {len(changed):,} changed ACL(s); --full decides all")
-    return Answer(report, baseline.untimed if windowed else 0, "incremental", note), baseline
+    return Answer(report, baseline.untimed if windowed else 0, "incremental", note, baseline)
 
 
 def _full(scan: IndexScan, windowed: bool, proposed, current, why: str, cache_dir, key):
@@ -697,4 +698,4 @@ def _full(scan: IndexScan, windowed: bool, proposed, current, why: str, cache_di
     if writer is not None:
         baseline = writer.finish(Baseline(total.summary, {acl_text(a): n for a, n in total.used_before.items()},
                                           untimed, total.requests))
-    return Answer(report, untimed, "full", f"full: {total.requests:,} distinct requests decided ({why})"), baseline
+    return Answer(report, untimed, "full", f"full: {total.requests:,} distinct requests decided ({why})", baseline)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, NamedTuple
 
 from kafka_authz_cli.acl import AclBinding, AclError, AclOperation, Request, ResourceType, StandardAuthorizer
-from kafka_authz_cli.whatif.auditlog import AuditDecision
+from kafka_authz_cli.whatif.auditlog import AuditDecision, Quarantined, ReadStats
 from kafka_authz_cli.whatif.causes import group_by_cause
 
 RequestKey = tuple[str, str, str, str, str]  # principal, host, operation, resource_type, resource_name
@@ -164,6 +164,23 @@ class WhatIfReport:
     def unverified(self) -> str | None:
         """Why this answer could not have shown traffic newly denied, whatever the proposal; None if it could."""
         return unverified_reason(self.decisions, self.baseline, self.logged_allowed_lines)
+
+
+@dataclass
+class LinesRead:
+    """Every line of the logs accounted for, and what was quarantined (reading logs into an index)."""
+
+    stats: ReadStats
+    quarantine: list[Quarantined]
+
+
+@dataclass
+class Replayed(LinesRead):
+    """What a replay gives, in this process or on Spark: the lines read, and the report."""
+
+    report: WhatIfReport
+    #: from an index: how it was answered (incremental or full, and why)
+    note: str | None = None
 
 
 def unverified_reason(decisions: int, baseline: str, logged_allowed: int) -> str | None:

@@ -66,7 +66,8 @@ def bench_set(spark, label: str, files: list[str], lines: int, extra: bool = Fal
 
     proposed = proposals(1)[0]
     t_floor, counted = timed(lambda: spark_job.count_lines(spark, files))
-    t_job, (stats, quarantine, report) = timed(lambda: spark_job.run(spark, files, (proposed, SETTINGS)))
+    t_job, on_spark = timed(lambda: spark_job.run(spark, files, (proposed, SETTINGS)))
+    stats, report = on_spark.stats, on_spark.report
     assert stats.lines == counted, (stats.lines, counted)
     lines = counted  # the generator adds a few odd lines (stack traces, multi-line records) to the decisions
     row = {"set": label, "lines": lines, "bytes": sum(os.path.getsize(f) for f in files), "floor_s": t_floor,
@@ -77,7 +78,8 @@ def bench_set(spark, label: str, files: list[str], lines: int, extra: bool = Fal
           f"x floor {row['x_floor']:>5.2f}  {row['lines_per_s']:>10,.0f} lines/s  {report.distinct_requests:,} "
           f"distinct requests, {stats.quarantined_lines} quarantined", flush=True)
     if extra:
-        t_drv, (_, _, r2) = timed(lambda: spark_job.run(spark, files, (proposed, SETTINGS), decide_on="driver"))
+        t_drv, on_driver = timed(lambda: spark_job.run(spark, files, (proposed, SETTINGS), decide_on="driver"))
+        r2 = on_driver.report
         assert r2 == report
         row["job_driver_decide_s"] = t_drv
         print(f"{'':>22} deciding on the driver after one collect: {t_drv:.1f} s (on the executors, Arrow: "
@@ -105,7 +107,8 @@ def bench_index(spark, files: list[str], lines: int, tmp: Path) -> None:
     ix = open_index(root, create=True)
     run_id = new_run_id()
     staged = staging_dir(ix, run_id)
-    t_ix, (stats, quarantine) = timed(lambda: spark_job.index_logs(spark, files, str(staged / "spark")))
+    t_ix, read = timed(lambda: spark_job.index_logs(spark, files, str(staged / "spark")))
+    stats, quarantine = read.stats, read.quarantine
     for d in (staged / "spark").glob("day=*"):
         os.replace(d, staged / d.name)
     commit_run(ix, run_id, staged, [], stats, quarantine)
@@ -115,9 +118,9 @@ def bench_index(spark, files: list[str], lines: int, tmp: Path) -> None:
     for k, proposed in enumerate(proposals(3)):
         t_local, done = timed(lambda: replay_index_local([ix], None, None, proposed, None, SETTINGS))
         report = done.report
-        t_spark, (r2, _) = timed(lambda: spark_job.report_from_index(spark, [(str(root), [r["id"] for r in ix.runs])],
+        t_spark, on_spark = timed(lambda: spark_job.report_from_index(spark, [(str(root), [r["id"] for r in ix.runs])],
                                                                      None, None, (proposed, SETTINGS), None))
-        assert r2 == report
+        assert on_spark.report == report
         print(f"{'whatif --index':>22} proposal {k + 1}: in-process {t_local:.1f} s, on Spark {t_spark:.1f} s "
               f"({report.distinct_requests:,} distinct requests, {len(report.newly_denied)} newly denied kinds)",
               flush=True)

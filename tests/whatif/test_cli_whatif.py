@@ -219,7 +219,8 @@ def test_spark_index_equals_in_process_index(spark, tmp_path):
 
     files = expand_paths([str(LOGS)])
     staged = tmp_path / "staged"
-    stats, quarantine = spark_job.index_logs(spark, files, str(staged), partition_bytes=4096)
+    read = spark_job.index_logs(spark, files, str(staged), partition_bytes=4096)
+    stats, quarantine = read.stats, read.quarantine
     local_index = tmp_path / "local"
     assert runner.invoke(app, ["whatif", "index", "--logs", str(LOGS), "-o", str(local_index)]).exit_code == 0
     manifest = json.loads((local_index / "manifest.json").read_text())
@@ -287,14 +288,17 @@ def test_spark_answers_from_an_index_as_the_in_process_path_does(spark, tmp_path
         for decide_on in ("executors", "driver"):
             on_spark = spark_job.report_from_index(spark, [(str(ix.root), [r["id"] for r in ix.runs])], since, until,
                                                    (acls, config), None, decide_on=decide_on)
-            assert asdict(on_spark[0]) == asdict(local[0]) and on_spark[1] == local[1], (index.name, since, until)
-    report, untimed = spark_job.report_from_index(spark, [(str(both), [r["id"] for r in open_index(both).runs])],
-                                                  None, None, (acls, config), None)
+            assert asdict(on_spark.report) == asdict(local[0]) and on_spark.untimed == local[1], (index.name, since,
+                                                                                                until)
+    done = spark_job.report_from_index(spark, [(str(both), [r["id"] for r in open_index(both).runs])],
+                                       None, None, (acls, config), None)
+    report, untimed = done.report, done.untimed
     carol = [c for c in report.newly_denied if c.principal == "User:carol"]
     assert [(c.count, c.first_seen, c.last_seen, c.before_rule) for c in carol] == \
         [(6, "2026-11-20 10:00:01,000", "2026-11-20 11:00:02,000", "DefaultAllow")] and untimed == 0
-    report, untimed = spark_job.report_from_index(spark, [(str(both), [r["id"] for r in open_index(both).runs])],
-                                                  None, "2026-11-20 11", (acls, config), None)
+    done = spark_job.report_from_index(spark, [(str(both), [r["id"] for r in open_index(both).runs])],
+                                       None, "2026-11-20 11", (acls, config), None)
+    report, untimed = done.report, done.untimed
     carol = [c for c in report.newly_denied if c.principal == "User:carol"]
     assert [(c.count, c.last_seen, c.before_rule) for c in carol] == [(4, "2026-11-20 10:00:05.500", "SuperUser")]
     assert untimed == 1

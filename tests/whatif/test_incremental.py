@@ -107,8 +107,7 @@ def _whole(ix, since, until, proposed_acls, current_acls, config):
 def _answer(ix, since, until, proposed_acls, current_acls, config, cache, full=False, rows=None):
     proposed = StandardAuthorizer(proposed_acls, config)
     current = StandardAuthorizer(current_acls, config) if current_acls is not None else None
-    done, _ = incremental.answer_from_index([ix], since, until, proposed, current, full=full, cache_dir=cache)
-    return done
+    return incremental.answer_from_index([ix], since, until, proposed, current, full=full, cache_dir=cache)
 
 
 def _json(report) -> str:

@@ -40,9 +40,9 @@ def check_same(spark, paths, partition_bytes, current=False):
     from kafka_authz_cli.whatif import spark as spark_job
 
     l_stats, l_quarantine, l_report = in_process(paths, current)
-    s_stats, s_quarantine, s_report = spark_job.run(spark, paths, (PROPOSED, SETTINGS),
-                                                    (CURRENT, SETTINGS) if current else None,
-                                                    partition_bytes=partition_bytes)
+    on_spark = spark_job.run(spark, paths, (PROPOSED, SETTINGS), (CURRENT, SETTINGS) if current else None,
+                             partition_bytes=partition_bytes)
+    s_stats, s_quarantine, s_report = on_spark.stats, on_spark.quarantine, on_spark.report
     assert s_stats.balanced and l_stats.balanced
     assert s_stats.as_dict() == l_stats.as_dict()
     assert [(q.source, q.reason, q.text) for q in s_quarantine] == \

@@ -128,9 +128,9 @@ def test_whatif_on_a_standalone_cluster_equals_local_mode(spark, standalone, tmp
     assert res.returncode == 0, res.stderr
     on_cluster = json.loads(res.stdout)
     files = expand_paths([str(EXAMPLES / "logs")])
-    stats, _, report = spark_job.run(spark, files, (load_acls(EXAMPLES / "proposed.json"), SETTINGS),
-                                     (load_acls(EXAMPLES / "current.json"), SETTINGS))
-    assert on_cluster == json.loads(json.dumps(report_dict(report, stats)))
+    local = spark_job.run(spark, files, (load_acls(EXAMPLES / "proposed.json"), SETTINGS),
+                          (load_acls(EXAMPLES / "current.json"), SETTINGS))
+    assert on_cluster == json.loads(json.dumps(report_dict(local.report, local.stats)))
     assert on_cluster["lines"]["total"] == 130 and on_cluster["newly_denied"]
     # the executors ran the bare Python, which had authz only from the zip the driver shipped
     assert "pyspark.daemon" in (tmp_path / "bare-python.used").read_text().split()

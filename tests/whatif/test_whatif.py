@@ -57,7 +57,8 @@ def test_spark_and_in_process_give_identical_results(spark):
     files = [str(Path(f).resolve()) for f in expand_paths([LOGS])]
     acls = (load_acls(EXAMPLES / "proposed.json"), SETTINGS)
     calls = []
-    s_stats, s_quarantine, s_report = spark_job.run(spark, files, acls, progress=lambda *a: calls.append(a))
+    on_spark = spark_job.run(spark, files, acls, progress=lambda *a: calls.append(a))
+    s_stats, s_quarantine, s_report = on_spark.stats, on_spark.quarantine, on_spark.report
     # progress comes from Spark's status tracker: phases, with tasks done out of tasks
     assert any(phase.startswith("scanning") for phase, _, _ in calls)
     assert any(total > 0 and 0 <= done <= total for _, done, total in calls)
@@ -67,7 +68,7 @@ def test_spark_and_in_process_give_identical_results(spark):
            (l_stats.lines, l_stats.decisions, l_stats.quarantined_lines)
     assert len(s_quarantine) == len(l_quarantine)
     cur = (load_acls(EXAMPLES / "current.json"), SETTINGS)
-    assert spark_job.run(spark, files, acls, cur)[2].reproduced == local(current=True)[2].reproduced
+    assert spark_job.run(spark, files, acls, cur).report.reproduced == local(current=True)[2].reproduced
 
 
 def test_cli_outputs_gate_and_warning(tmp_path):

@@ -16,8 +16,9 @@ from typing import TYPE_CHECKING, Callable
 from kafka_authz_cli.acl import AclBinding, BrokerSettings
 from kafka_authz_cli.errors import AuthzError
 from kafka_authz_cli.whatif.auditlog import Quarantined, ReadStats
+from kafka_authz_cli.whatif.incremental import Answer
 from kafka_authz_cli.whatif.parquet_index import SORT_KEY
-from kafka_authz_cli.whatif.replay import WhatIfReport
+from kafka_authz_cli.whatif.replay import LinesRead, Replayed
 from kafka_authz_cli.whatif.spark.aggregate import KEY, hourly_aggregates, per_key
 from kafka_authz_cli.whatif.spark.decide import report_from
 from kafka_authz_cli.whatif.spark.failures import spark_errors
@@ -149,8 +150,8 @@ def _size(n: float) -> str:
 def run(spark, paths: list[str], proposed: tuple[list[AclBinding], BrokerSettings],
         current: tuple[list[AclBinding], BrokerSettings] | None = None, progress: Callable | None = None,
         partition_bytes: int | None = None, decide_on: str = "executors", names: dict[str, str] | None = None,
-        check: SourceCheck | None = None):
-    """Read the logs and report: (stats, quarantine, report), as the in-process replay gives them."""
+        check: SourceCheck | None = None) -> Replayed:
+    """Read the logs and report, as the in-process replay does."""
     with spark_errors("whatif"), StatusProgress(spark, progress) as tracker:
         result = read_logs(spark, paths, tracker, partition_bytes, names, check)
         try:
@@ -161,12 +162,12 @@ def run(spark, paths: list[str], proposed: tuple[list[AclBinding], BrokerSetting
         finally:
             for df in result.info["cached"]:
                 release(df)
-    return result.stats, result.quarantine, report
+    return Replayed(result.stats, result.quarantine, report)
 
 
 def index_logs(spark, paths: list[str], staged: str, progress: Callable | None = None,
                partition_bytes: int | None = None, names: dict[str, str] | None = None,
-               check: SourceCheck | None = None):
+               check: SourceCheck | None = None) -> LinesRead:
     """Read the logs and write their per (request, hour) aggregates under `staged`/day=.../ (Parquet)."""
     from pyspark.sql import functions as F
 
@@ -189,15 +190,15 @@ def index_logs(spark, paths: list[str], staged: str, progress: Callable | None =
         finally:
             for df in result.info["cached"]:
                 release(df)
-    return result.stats, result.quarantine
+    return LinesRead(result.stats, result.quarantine)
 
 
 def report_from_index(spark, roots: list[tuple[str, list[str]]], since: str | None, until: str | None,
                       proposed: tuple[list[AclBinding], BrokerSettings],
                       current: tuple[list[AclBinding], BrokerSettings] | None,
-                      progress: Callable | None = None, decide_on: str = "executors") -> tuple[WhatIfReport, int]:
-    """Answer from one or more indexes ((root, run ids)); also returns how many decisions had no time
-    and were left out by --since/--until."""
+                      progress: Callable | None = None, decide_on: str = "executors") -> Answer:
+    """Answer from one or more indexes ((root, run ids)), every request decided (a full pass, with no
+    baseline kept); the answer also says how many decisions had no time and were left out by --since/--until."""
     from pyspark.sql import functions as F
 
     from kafka_authz_cli.whatif.parquet_index import SPARK_SCHEMA
@@ -234,7 +235,7 @@ def report_from_index(spark, roots: list[tuple[str, list[str]]], since: str | No
             report = report_from(spark, per_key(hourly), proposed, current, hourly, tracker, decide_on)
         finally:
             release(hourly)
-    return report, untimed
+    return Answer(report, untimed, "full", "full: every request decided by the Spark job")
 
 
 def count_lines(spark, paths: list[str]) -> int:
