@@ -85,6 +85,8 @@ TERRAFORM = _k("terraform", "a Terraform file")
 TERRAFORM_STATE = _k("terraform-state", "Terraform JSON (terraform show -json output or a terraform.tfstate)")
 BINARY = _k("binary", "a binary file")
 MARKDOWN = _k("markdown", "Markdown text")
+PYTHON = _k("python", "Python source")
+SHELL_SCRIPT = _k("shell-script", "a shell script")
 
 # A Kroxylicious rules file, as its grammar (AclRules.g4) starts: ``rule: importStmt* denyRule* allowRule*
 # endRule``. Its first statement is ``from ... import ...;``, ``deny``/``allow <Type> with ...`` or
@@ -291,6 +293,29 @@ def _acl_text(head: str, lines: list[str]) -> Kind | None:
     return KAFKA_ACLS if _ACLS_HEADER.search(head) else None
 
 
+_SHEBANG = re.compile(r"#![ \t]*(?:/usr)?/bin/(?:env[ \t]+(?:-\S+[ \t]+)*)?(?P<interpreter>[\w.-]+)")
+#: Statements that open Python lines and no format authz reads: a rules file's ``from a import b;`` ends
+#: with ``;`` (and is told first), a properties key is followed by ``=``, ``:`` or a blank and a value.
+_PYTHON_LINE = re.compile(r"^(?:import[ \t]+[\w.]+(?:[ \t]+as[ \t]+\w+)?(?:[ \t]*,[ \t]*[\w.]+)*[ \t]*$"
+                          r"|from[ \t]+\.*[\w.]*[ \t]+import[ \t]+[\w*(][^;\n]*$"
+                          r"|(?:async[ \t]+)?def[ \t]+\w+[ \t]*\(.*:[ \t]*(?:#.*)?$"
+                          r"|class[ \t]+\w+[ \t]*(?:\(.*\))?[ \t]*:[ \t]*(?:#.*)?$"
+                          r"|if[ \t]+__name__[ \t]*==)", re.M)
+
+
+def _script_kind(head: str, lines: list[str]) -> Kind | None:
+    """A script, by its ``#!`` line (its interpreter named directly or through ``env``), or Python
+    source without one by two lines only Python starts so (imports, ``def``, ``class``)."""
+    shebang = _SHEBANG.match(lines[0]) if lines else None
+    if shebang:
+        interpreter = shebang["interpreter"]
+        if interpreter.startswith("python"):
+            return PYTHON
+        if interpreter in ("sh", "bash", "dash", "ksh", "zsh"):
+            return SHELL_SCRIPT
+    return PYTHON if len(_PYTHON_LINE.findall(head)) >= 2 else None
+
+
 _MD_HEADING = re.compile(r"^#{1,6}[ \t]+\S", re.M)
 _MD_FENCE = re.compile(r"^[ \t]{0,3}(?:```|~~~)", re.M)
 _MD_LINK = re.compile(r"!?\[[^\]\n]+\]\([^)\s]+(?:[ \t]+\"[^\"\n]*\")?\)")
@@ -343,7 +368,8 @@ def what_is(text: str) -> Kind | None:
         return JAAS
     if re.search(r'^\s*(?:resource|provider|variable|module)\s+"[\w-]+"', head, re.M):
         return TERRAFORM
-    return _csv_kind(lines) or _yaml_kind(head, lines) or _properties_kind(lines) or _markdown_kind(head)
+    return (_script_kind(head, lines) or _csv_kind(lines) or _yaml_kind(head, lines) or _properties_kind(lines)
+            or _markdown_kind(head))
 
 
 def looks_like(text: str) -> str | None:

@@ -81,6 +81,8 @@ SAMPLES = {
     "kafka-configs": "Dynamic configs for broker 0 are:\n  log.cleaner.threads=2 sensitive=false synonyms={}\n",
     "terraform": 'resource "kafka_acl" "a" {\n  resource_name = "t"\n}\n',
     "binary": "PK\x03\x04\x00\x00binary",
+    "python": "import json\nfrom pathlib import Path\n\nACLS = {\"a\": 1}\n\ndef main():\n    pass\n",
+    "shell-script": "#!/usr/bin/env bash\nset -euo pipefail\nkafka-acls.sh --list\n",
 }
 
 
@@ -119,3 +121,33 @@ def test_a_list_of_kafka_users_is_a_kafka_user_and_a_list_of_others_is_not():
     listed = "apiVersion: v1\nkind: List\nitems:\n  - apiVersion: kafka.strimzi.io/v1\n    kind: KafkaUser\n"
     assert what_is(listed).key == "strimzi-kafkauser"
     assert what_is(listed.replace("KafkaUser", "KafkaTopic")).key != "strimzi-kafkauser"
+
+
+@pytest.mark.parametrize("text, key", [
+    ("#!/usr/bin/python3\nprint('acls')\n", "python"),
+    ("#!/usr/bin/env -S python3 -u\nx = 1\n", "python"),
+    ("#!/bin/sh\nexec kafka-acls.sh \"$@\"\n", "shell-script"),
+    ('"""Generate ACLs."""\nimport yaml\n\n\nclass Team:\n    pass\n', "python"),
+])
+def test_scripts_are_named(text, key):
+    assert what_is(text).key == key
+
+
+@pytest.mark.parametrize("text", [
+    # one Python-looking line is not enough: a properties key may be `import`
+    "import foo\nbar=1\n",
+    # a rules file's import ends with ';' and is a rules file
+    "from io.kroxylicious.filter.authorization import TopicResource as Topic;\notherwise deny;\n",
+    # YAML with a key named class
+    "class: gold\nimport: x\n",
+])
+def test_what_only_looks_a_little_like_python_is_not_python(text):
+    kind = what_is(text)
+    assert kind is None or kind.key != "python"
+
+
+def test_a_python_file_given_as_acls_is_named(tmp_path):
+    script = tmp_path / "make_acls.py"
+    script.write_text("import json\nimport sys\n\ndef main():\n    json.dump([], sys.stdout)\n")
+    err = wrong_kind(script.read_text(), str(script), "an ACL set", "json")
+    assert str(err).startswith(f"{script}: this looks like Python source, expected an ACL set")
