@@ -12,7 +12,7 @@ DeleteAcls match); ``apikeys`` names request types; ``compare`` compares two ACL
 and, exactly, as decisions; ``registry`` is the table of every format an ACL set is kept in (Kafka's,
 the Kroxylicious rules language and configurations, the ecosystem's: how each is told, read and written);
 ``formats`` reads and writes Kafka's own (authz's canonical JSON, ``kafka-acls --list`` text, Kafka
-Security Manager CSV); ``requests`` reads request files for ``simulate``.
+Security Manager CSV); ``request_files`` reads request files for ``simulate``.
 
 Pure: no terminal, no Spark, no network. Other packages import what is listed here.
 """
@@ -83,7 +83,7 @@ if TYPE_CHECKING:  # the names for type checkers and editors; at run time each i
         no_reading_options,
         told_apart,
     )
-    from kafka_authz_cli.acl.requests import RequestSpec, iter_requests, parse_expect, parse_requests
+    from kafka_authz_cli.acl.request_files import RequestSpec, iter_requests, parse_expect, parse_requests
 
 __getattr__, __all__ = lazy_face(__name__, {
     # model
@@ -111,5 +111,5 @@ __getattr__, __all__ = lazy_face(__name__, {
     "ACL_SET_READS": "registry", "AclSetFormat": "registry", "FORMATS": "registry", "ecosystem_formats": "registry",
     "ecosystem_format_of": "registry", "format_of": "registry", "no_reading_options": "registry",
     "told_apart": "registry", "KAFKA": "registry", "KROXYLICIOUS": "registry", "ECOSYSTEM": "registry",
-    "RequestSpec": "requests", "iter_requests": "requests", "parse_expect": "requests", "parse_requests": "requests",
+    "RequestSpec": "request_files", "iter_requests": "request_files", "parse_expect": "request_files", "parse_requests": "request_files",
 })

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from kafka_authz_cli.apps.api_requests import handle
 from kafka_authz_cli.apps.calls import Call, Caller, Check, Cluster, OnDeny
 from kafka_authz_cli.apps.catalogue import Step, Workflow
-from kafka_authz_cli.apps.requests import handle
 
 #: Errors (the broker's code) -> the exception the Java client raises for it (Errors.exception()).
 EXCEPTIONS = {

@@ -462,7 +462,7 @@ class KafkaAclAdmin:
 
     def describe_broker_configs(self, broker_id: int) -> list:
         """DescribeConfigs of one broker (every key, with synonyms), sent to that broker, as
-        :class:`~kafka_authz_cli.config.live.DescribedConfig` entries.
+        :class:`~kafka_authz_cli.config.described_configs.DescribedConfig` entries.
 
         kafka-python's ``describe_configs()`` drops the per-resource error code (a refused request
         looks like a broker without configs): send the same request and check it."""

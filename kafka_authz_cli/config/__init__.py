@@ -6,7 +6,7 @@ tools/gen_config_registry.py into ``kafka_configs.json``; ``dynamic`` is the res
 property: dynamic per-broker, dynamic cluster-wide default, static server.properties, Kafka's
 default, synonyms and listener prefixes counted) with the tables of what can be updated
 dynamically; ``broker_files`` reads the sources (server.properties, dynamic configs as JSON or
-``kafka-configs --describe`` text, the ``password.encoder.*`` settings); ``live`` turns a broker's
+``kafka-configs --describe`` text, the ``password.encoder.*`` settings); ``described_configs`` turns a broker's
 DescribeConfigs answer into the same sources and checks authz's resolution against the broker's;
 ``password_encoder`` is ``EncryptingPasswordEncoder`` exactly (ZooKeeper-mode dynamic passwords).
 
@@ -36,21 +36,7 @@ if TYPE_CHECKING:  # the names for type checkers and editors; at run time each i
         span,
         versions_defining,
     )
-    from kafka_authz_cli.config.dynamic import (
-        ALL_DYNAMIC_CONFIGS,
-        DEFAULTS,
-        BrokerConfigSources,
-        Ignored,
-        Located,
-        Refused,
-        Resolved,
-        keys_to_resolve,
-        refused_static,
-        resolve_key,
-        scoped_key,
-        validate_dynamic,
-    )
-    from kafka_authz_cli.config.live import (
+    from kafka_authz_cli.config.described_configs import (
         Check,
         DescribedConfig,
         DescribedSynonym,
@@ -64,6 +50,20 @@ if TYPE_CHECKING:  # the names for type checkers and editors; at run time each i
         source_name,
         sources_from_describe,
         static_drift,
+    )
+    from kafka_authz_cli.config.dynamic import (
+        ALL_DYNAMIC_CONFIGS,
+        DEFAULTS,
+        BrokerConfigSources,
+        Ignored,
+        Located,
+        Refused,
+        Resolved,
+        keys_to_resolve,
+        refused_static,
+        resolve_key,
+        scoped_key,
+        validate_dynamic,
     )
     from kafka_authz_cli.config.password_encoder import EncoderConfig, UnsupportedByAuthz, decode, describe, encode
 
@@ -80,11 +80,11 @@ __getattr__, __all__ = lazy_face(__name__, {
     # broker_files
     "EncoderSettings": "broker_files", "load_sources": "broker_files", "read_dynamic": "broker_files",
     "read_encoder_settings": "broker_files", "read_static": "broker_files",
-    # live
-    "Check": "live", "DescribedConfig": "live", "DescribedSynonym": "live", "Disagreement": "live", "Drift": "live",
-    "LiveOrigin": "live", "broker_sensitive": "live", "check_against_broker": "live",
-    "compared_as_set_only": "live", "hide": "live", "source_name": "live", "sources_from_describe": "live",
-    "static_drift": "live",
+    # described_configs
+    "Check": "described_configs", "DescribedConfig": "described_configs", "DescribedSynonym": "described_configs", "Disagreement": "described_configs", "Drift": "described_configs",
+    "LiveOrigin": "described_configs", "broker_sensitive": "described_configs", "check_against_broker": "described_configs",
+    "compared_as_set_only": "described_configs", "hide": "described_configs", "source_name": "described_configs", "sources_from_describe": "described_configs",
+    "static_drift": "described_configs",
     # password_encoder
     "EncoderConfig": "password_encoder", "UnsupportedByAuthz": "password_encoder", "decode": "password_encoder",
     "describe": "password_encoder", "encode": "password_encoder",

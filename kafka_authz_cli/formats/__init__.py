@@ -7,7 +7,7 @@ excessive nesting refused, every error located) and CSV with a header, and locat
 the text it came from. ``sniff`` says what a text is (``what_is``; ``is_rules`` for a Kroxylicious
 rules file), which tells Kafka's ACL formats apart and makes the error a reader gives when a file is
 not what it expected (``wrong_kind``).
-``walk`` lists the files of a directory (hidden ones skipped), the same for every command.
+``directory_files`` lists the files of a directory (hidden ones skipped), the same for every command.
 ``tally`` counts warnings that repeat, so that a command prints one line per kind (a count and the
 first few places) instead of one per finding; ``bulk.paused_gc`` keeps the garbage collector off while
 a reader builds a million objects.
@@ -19,6 +19,7 @@ from kafka_authz_cli import lazy_face
 
 if TYPE_CHECKING:  # the names for type checkers and editors; at run time each is loaded on first use
     from kafka_authz_cli.formats.bulk import paused_gc
+    from kafka_authz_cli.formats.directory_files import files_under
     from kafka_authz_cli.formats.sniff import (
         JSON_KINDS,
         RULES_HEAD,
@@ -52,7 +53,6 @@ if TYPE_CHECKING:  # the names for type checkers and editors; at run time each i
         text_lines,
     )
     from kafka_authz_cli.formats.tally import WarningTally
-    from kafka_authz_cli.formats.walk import files_under
 
 __getattr__, __all__ = lazy_face(__name__, {**{name: "strict_input" for name in (
     "STDIN", "STDIN_LABEL", "LineIndex", "array_element_offsets", "brief", "csv_rows", "csv_table", "decode_utf8",
@@ -60,4 +60,4 @@ __getattr__, __all__ = lazy_face(__name__, {**{name: "strict_input" for name in 
     "source_label", "special_file", "text_lines",
 )}, **{name: "sniff" for name in ("Kind", "JSON_KINDS", "what_is", "wrong_kind", "other_kind",
                                         "is_rules", "looks_like", "RULES_HEAD")}, "WarningTally": "tally", "paused_gc": "bulk",
-    "files_under": "walk"})
+    "files_under": "directory_files"})

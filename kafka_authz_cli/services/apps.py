@@ -307,7 +307,7 @@ class ApiOptions:
 def simulate_api(options: ApiOptions, acl_set: AclSet, settings: BrokerSettings,
                  broker_config: Optional[Path]) -> Call:
     """One request checked as the broker's handler checks it."""
-    from kafka_authz_cli.apps.requests import UnknownApi, canonical_api, check_available
+    from kafka_authz_cli.apps.api_requests import UnknownApi, canonical_api, check_available
 
     version = _version(options.kafka_version)
     try:
@@ -321,13 +321,13 @@ def simulate_api(options: ApiOptions, acl_set: AclSet, settings: BrokerSettings,
                       absent_topics=frozenset(options.topics) if options.topic_absent else frozenset(),
                       delete_topic_enable=_flag(props, "delete.topic.enable", True, broker_config))
     request = _api_request(api, options)
-    from kafka_authz_cli.apps.requests import handle
+    from kafka_authz_cli.apps.api_requests import handle
 
     return handle(cluster, Caller(options.principal, options.host), request)
 
 
 def _api_request(api: str, o: ApiOptions) -> ApiRequest:
-    from kafka_authz_cli.apps.requests import NEEDS
+    from kafka_authz_cli.apps.api_requests import NEEDS
 
     for need in NEEDS.get(api, ()):
         if need == "topic" and not o.topics and not o.all_topics:

@@ -6,7 +6,7 @@ audit-log events (a file of them is told by its content); ``replay`` folds decis
 into per-request aggregates, decides each distinct request before and after the change and reports
 what is newly denied or allowed; ``parquet_index`` keeps per (request, hour) aggregates on disk (Parquet)
 to answer from many times; ``follow`` follows a growing log as ``tail -F`` does and ``shadow``
-judges each decision as it is logged (shadow mode); ``output`` writes the results (JSON, Parquet, the quarantine, an HTML
+judges each decision as it is logged (shadow mode); ``report_files`` writes the results (JSON, Parquet, the quarantine, an HTML
 report). ``spark`` is the same replay as a Spark job, for logs of any size (its own face; the only
 place PySpark is imported).
 
@@ -31,7 +31,6 @@ if TYPE_CHECKING:  # the names for type checkers and editors; at run time each i
     from kafka_authz_cli.whatif.cloudevents import EventReader, decode_event, file_holds_events, read_records, to_event
     from kafka_authz_cli.whatif.follow import Follower, Line
     from kafka_authz_cli.whatif.incremental import Baseline, answer_from_index
-    from kafka_authz_cli.whatif.output import check_out_dir, render_html, report_dict, write_out_dir
     from kafka_authz_cli.whatif.parquet_index import (
         Index,
         aggregates_from_table,
@@ -62,6 +61,7 @@ if TYPE_CHECKING:  # the names for type checkers and editors; at run time each i
         decide,
         replay_aggregates,
     )
+    from kafka_authz_cli.whatif.report_files import check_out_dir, render_html, report_dict, write_out_dir
     from kafka_authz_cli.whatif.shadow import LineDecisions, Shadow, ShadowChange, ShadowSummary
     from kafka_authz_cli.whatif.sniffing import (
         check_log_file,
@@ -99,6 +99,6 @@ __getattr__, __all__ = lazy_face(__name__, {
     "staging_dir": "parquet_index", "write_hourly_local": "parquet_index",
     # incremental: a proposal answered from an index by what it changes, in slices of bounded memory
     "Baseline": "incremental", "answer_from_index": "incremental",
-    # output: results on disk
-    "check_out_dir": "output", "render_html": "output", "report_dict": "output", "write_out_dir": "output",
+    # report_files: results on disk
+    "check_out_dir": "report_files", "render_html": "report_files", "report_dict": "report_files", "write_out_dir": "report_files",
 })

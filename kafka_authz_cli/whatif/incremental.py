@@ -8,13 +8,12 @@ stops mattering when allow.everyone.if.no.acl.found is on (any ACL on a resource
 off for everybody) and for an ACL whose principal Kafka cannot parse (it throws for whoever meets it).
 Between the current and the proposed set, only the added and the removed bindings differ; a request
 none of them matches meets the same ACLs in the same walk order under both sets, so it gets the same
-decision, the same rule and the same deciding ACL. Everything the
-report says about the requests nothing touches is therefore a property of (index, current set, broker
-settings, window) alone, not of the proposal: the totals, how many logged decisions the current set
-reproduces, its mismatches, and how many requests each current ACL decides. That is the *baseline*:
-computed once by a full pass (which answers its own proposal too) and kept in a small file. Every later
-proposal re-decides only the requests its changed bindings match, read from the row groups of an
-index sorted by resource (whatif/parquet_index.py) that can hold them, and combines them with the baseline:
+decision, the same rule and the same deciding ACL. Everything the report says about the requests nothing
+touches is therefore a property of (index, current set, broker settings, window) alone, not of the proposal: the totals,
+how many logged decisions the current set reproduces, its mismatches, and how many requests each current ACL decides.
+That is the *baseline*: computed once by a full pass (which answers its own proposal too) and kept in a small file.
+Every later proposal re-decides only the requests its changed bindings match, read from the row groups of an index
+sorted by resource (whatif/parquet_index.py) that can hold them, and combines them with the baseline:
 
     the report's totals      = the baseline's (they do not depend on the proposal);
     the changed requests     = those found among the touched requests (no other can change);
@@ -85,8 +84,8 @@ class Partial:
 
 @dataclass
 class Answer:
-    """A report answered from indexes, and how: `mode` is "incremental" or "full", `note` says why and
-    how much was decided; `baseline`, when there is one, answers the next proposal (--interactive)."""
+    """A report answered from indexes, how (`mode` "incremental" or "full", `note` why and how much was
+    decided), and the baseline that answers the next proposal (--interactive), when there is one."""
 
     report: WhatIfReport
     untimed: int

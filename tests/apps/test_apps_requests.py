@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from kafka_authz_cli.acl import AclBinding, StandardAuthorizer
+from kafka_authz_cli.apps.api_requests import HANDLERS, UnknownApi, canonical_api, handle
 from kafka_authz_cli.apps.calls import ApiRequest, Caller, Cluster, OnDeny
-from kafka_authz_cli.apps.requests import HANDLERS, UnknownApi, canonical_api, handle
 
 P = "User:alice"
 

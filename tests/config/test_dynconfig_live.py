@@ -16,8 +16,7 @@ from typer.testing import CliRunner
 
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.cluster.kafka_adapter import ClusterError, KafkaAclAdmin, broker_config_entries, pick_broker
-from kafka_authz_cli.config.dynamic import ALL_DYNAMIC_CONFIGS, DEFAULTS, Located, resolve_key
-from kafka_authz_cli.config.live import (
+from kafka_authz_cli.config.described_configs import (
     HIDDEN,
     DescribedConfig,
     DescribedSynonym,
@@ -29,6 +28,7 @@ from kafka_authz_cli.config.live import (
     sources_from_describe,
     static_drift,
 )
+from kafka_authz_cli.config.dynamic import ALL_DYNAMIC_CONFIGS, DEFAULTS, Located, resolve_key
 from tests.fake_admin import FakeAdmin, install
 
 runner = CliRunner()

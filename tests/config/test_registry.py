@@ -155,7 +155,7 @@ def test_values_kafka_refuses_at_start_up(tmp_path):
 
 
 def test_the_throttles_read_only_flag_is_no_disagreement():
-    from kafka_authz_cli.config.live import DescribedConfig, compare_mode
+    from kafka_authz_cli.config.described_configs import DescribedConfig, compare_mode
 
     throttle = DescribedConfig("leader.replication.throttled.rate", "100", "DYNAMIC_BROKER_CONFIG", False, True)
     assert compare_mode(throttle, kafka_configs("4.1")) == []

@@ -11,7 +11,7 @@ import json
 
 from kafka_authz_cli._java.properties import parse_properties
 from kafka_authz_cli.acl import FORMATS
-from kafka_authz_cli.acl.requests import parse_requests
+from kafka_authz_cli.acl.request_files import parse_requests
 
 # imported here, not where used: the fuzz harness instruments what this module imports (atheris)
 from kafka_authz_cli.ecosystem.jikkou import reader as _jikkou  # noqa: F401

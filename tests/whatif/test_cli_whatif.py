@@ -68,7 +68,7 @@ def test_out_parquet_times_are_timestamps_and_out_is_written_atomically(tmp_path
     assert pa.types.is_timestamp(table.schema.field("last_seen").type)
     assert table.column("first_seen")[0].as_py().year == 2026
     # a failure half-way leaves the previous output as it was, and no half-written directory
-    from kafka_authz_cli.whatif import output as whatif_out
+    from kafka_authz_cli.whatif import report_files as whatif_out
 
     def boom(*a):
         raise OSError("disk full")

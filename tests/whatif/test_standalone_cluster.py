@@ -114,7 +114,7 @@ def bare_python(tmp_path: Path) -> str:
 def test_whatif_on_a_standalone_cluster_equals_local_mode(spark, standalone, tmp_path):
     from kafka_authz_cli.whatif import spark as spark_job
     from kafka_authz_cli.whatif.auditlog import expand_paths
-    from kafka_authz_cli.whatif.output import report_dict
+    from kafka_authz_cli.whatif.report_files import report_dict
 
     executor_python = bare_python(tmp_path)
     probe = subprocess.run([executor_python, "-m", "kafka_authz_cli"], capture_output=True, text=True, timeout=60)
