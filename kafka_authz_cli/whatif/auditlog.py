@@ -28,10 +28,10 @@ import re
 import zlib
 from dataclasses import dataclass, field
 from datetime import datetime
-from pathlib import Path
 from typing import BinaryIO, Iterable, Iterator
 
 from kafka_authz_cli.acl import AclOperation, ResourceType, Rule
+from kafka_authz_cli.formats import files_under
 
 LOGGER_SUFFIX = " (kafka.authorizer.logger)"
 
@@ -646,14 +646,15 @@ def _rotation_key(path: str):
 
 
 def expand_paths(paths: Iterable[str]) -> list[str]:
-    """Files named, found under directories, or matched by globs; rotated files in time order."""
+    """Files named, found under directories (as every command walks one: hidden names skipped, as Spark's
+    file source skips them too), or matched by globs; rotated files in time order."""
     out: list[str] = []
     for p in paths:
         if any(c in p for c in "*?["):
             matches = sorted(glob.glob(p, recursive=True))
             out += [m for m in matches if os.path.isfile(m)]
         elif os.path.isdir(p):
-            out += [str(f) for f in Path(p).rglob("*") if f.is_file()]
+            out += [str(f) for f in files_under(p) if f.is_file()]
         else:
             out.append(p)
     by_dir: dict[str, list[str]] = {}

@@ -181,3 +181,18 @@ def test_spark_paths_are_handed_the_logs_only(index, logs_with_strays, tmp_path,
     assert sorted(handed) == sorted(str(p) for p in logs_with_strays.rglob("*")
                                     if p.is_file() and p.suffix not in (".md", ".json"))
     assert len(skip_warnings(res.stderr)) == 1 and "(2 more skipped: no log)" in res.stdout
+
+
+def test_a_log_directory_is_walked_as_every_command_walks_one(tmp_path):
+    """Hidden names (an editor's swap file, a .git directory) are skipped in a --logs directory, as in
+    every other directory authz reads and as Spark's file source skips them; named, a hidden file is read."""
+    from kafka_authz_cli.whatif.auditlog import expand_paths
+
+    d = tmp_path / "logs"
+    (d / "broker-2").mkdir(parents=True)
+    (d / ".git").mkdir()
+    for name in ("kafka-authorizer.log", ".kafka-authorizer.log.swp", "broker-2/kafka-authorizer.log",
+                 ".git/HEAD"):
+        (d / name).write_text("")
+    assert expand_paths([str(d)]) == [str(d / "kafka-authorizer.log"), str(d / "broker-2" / "kafka-authorizer.log")]
+    assert expand_paths([str(d / ".kafka-authorizer.log.swp")]) == [str(d / ".kafka-authorizer.log.swp")]
