@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from kafka_authz_cli.acl import BrokerSettings, diff
 
-NO_ACLS = BrokerSettings(set(), False)
+NO_ACLS = BrokerSettings()
 
 
 def assert_round_trips(bindings, text: str, read, name: str):

@@ -28,7 +28,7 @@ from kafka_authz_cli.ecosystem.terraform.reader import CONFLUENT, MONGEY, read
 from kafka_authz_cli.ecosystem.terraform.writer import import_id, why_not, write
 from kafka_authz_cli.errors import OptionError
 
-NO_ACLS = BrokerSettings(set(), False)
+NO_ACLS = BrokerSettings()
 TYPES = [ResourceType.TOPIC, ResourceType.GROUP, ResourceType.CLUSTER, ResourceType.TRANSACTIONAL_ID,
          ResourceType.DELEGATION_TOKEN]
 OPS = [o for o in AclOperation.concrete() if o.name not in ("CREATE_TOKENS", "DESCRIBE_TOKENS", "TWO_PHASE_COMMIT")]

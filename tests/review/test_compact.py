@@ -13,7 +13,7 @@ from kafka_authz_cli.review import compact_acls
 from kafka_authz_cli.services import compact as service
 
 runner = CliRunner()
-NONE = BrokerSettings("", False)
+NONE = BrokerSettings()
 
 
 def acl(name, principal="User:alice", op="READ", permission="ALLOW", pattern="LITERAL", host="*", rtype="TOPIC"):
@@ -21,7 +21,7 @@ def acl(name, principal="User:alice", op="READ", permission="ALLOW", pattern="LI
 
 
 def kept(acls, super_users="", allow_everyone=False, names=None):
-    settings = BrokerSettings(super_users, allow_everyone)
+    settings = BrokerSettings(super_users=super_users, allow_everyone_if_no_acl_found=allow_everyone)
     result = compact_acls(acls, settings, names)
     if names is None:
         assert diff(acls, result.bindings, settings, settings).verdict == "equivalent"

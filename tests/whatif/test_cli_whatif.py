@@ -277,7 +277,7 @@ def test_spark_answers_from_an_index_as_the_in_process_path_does(spark, tmp_path
             res = runner.invoke(app, ["whatif", "index", "--logs", str(d), "-o", str(index)])
             assert res.exit_code == 0, res.output
     acls = load_acls(PROPOSED)
-    config = BrokerSettings("", False)
+    config = BrokerSettings()
     for index, since, until in ((both, None, None), (both, "2026-11-20 11", None), (both, None, "2026-11-20 11"),
                                 (single, None, None),
                                 (single, None, "2026-11-20 12")):
