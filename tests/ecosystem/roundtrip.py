@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from kafka_authz_cli.acl import BrokerSettings, diff
 
+#: what the writers' tests compare decisions under: the broker's defaults (no super users, no allow.everyone)
 NO_ACLS = BrokerSettings()
 
 

@@ -12,7 +12,6 @@ from kafka_authz_cli.acl import (
     AclBinding,
     AclOperation,
     AclPermissionType,
-    BrokerSettings,
     PatternType,
     ResourceType,
     diff,
@@ -21,8 +20,8 @@ from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.ecosystem import NotExpressible
 from kafka_authz_cli.ecosystem.strimzi.reader import OPERATIONS, read
 from kafka_authz_cli.ecosystem.strimzi.writer import write
+from tests.ecosystem.roundtrip import NO_ACLS
 
-NO_ACLS = BrokerSettings()
 k8s_label = st.from_regex(r"[a-z0-9]([-a-z0-9]{0,8}[a-z0-9])?", fullmatch=True)
 k8s_names = st.lists(k8s_label, min_size=1, max_size=3).map(".".join)
 principals = st.one_of(k8s_names.map(lambda n: f"User:{n}"),

@@ -11,12 +11,12 @@ from typer.testing import CliRunner
 from kafka_authz_cli.acl import BrokerSettings
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.services.whatif import read_logs_local
+from tests.whatif.logs_strategy import SUFFIX
 
 EXAMPLES = Path(__file__).parents[2] / "examples" / "whatif"
 LOGS = EXAMPLES / "logs"
 PROPOSED = str(EXAMPLES / "proposed.json")
 runner = CliRunner()
-SUFFIX = " (kafka.authorizer.logger)"
 
 
 def line(hour, principal, name, allowed=True, op="READ"):
