@@ -17,7 +17,8 @@ aliases as each tool's YAML library reads them (Jackson: as text; SnakeYAML and 
 within their limits), never expanding past a bound. ``source_reading`` is what every reader keeps
 while reading (warnings per kind, coded findings), ``findings`` the registry of the EA codes.
 ``written`` is what a writer returns: the text, and the bindings it could not express (refused unless
-the caller accepts the loss). ``directory`` reads a directory of files of one format as one ACL set.
+the caller accepts the loss); ``yaml_text`` quotes a scalar for the YAML writers so that it reads back as
+exactly the text written. ``directory`` reads a directory of files of one format as one ACL set.
 
 Pure: no terminal, no network. Above ``acl`` (bindings, ``AclSet``), below the services, which make
 every command that takes ACLs accept these formats (``services/acl_sources.py``).

@@ -11,8 +11,8 @@ from kafka_authz_cli.acl.model import AclBinding
 from kafka_authz_cli.cli.app import app
 
 EXAMPLES = Path(__file__).parents[2] / "examples" / "diff"
-DEFAULT = BrokerSettings("", False)
-OPEN = BrokerSettings("", True)
+DEFAULT = BrokerSettings()
+OPEN = BrokerSettings(allow_everyone_if_no_acl_found=True)
 runner = CliRunner()
 
 
@@ -61,7 +61,7 @@ def test_prefix_with_exception_is_described_in_words():
 
 
 def test_super_user_change_is_reported():
-    result = diff([], [], BrokerSettings("User:root", False), DEFAULT)
+    result = diff([], [], BrokerSettings(super_users="User:root"), DEFAULT)
     assert result.verdict == "less permissive" and all(c.principal == "User:root" for c in result.changes)
 
 

@@ -117,8 +117,8 @@ quirky_bindings = bindings(QUIRKY, PRINCIPALS + ["nocolon"])
 @given(old=st.lists(quirky_bindings, max_size=8), new=st.lists(quirky_bindings, max_size=8), old_s=side, new_s=side,
        reqs=st.lists(requests(QUIRKY), min_size=1, max_size=25))
 @example(old=[AclBinding.of("GROUP", "(b", "LITERAL", "User:a", "*", "READ", "ALLOW")], new=[],
-         old_s=BrokerSettings("", False),
-         new_s=BrokerSettings("", False),
+         old_s=BrokerSettings(),
+         new_s=BrokerSettings(),
          reqs=[Request("User:a", "10.0.0.1", AclOperation.READ, ResourceType.GROUP, "(a")])
 def test_a_request_decides_differently_iff_its_class_is_reported_quirks_included(old, new, old_s, new_s, reqs):
     assert not mismatches(old, new, old_s, new_s, reqs)
@@ -149,7 +149,7 @@ def test_two_hosts_merged_that_differ_are_caught(monkeypatch):
     """The exactness check fails when the classes merge two hosts one principal's ACLs tell apart."""
     old = [AclBinding.of("TOPIC", "*", "LITERAL", "User:alice", "10.0.0.1", "READ", "ALLOW")]
     new = []
-    settings_ = BrokerSettings("", False)
+    settings_ = BrokerSettings()
     reqs = [Request("User:alice", h, AclOperation.READ, ResourceType.TOPIC, "t") for h in ("10.0.0.1", "10.0.0.2")]
     assert not mismatches(old, new, settings_, settings_, reqs)
     monkeypatch.setattr(classes_module.RequestClasses, "hosts", lambda self, view: ())
@@ -161,7 +161,7 @@ def test_a_host_other_principals_name_is_not_a_class_of_this_one():
     base = [AclBinding.of("TOPIC", "*", "LITERAL", f"User:svc{i}", f"10.0.0.{i}", "DESCRIBE", "ALLOW")
             for i in range(1, 200)]
     new = base + [AclBinding.of("TOPIC", "orders", "LITERAL", "User:bob", "*", "READ", "ALLOW")]
-    settings_ = BrokerSettings("", False)
+    settings_ = BrokerSettings()
     result = diff(base, new, settings_, settings_)
     assert result.classes_examined == 2  # bob on `orders`, READ and DESCRIBE, from any host
     assert [f.describe() for f in result.findings] == ["User:bob can now READ/DESCRIBE topic `orders`"]

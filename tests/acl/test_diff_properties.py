@@ -57,7 +57,7 @@ def test_request_differs_iff_its_class_is_reported(old, new, old_s, new_s, reqs)
 @settings(max_examples=100, deadline=None)
 @given(acls=st.lists(bindings, max_size=10))
 def test_a_set_is_equivalent_to_itself_and_its_shuffle(acls):
-    s = BrokerSettings("", False)
+    s = BrokerSettings()
     assert diff(acls, list(reversed(acls)), s, s).verdict == "equivalent"
 
 

@@ -11,7 +11,7 @@ from kafka_authz_cli.acl.compare import FRESH_HOST, diff
 from kafka_authz_cli.acl.model import AclBinding
 from kafka_authz_cli.cli.app import app
 
-DEFAULT = BrokerSettings("", False)
+DEFAULT = BrokerSettings()
 runner = CliRunner()
 
 

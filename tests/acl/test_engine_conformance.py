@@ -17,7 +17,7 @@ def build(case, **kw):
     acls = [AclBinding.of(a["resource_type"], a["resource_name"], a["pattern_type"], a["principal"],
                           a["host"], a["operation"], a["permission"]) for a in case["acls"]]
     super_users = case["super_users_config"] if "super_users_config" in case else ";".join(case.get("super_users") or [])
-    settings = BrokerSettings(super_users, case["allow_if_no_acl"])
+    settings = BrokerSettings(super_users=super_users, allow_everyone_if_no_acl_found=case["allow_if_no_acl"])
     return StandardAuthorizer(acls, settings, load_complete=case["load_complete"], **kw)
 
 

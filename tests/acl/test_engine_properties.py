@@ -60,7 +60,7 @@ def same(a, b):
 @given(acls=st.lists(bindings(SAFE_ALPHABET), max_size=25), reqs=st.lists(requests(SAFE_ALPHABET), min_size=1, max_size=15),
        allow_if_no_acl=st.booleans(), super_users=st.sampled_from(["", "User:bob", "Group:eng;User:*"]))
 def test_engine_equals_naive_reference(acls, reqs, allow_if_no_acl, super_users):
-    settings_ = BrokerSettings(super_users, allow_if_no_acl)
+    settings_ = BrokerSettings(super_users=super_users, allow_everyone_if_no_acl_found=allow_if_no_acl)
     engine, naive = StandardAuthorizer(acls, settings_), NaiveAuthorizer(acls, settings_)
     for req in reqs:
         got, want = engine.authorize(req), naive.authorize(req)

@@ -38,7 +38,7 @@ def test_deny_in_first_scan_returns_before_the_rescan_bug():
 def test_acl_principal_without_colon_throws_only_where_it_is_a_candidate():
     authz = StandardAuthorizer([acl("TOPIC", "t", "LITERAL", "alice", "READ", "ALLOW"),
                                 acl("TOPIC", "u", "LITERAL", "User:alice", "READ", "ALLOW")],
-                               BrokerSettings("User:admin"))
+                               BrokerSettings(super_users="User:admin"))
     assert ask(authz, "t").outcome is Outcome.ERROR
     assert "Could not parse principal from `alice`" in ask(authz, "t").error
     assert ask(authz, "u").allowed
@@ -126,7 +126,7 @@ def test_super_users_are_trimmed_and_literal():
     assert parse_super_users(" User:bob ; User: carol;;Group:x ") == {"User:bob", "User: carol", "Group:x"}
     with pytest.raises(AuthorizerConfigError, match="but got bob"):
         parse_super_users("bob;User:alice")
-    authz = StandardAuthorizer([], BrokerSettings("User:*"))
+    authz = StandardAuthorizer([], BrokerSettings(super_users="User:*"))
     assert not ask(authz, "t").allowed
     assert ask(authz, "t", principal="User:*").allowed
 
@@ -139,7 +139,7 @@ def test_default_allow_switched_off_by_any_acl_on_the_resource():
 
 
 def test_not_loaded_only_super_users_get_an_answer():
-    authz = StandardAuthorizer([], BrokerSettings("User:admin"), load_complete=False)
+    authz = StandardAuthorizer([], BrokerSettings(super_users="User:admin"), load_complete=False)
     assert ask(authz, "t").outcome is Outcome.NOT_READY
     assert ask(authz, "t", principal="User:admin").allowed
 

@@ -69,7 +69,7 @@ def test_the_example_of_the_issue_is_one_line_per_change():
            A("GROUP", "*", "LITERAL", "User:ops", "*", "DESCRIBE", "ALLOW"),
            A("GROUP", "analytics-", "PREFIXED", "User:ana", "*", "READ", "ALLOW")]
     new = old[:1] + old[2:] + [A("TOPIC", "orders-", "PREFIXED", "User:bob", "*", "READ", "ALLOW")]
-    s = BrokerSettings("", False)
+    s = BrokerSettings()
     result = diff(old, new, s, s)
     assert [f.describe() for f in result.merged] == [
         "User:ops can no longer DESCRIBE every group except names starting with `*` other than `*`",
@@ -88,7 +88,7 @@ bindings = st.builds(
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(old=st.lists(bindings, max_size=8), new=st.lists(bindings, max_size=8))
 def test_merged_findings_cover_the_per_class_findings_and_mix_nothing(old, new):
-    s = BrokerSettings("", False)
+    s = BrokerSettings()
     result = diff(old, new, s, s)
     per_class = Counter((f.resource_type, f.name_class, _said(f)) for f in result.findings)
     merged = Counter()
@@ -105,7 +105,7 @@ def test_merged_findings_cover_the_per_class_findings_and_mix_nothing(old, new):
 def test_principals_losing_the_same_through_one_user_star_acl_are_one_finding():
     old = [A("TOPIC", "t", "LITERAL", "User:*", "*", "READ", "ALLOW"),
            *(A("TOPIC", "t", "LITERAL", f"User:svc{i:02}", "*", "WRITE", "ALLOW") for i in range(12))]
-    s = BrokerSettings("", False)
+    s = BrokerSettings()
     result = diff(old, old[1:], s, s)
     assert [f.describe() for f in result.merged] == [
         # DESCRIBE is not lost by the twelve (their WRITE implies it): a finding of its own

@@ -16,7 +16,8 @@ def acl(rtype, name, pattern, principal, host, op, permission) -> AclBinding:
 
 
 def allowed(acls, principal, host, op, rtype, super_users="", allow_everyone=False) -> bool:
-    authorizer = StandardAuthorizer(acls, BrokerSettings(super_users, allow_everyone))
+    settings = BrokerSettings(super_users=super_users, allow_everyone_if_no_acl_found=allow_everyone)
+    authorizer = StandardAuthorizer(acls, settings)
     return authorize_by_resource_type(authorizer, principal, host, AclOperation.parse(op), ResourceType.parse(rtype)).allowed
 
 

@@ -27,7 +27,7 @@ from kafka_authz_cli.acl import AclBinding, BrokerSettings, diff  # noqa: E402
 from kafka_authz_cli.formats import paused_gc  # noqa: E402
 from kafka_authz_cli.review import compact_acls  # noqa: E402
 
-SETTINGS = BrokerSettings("User:admin", False)
+SETTINGS = BrokerSettings(super_users="User:admin")
 
 
 def workload(size: int) -> list[AclBinding]:

@@ -32,7 +32,7 @@ from kafka_authz_cli.acl import BrokerSettings
 from kafka_authz_cli.acl.model import AclBinding  # noqa: E402
 from kafka_authz_cli.whatif.auditlog import expand_paths  # noqa: E402
 
-SETTINGS = BrokerSettings("User:svc-orders-0;User:svc-payments-1", False)
+SETTINGS = BrokerSettings(super_users="User:svc-orders-0;User:svc-payments-1")
 
 
 def proposals(n: int = 3) -> list[list[AclBinding]]:

@@ -4,16 +4,10 @@ import json
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from kafka_authz_cli.cli.app import app
+from tests.cli_runner import run
 
 EXAMPLES = Path(__file__).parents[2] / "examples" / "acls"
-runner = CliRunner()
-
-
-def run(*args, input=None):
-    return runner.invoke(app, [str(a) for a in args], input=input)
 
 
 def test_single_request_json_names_the_deciding_acl():

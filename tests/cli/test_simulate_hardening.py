@@ -4,15 +4,7 @@ import json
 import re
 import time
 
-from typer.testing import CliRunner
-
-from kafka_authz_cli.cli.app import app
-
-runner = CliRunner()
-
-
-def run(*args, input=None, env=None):
-    return runner.invoke(app, [str(a) for a in args], input=input, env=env)
+from tests.cli_runner import run
 
 
 def _acls(tmp_path, *acls):

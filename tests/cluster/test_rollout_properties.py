@@ -55,7 +55,7 @@ def witnesses(acl_sets_, super_users=("User:admin",)):
 
 
 def widened(old, new, states, allow_everyone):
-    cfg = BrokerSettings("User:admin", allow_everyone)
+    cfg = BrokerSettings(super_users="User:admin", allow_everyone_if_no_acl_found=allow_everyone)
     a, b = StandardAuthorizer(old, cfg), StandardAuthorizer(new, cfg)
     mids = [StandardAuthorizer(s, cfg) for s in states]
     for request in witnesses([old, new, *states]):

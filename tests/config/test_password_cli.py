@@ -5,16 +5,8 @@ import json
 import os
 import stat
 
-from typer.testing import CliRunner
-
-from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.config.password_encoder import decode
-
-runner = CliRunner()
-
-
-def run(*args, input=None):
-    return runner.invoke(app, [str(a) for a in args], input=input)
+from tests.cli_runner import run
 
 
 def test_encode_from_stdin_decodes_with_kafkas_algorithm():

@@ -5,19 +5,13 @@ import json
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from kafka_authz_cli._java import JaasError, parse_jaas_config
-from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.connect.overrides import check_connector, clients_used, identity, parse_topics_list
+from tests.cli_runner import run
 
-runner = CliRunner()
 ACLS = Path(__file__).parents[2] / "examples" / "acls" / "cluster.json"
 SCRAM = 'org.apache.kafka.common.security.scram.ScramLoginModule required username="orders-sink" password="s3cret";'
-
-
-def run(*args):
-    return runner.invoke(app, [str(a) for a in args])
 
 
 def _sink(tmp_path, **extra):

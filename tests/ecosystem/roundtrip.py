@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from kafka_authz_cli.acl import BrokerSettings, diff
 
-NO_ACLS = BrokerSettings(set(), False)
+#: what the writers' tests compare decisions under: the broker's defaults (no super users, no allow.everyone)
+NO_ACLS = BrokerSettings()
 
 
 def assert_round_trips(bindings, text: str, read, name: str):

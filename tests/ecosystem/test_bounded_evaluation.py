@@ -202,7 +202,7 @@ _PIECES = st.sampled_from(["a", "b", ".", "-", "_", "0", "(", ")", "|", "*", "+"
 @given(pieces=st.lists(_PIECES, max_size=12), topics=st.lists(st.text("abAB0._-", max_size=12), max_size=5))
 def test_re2_and_the_java_reading_agree_on_topic_names(pieces, topics):
     """Where RE2 takes a pattern, whole topic names match in RE2 as in the Java-equivalent reading (Python's
-    re in ASCII mode, held to java.util.regex by test_jikkou)."""
+    re in ASCII mode, held to java.util.regex by test_jikkou_reader)."""
     text = "".join(pieces)
     try:
         pattern = compile_match(text, Node, "f")

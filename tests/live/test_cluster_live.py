@@ -36,7 +36,7 @@ def make_user(authz, user, password, mechanism="SCRAM-SHA-512"):
 
 def widened(old, new, states, super_users):
     """The first request some state grants that neither end does (None: no window was opened)."""
-    cfg = BrokerSettings(super_users)
+    cfg = BrokerSettings(super_users=super_users)
     ends = [StandardAuthorizer(old, cfg), StandardAuthorizer(new, cfg)]
     mids = [StandardAuthorizer(s, cfg) for s in states]
     everything = [b for s in (old, new, *states) for b in s]

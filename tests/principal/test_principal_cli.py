@@ -3,16 +3,9 @@
 import json
 from pathlib import Path
 
-from typer.testing import CliRunner
-
-from kafka_authz_cli.cli.app import app
+from tests.cli_runner import run
 
 ACLS = Path(__file__).parents[2] / "examples" / "acls" / "cluster.json"
-runner = CliRunner()
-
-
-def run(*args, input=None):
-    return runner.invoke(app, [str(a) for a in args], input=input)
 
 
 RULES = "RULE:^CN=(.*?),OU=ServiceUsers.*$/$1/L, RULE:^CN=([^,]*),O=Partner$/partner-$1/, DEFAULT"

@@ -8,21 +8,16 @@ import json
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from typer.testing import CliRunner
 
-from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.principal import (
     KerberosShortNamer,
     MappingRulesError,
     kerberos_rules_value_form,
     split_kerberos_rules_config,
 )
+from tests.cli_runner import run
 
 DOCS = "RULE:[1:$1@$0](.*@MYDOMAIN.COM)s/@.*//,RULE:[2:$1@$0](.*@MYDOMAIN.COM)s/@.*//,DEFAULT"
-
-
-def run(*args):
-    return CliRunner().invoke(app, [str(a) for a in args])
 
 
 def test_the_docs_one_string_value_as_one_rules_is_the_property():

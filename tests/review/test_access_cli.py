@@ -117,7 +117,7 @@ def test_principal_answer_is_exact_for_names_of_every_class(acl_file):
     from kafka_authz_cli.services.acl_sources import load_source
 
     bindings = load_source(acl_file).bindings
-    engine = StandardAuthorizer(bindings, BrokerSettings("User:admin"))
+    engine = StandardAuthorizer(bindings, BrokerSettings(super_users="User:admin"))
     review = AccessReview(engine)
     from kafka_authz_cli.acl.compare import NameSpace
 

@@ -5,15 +5,13 @@ import json
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from typer.testing import CliRunner
 
 from kafka_authz_cli.acl import AclBinding, BrokerSettings, ResourceType, diff
-from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.review import compact_acls
 from kafka_authz_cli.services import compact as service
+from tests.cli_runner import run
 
-runner = CliRunner()
-NONE = BrokerSettings("", False)
+NONE = BrokerSettings()
 
 
 def acl(name, principal="User:alice", op="READ", permission="ALLOW", pattern="LITERAL", host="*", rtype="TOPIC"):
@@ -21,7 +19,7 @@ def acl(name, principal="User:alice", op="READ", permission="ALLOW", pattern="LI
 
 
 def kept(acls, super_users="", allow_everyone=False, names=None):
-    settings = BrokerSettings(super_users, allow_everyone)
+    settings = BrokerSettings(super_users=super_users, allow_everyone_if_no_acl_found=allow_everyone)
     result = compact_acls(acls, settings, names)
     if names is None:
         assert diff(acls, result.bindings, settings, settings).verdict == "equivalent"
@@ -123,10 +121,6 @@ def write(tmp_path, acls):
     path = tmp_path / "acls.json"
     path.write_text(json.dumps({"acls": [a.as_dict() for a in acls]}))
     return path
-
-
-def run(*args):
-    return CliRunner().invoke(app, [str(a) for a in args])
 
 
 def test_cli_writes_the_set_and_the_json_report(tmp_path):

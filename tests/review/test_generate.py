@@ -14,11 +14,11 @@ from kafka_authz_cli.errors import InputError
 from kafka_authz_cli.review.generate import GenerateOptions, least_privilege, parse_known_names, prove
 from kafka_authz_cli.whatif import Aggregate
 from tests.fake_admin import FakeAdmin, install
+from tests.whatif.logs_strategy import SUFFIX
 
 EXAMPLES = Path(__file__).parents[2] / "examples" / "whatif"
 LOGS = str(EXAMPLES / "logs")
 CURRENT = str(EXAMPLES / "current.json")
-SUFFIX = " (kafka.authorizer.logger)"
 runner = CliRunner()
 
 

@@ -223,7 +223,7 @@ def test_the_deciding_acl_is_the_one_kafkas_own_log_line_names(level, message):
     tally = SourceTally("kraft")
     ev.sources.append(tally)
     aggs = aggregate(in_window([d], tally, ev))
-    report = review_unused(aggs, [acl, other], ["a", "b"], BrokerSettings("", False), ev)
+    report = review_unused(aggs, [acl, other], ["a", "b"], BrokerSettings(), ev)
     by = {u.binding: u for u in report.bindings}
     assert by[acl].status == "used" and by[acl].requests == 1
     assert by[acl].client_requests == (0 if level == "TRACE" else 1)

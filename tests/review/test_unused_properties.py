@@ -68,7 +68,8 @@ def _decide(engine, key):
 @given(st.lists(bindings, max_size=12), st.lists(requests, max_size=25), st.booleans(), st.booleans(),
        st.sampled_from([None, "2026-11-20 06"]))
 def test_unused_bindings_never_decide_a_replayed_request(acls, reqs, allow_everyone, info_only, since):
-    config = BrokerSettings("User:carol" if allow_everyone else "", allow_everyone)
+    config = BrokerSettings(super_users="User:carol" if allow_everyone else "",
+                            allow_everyone_if_no_acl_found=allow_everyone)
     engine = StandardAuthorizer(acls, config)
     aggs, report = review(logged(reqs, engine, info_only), acls, config, since=since)
     deciding: dict[AclBinding, int] = {}
@@ -103,7 +104,7 @@ def test_unused_bindings_never_decide_a_replayed_request(acls, reqs, allow_every
 def test_the_counts_are_what_the_lines_say(acls, reqs):
     """Every logged line of a request is credited to its deciding binding, none twice: the used bindings'
     counts plus the lines no binding decided add up to the decisions read."""
-    config = BrokerSettings("", False)
+    config = BrokerSettings()
     engine = StandardAuthorizer(acls, config)
     aggs, report = review(logged(reqs, engine), acls, config)
     undecided = sum(a.count for k, a in aggs.items() if _decide(engine, k).acl is None)
@@ -123,7 +124,7 @@ def test_with_allow_everyone_dropping_the_only_acl_of_a_resource_is_flagged():
     """bob is denied t because alice's grant is t's only ACL; alice never came: her grant is unused, yet
     removing it would let everyone in (allow.everyone.if.no.acl.found), and the report says so."""
     acls = [AclBinding.of("TOPIC", "t", "LITERAL", "User:alice", "*", "READ", "ALLOW")]
-    config = BrokerSettings("", True)
+    config = BrokerSettings(allow_everyone_if_no_acl_found=True)
     text = ("[2026-11-20 10:00:00,000] DEBUG Principal = User:carol is Allowed operation = READ from host = 10.0.0.1 on "
             "resource = Topic:LITERAL:u for request = Fetch with resourceRefCount = 1 based on rule DefaultAllow "
             "(kafka.authorizer.logger)\n"

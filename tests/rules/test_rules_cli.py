@@ -4,19 +4,12 @@ import json
 from pathlib import Path
 from xml.etree import ElementTree
 
-from typer.testing import CliRunner
-
 from kafka_authz_cli.acl.formats import load_acls
-from kafka_authz_cli.cli.app import app
+from tests.cli_runner import run
 
 ROOT = Path(__file__).parents[2]
 EXAMPLES = ROOT / "examples" / "rules"
 CONFORMANCE = ROOT / "tests" / "conformance" / "kroxylicious"
-runner = CliRunner()
-
-
-def run(*args):
-    return runner.invoke(app, [str(a) for a in args])
 
 
 def test_lint_fails_exactly_on_files_the_proxy_refuses():

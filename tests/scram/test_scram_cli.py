@@ -3,17 +3,10 @@
 import json
 import stat
 
-from typer.testing import CliRunner
-
-from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.scram.credential import ScramCredential, ScramMechanism, parse_add_scram
+from tests.cli_runner import run
 
-runner = CliRunner()
 SECRET = "correct horse battery staple"
-
-
-def run(*args, input=None):
-    return runner.invoke(app, [str(a) for a in args], input=input)
 
 
 def test_password_on_argv_is_refused_by_default():

@@ -10,17 +10,11 @@ import sys
 import time
 
 import pytest
-from typer.testing import CliRunner
 
-from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.scram.credential import parse_add_scram
+from tests.cli_runner import run
 
-runner = CliRunner()
 SECRET = "alice-secret"
-
-
-def run(*args, input=None):
-    return runner.invoke(app, [str(a) for a in args], input=input)
 
 
 def _record(tmp_path, name="alice", password=SECRET, mechanism="SCRAM-SHA-256", filename=None):

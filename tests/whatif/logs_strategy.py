@@ -1,6 +1,7 @@
 """Hypothesis strategies for whole audit-log files: every format and layout, hostile names, multi-line
 records, forged continuation lines, odd lines, invalid UTF-8, gzip, byte-order marks; and one plain
-log for tests that only need an index to answer from (:func:`prefix_granted_reads`)."""
+log for tests that only need an index to answer from (:func:`prefix_granted_reads`). ``SUFFIX``, the logger
+every authorizer line ends with, is the tests' own copy (not the reader's), shared by those that write lines."""
 
 from __future__ import annotations
 

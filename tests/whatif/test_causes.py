@@ -9,9 +9,9 @@ from typer.testing import CliRunner
 
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.whatif.causes import cause_of
+from tests.whatif.logs_strategy import SUFFIX
 
 runner = CliRunner()
-SUFFIX = " (kafka.authorizer.logger)"
 
 
 def _acl(perm, op, name, pattern="PREFIXED", principal="User:svc7", host="*", rtype="TOPIC"):

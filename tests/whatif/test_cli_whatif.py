@@ -11,12 +11,12 @@ from typer.testing import CliRunner
 from kafka_authz_cli.acl import BrokerSettings
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.services.whatif import read_logs_local
+from tests.whatif.logs_strategy import SUFFIX
 
 EXAMPLES = Path(__file__).parents[2] / "examples" / "whatif"
 LOGS = EXAMPLES / "logs"
 PROPOSED = str(EXAMPLES / "proposed.json")
 runner = CliRunner()
-SUFFIX = " (kafka.authorizer.logger)"
 
 
 def line(hour, principal, name, allowed=True, op="READ"):
@@ -278,7 +278,7 @@ def test_spark_answers_from_an_index_as_the_in_process_path_does(spark, tmp_path
             res = runner.invoke(app, ["whatif", "index", "--logs", str(d), "-o", str(index)])
             assert res.exit_code == 0, res.output
     acls = load_acls(PROPOSED)
-    config = BrokerSettings("", False)
+    config = BrokerSettings()
     for index, since, until in ((both, None, None), (both, "2026-11-20 11", None), (both, None, "2026-11-20 11"),
                                 (single, None, None),
                                 (single, None, "2026-11-20 12")):

@@ -18,7 +18,8 @@ POOL = [AclBinding.of(rt, name, pt, p, host, op, perm)
         for p in PRINCIPALS for host in ("*", "10.0.0.1") for op in ("READ", "ALL", "DESCRIBE")
         for perm in ("ALLOW", "DENY") if not (perm == "DENY" and host == "*" and op == "ALL")]
 acl_sets = st.lists(st.sampled_from(POOL), max_size=6)
-authorizers = st.builds(lambda acls, su, allow: StandardAuthorizer(acls, BrokerSettings(su, allow)),
+authorizers = st.builds(lambda acls, su, allow: StandardAuthorizer(
+                            acls, BrokerSettings(super_users=su, allow_everyone_if_no_acl_found=allow)),
                         acl_sets, st.sampled_from(["", "User:bob"]), st.booleans())
 
 

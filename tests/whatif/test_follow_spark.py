@@ -8,8 +8,7 @@ import time
 import pytest
 
 from kafka_authz_cli.whatif.spark.streaming import follow_directory
-
-SUFFIX = " (kafka.authorizer.logger)"
+from tests.whatif.logs_strategy import SUFFIX
 
 
 def _line(i: int, user: str = "alice") -> str:

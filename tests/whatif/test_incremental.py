@@ -133,7 +133,7 @@ def test_incremental_answers_are_byte_identical_to_full_ones(tmp_path_factory, m
     monkeypatch.setattr(incremental.BaselineWriter, "IN_MEMORY_ROWS", in_memory)
     gone = {current[i] for i in removed if i < len(current)}
     proposed = [b for b in current if b not in gone] + added
-    config = BrokerSettings(super_users, allow_everyone)
+    config = BrokerSettings(super_users=super_users, allow_everyone_if_no_acl_found=allow_everyone)
     since, until = window
     cache = tmp / "cache"
     full = _answer(ix, since, until, proposed, current, config, cache, full=True)
@@ -168,7 +168,7 @@ def test_a_proposal_reads_only_the_row_groups_of_the_resources_it_changes(tmp_pa
                        AclPermissionType.ALLOW)
     narrow = AclBinding(ResourceType.TOPIC, "team7.", PatternType.PREFIXED, "User:u3", "*", AclOperation.READ,
                         AclPermissionType.DENY)
-    config = BrokerSettings("", False)
+    config = BrokerSettings()
     cache = tmp_path / "cache"
     first = _answer(ix, None, None, [grant, narrow], [grant], config, cache)
     assert first.mode == "full" and "60,000 distinct requests" in first.note
@@ -208,7 +208,7 @@ def test_slices_keep_memory_bounded_and_the_answer_whole(tmp_path, monkeypatch):
     assert len(slices) >= 6
     sizes = [scan.read(w).num_rows for w in slices]
     assert sum(sizes) == 3500 and max(sizes) <= 400 + 2 * 100  # a row group crossing a cut is read by both
-    config = BrokerSettings("", False)
+    config = BrokerSettings()
     monkeypatch.setattr(incremental, "SLICE_ROWS", 400)
     done = _answer(ix, None, None, [], None, config, None)
     assert _json(done.report) == _json(_whole(ix, None, None, [], None, config))
@@ -220,7 +220,7 @@ def test_a_stale_or_damaged_baseline_is_never_used(tmp_path):
     ix = open_index(root)
     grant = AclBinding(ResourceType.TOPIC, "orders", PatternType.LITERAL, "User:alice", "*", AclOperation.READ,
                        AclPermissionType.ALLOW)
-    config = BrokerSettings("", False)
+    config = BrokerSettings()
     cache = tmp_path / "cache"
     assert _answer(ix, None, None, [], [grant], config, cache).mode == "full"
     [stored] = list(cache.glob("*.json"))

@@ -12,9 +12,9 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from kafka_authz_cli.cli.app import app
+from tests.whatif.logs_strategy import SUFFIX
 
 runner = CliRunner()
-SUFFIX = " (kafka.authorizer.logger)"
 PROPOSED = Path(__file__).parents[2] / "examples" / "whatif" / "proposed.json"
 
 

@@ -19,7 +19,7 @@ from kafka_authz_cli.whatif.auditlog import ReadStats, read_stream
 from kafka_authz_cli.whatif.replay import replay
 from tests.whatif.logs_strategy import log_files
 
-SETTINGS = BrokerSettings("User:admin", False)
+SETTINGS = BrokerSettings(super_users="User:admin")
 PROPOSED = [AclBinding.of("TOPIC", "orders", "LITERAL", "User:bob", "*", "READ", "ALLOW"),
             AclBinding.of("TOPIC", "team", "PREFIXED", "User:a", "*", "ALL", "ALLOW"),
             AclBinding.of("GROUP", "*", "LITERAL", "User:eve", "*", "READ", "ALLOW"),

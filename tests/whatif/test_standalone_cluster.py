@@ -18,7 +18,7 @@ from kafka_authz_cli.acl.formats import load_acls
 
 EXAMPLES = Path(__file__).parents[2] / "examples" / "whatif"
 AUTHZ = str(Path(sys.executable).with_name("authz"))
-SETTINGS = BrokerSettings("", False)
+SETTINGS = BrokerSettings()
 
 
 def free_port() -> int:

@@ -24,14 +24,13 @@ from kafka_authz_cli.acl import (
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.whatif import ReadStats, aggregate, replay_aggregates
 from kafka_authz_cli.whatif.auditlog import read_stream  # the reader alone: a generated log is never refused
-from tests.whatif.logs_strategy import log_files
+from tests.whatif.logs_strategy import SUFFIX, log_files
 
 ROOT = Path(__file__).parents[2]
 EXAMPLES = ROOT / "examples" / "whatif"
 PROPOSED = str(EXAMPLES / "proposed.json")
 CURRENT = str(EXAMPLES / "current.json")
 runner = CliRunner()
-SUFFIX = " (kafka.authorizer.logger)"
 NO_DECISION = "no logged decision was read, so no request could show as newly denied"
 NO_ALLOWED = ("no ALLOWED decision was logged and the logged decisions are the baseline (no --current), so no "
               "request could show as newly denied")

@@ -14,7 +14,7 @@ from kafka_authz_cli.whatif.replay import replay
 
 EXAMPLES = Path(__file__).parents[2] / "examples" / "whatif"
 LOGS = str(EXAMPLES / "logs")
-SETTINGS = BrokerSettings("", False)
+SETTINGS = BrokerSettings()
 runner = CliRunner()
 
 

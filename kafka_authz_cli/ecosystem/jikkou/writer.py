@@ -21,8 +21,8 @@ from kafka_authz_cli.ecosystem.jikkou.reader import (
     RESOURCE_TYPES,
     TEMPLATE,
 )
-from kafka_authz_cli.ecosystem.strimzi.writer import quote
 from kafka_authz_cli.ecosystem.written import Lost, NotExpressible, Written
+from kafka_authz_cli.ecosystem.yaml_text import quote
 
 API_VERSION = f"{GROUP}/v1"
 _OPS = set(OPERATIONS.values())

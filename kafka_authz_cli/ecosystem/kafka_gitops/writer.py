@@ -15,8 +15,8 @@ from typing import Iterable
 
 from kafka_authz_cli.acl import AclBinding
 from kafka_authz_cli.ecosystem.kafka_gitops.reader import OPERATIONS, PATTERNS, PERMISSIONS, RESOURCE_TYPES
-from kafka_authz_cli.ecosystem.strimzi.writer import quote
 from kafka_authz_cli.ecosystem.written import Lost, NotExpressible, Written
+from kafka_authz_cli.ecosystem.yaml_text import quote
 
 _LABEL_CHARS = re.compile(r"[^A-Za-z0-9._-]+")
 

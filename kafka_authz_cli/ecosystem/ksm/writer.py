@@ -14,8 +14,8 @@ from typing import Iterable
 
 from kafka_authz_cli.acl import AclBinding, PatternType
 from kafka_authz_cli.ecosystem.ksm.reader import OPERATIONS, PERMISSIONS, SECTIONS
-from kafka_authz_cli.ecosystem.strimzi.writer import quote
 from kafka_authz_cli.ecosystem.written import Lost, NotExpressible, Written
+from kafka_authz_cli.ecosystem.yaml_text import quote
 
 _OP_NAMES = {op: name for name, op in OPERATIONS.items()}
 _PERM_NAMES = {p: name for name, p in PERMISSIONS.items()}

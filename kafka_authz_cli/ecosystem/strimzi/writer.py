@@ -10,7 +10,6 @@ TWO_PHASE_COMMIT). Nothing is widened: a binding is written exactly or reported 
 
 from __future__ import annotations
 
-import re
 from typing import Iterable
 
 from kafka_authz_cli.acl import AclBinding, PatternType, ResourceType
@@ -26,6 +25,7 @@ from kafka_authz_cli.ecosystem.strimzi.reader import (
     TLS_NAME_MAX,
 )
 from kafka_authz_cli.ecosystem.written import Lost, NotExpressible, Written
+from kafka_authz_cli.ecosystem.yaml_text import quote
 
 API_VERSION = "kafka.strimzi.io/v1"
 #: what each written API version is for: v1 (Strimzi 0.49 and later; 1.x serves only v1), v1beta2 with one
@@ -36,21 +36,6 @@ _OP_NAMES = {op: name for name, op in OPERATIONS.items()}
 _TYPE_NAMES = {t: name for name, t in RESOURCE_TYPES.items()}
 _PATTERN_NAMES = {p: name for name, p in PATTERNS.items()}
 _PERMISSION_NAMES = {p: name for name, p in PERMISSIONS.items()}
-_PLAIN = re.compile(r"[A-Za-z_/][A-Za-z0-9_./-]*")
-#: YAML 1.1 words a plain scalar would turn into something else than a string
-_SPECIAL = {"y", "n", "yes", "no", "on", "off", "true", "false", "null", "~"}
-#: escaped in a double-quoted scalar: what YAML cannot print, and its line breaks (NEL, LS, PS), which a
-#: quoted scalar would fold into spaces
-_UNPRINTABLE = re.compile("[^\t\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
-
-
-def quote(text: str) -> str:
-    """A YAML scalar that reads back as exactly ``text`` (plain when that is unambiguous)."""
-    if _PLAIN.fullmatch(text) and text.lower() not in _SPECIAL:
-        return text
-    body = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t")
-    body = _UNPRINTABLE.sub(lambda m: f"\\x{ord(m[0]):02x}" if ord(m[0]) < 0x100 else f"\\u{ord(m[0]):04x}", body)
-    return f'"{body}"'
 
 
 def user_of(principal: str, authentication: str | None) -> tuple[str, str] | str:

@@ -17,7 +17,6 @@ from kafka_authz_cli.acl import (
     AclBinding,
     AclOperation,
     AclPermissionType,
-    BrokerSettings,
     PatternType,
     ResourceType,
     diff,
@@ -27,8 +26,8 @@ from kafka_authz_cli.ecosystem import NotExpressible
 from kafka_authz_cli.ecosystem.terraform.reader import CONFLUENT, MONGEY, read
 from kafka_authz_cli.ecosystem.terraform.writer import import_id, why_not, write
 from kafka_authz_cli.errors import OptionError
+from tests.ecosystem.roundtrip import NO_ACLS
 
-NO_ACLS = BrokerSettings(set(), False)
 TYPES = [ResourceType.TOPIC, ResourceType.GROUP, ResourceType.CLUSTER, ResourceType.TRANSACTIONAL_ID,
          ResourceType.DELEGATION_TOKEN]
 OPS = [o for o in AclOperation.concrete() if o.name not in ("CREATE_TOKENS", "DESCRIBE_TOKENS", "TWO_PHASE_COMMIT")]

@@ -12,7 +12,6 @@ from kafka_authz_cli.acl import (
     AclBinding,
     AclOperation,
     AclPermissionType,
-    BrokerSettings,
     PatternType,
     ResourceType,
     diff,
@@ -20,9 +19,9 @@ from kafka_authz_cli.acl import (
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.ecosystem import NotExpressible
 from kafka_authz_cli.ecosystem.strimzi.reader import OPERATIONS, read
-from kafka_authz_cli.ecosystem.strimzi.writer import quote, write
+from kafka_authz_cli.ecosystem.strimzi.writer import write
+from tests.ecosystem.roundtrip import NO_ACLS
 
-NO_ACLS = BrokerSettings(set(), False)
 k8s_label = st.from_regex(r"[a-z0-9]([-a-z0-9]{0,8}[a-z0-9])?", fullmatch=True)
 k8s_names = st.lists(k8s_label, min_size=1, max_size=3).map(".".join)
 principals = st.one_of(k8s_names.map(lambda n: f"User:{n}"),
@@ -67,13 +66,6 @@ def test_lossy_writes_exactly_what_it_can_and_lists_the_rest_never_widening(bind
     if lost:
         with pytest.raises(NotExpressible):
             write(bindings)
-
-
-@given(st.text(max_size=20))
-def test_quoted_scalars_read_back_as_themselves(text):
-    import yaml
-
-    assert yaml.safe_load(f"k: {quote(text)}\n") == {"k": text}
 
 
 def b(principal="User:app", rtype=ResourceType.TOPIC, name="t", op=AclOperation.READ, pattern=PatternType.LITERAL):
