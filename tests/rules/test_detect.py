@@ -92,7 +92,7 @@ def test_what_other_files_look_like():
 
 def test_python_source_is_no_rules_file():
     python = "from __future__ import annotations\n\nimport os\n"
-    assert not is_rules(python) and what_is(python) is None
+    assert not is_rules(python) and what_is(python).key == "python"
 
 
 def test_a_rule_after_junk_the_proxy_refuses_makes_no_rules_file_without_its_end():
