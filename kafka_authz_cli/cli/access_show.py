@@ -220,33 +220,25 @@ def _table_text(report: AccessReport) -> str:
 # ---- --apps: which of a team's declared applications work ------------------------------------------------
 
 
-def _app_dict(found) -> dict:
-    from kafka_authz_cli.cli.apps_render import check_json
-
-    app = found.app
-    head = {"name": app.name, "declared_at": f"{app.line}:{app.col}"}
-    if found.check is None:
-        return {**head, "kind": app.kind, "principal": app.principal, "works": None, "problem": found.problem}
-    return {**head, **check_json(found.check), "problem": None}
-
-
 def _with_apps(text: str, apps) -> str:
     """The access JSON with an ``apps`` member last (each application as `authz app check --format json`
     answers, with its name and where it is declared, or the problem that kept it from being checked)."""
     if apps is None:
         return text
+    from kafka_authz_cli.services.apps import declared_document
+
     body = text.rstrip()
     assert body.endswith("}")
-    member = json_text([_app_dict(a) for a in apps], depth=1)
+    member = json_text([declared_document(a) for a in apps], depth=1)
     return body[:-1].rstrip() + ',\n  "apps": ' + member + "\n}\n"
 
 
 def _app_line(found) -> tuple[str, str]:
-    from kafka_authz_cli.cli.apps_render import sentence
+    from kafka_authz_cli.services.apps import check_sentence
 
     if found.check is None:
         return "not checked", found.problem or ""
-    return ("works" if found.check.verdict.works else "fails"), sentence(found.check)
+    return ("works" if found.check.verdict.works else "fails"), check_sentence(found.check)
 
 
 def _print_apps(apps) -> None:

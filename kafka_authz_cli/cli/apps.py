@@ -41,7 +41,16 @@ from kafka_authz_cli.cli.options import (
     SuperUsers,
     TableFormatOption,
 )
-from kafka_authz_cli.services.apps import AppAcls, AppCheck, AppOptions, app_acls, check_app, list_apps
+from kafka_authz_cli.services.apps import (
+    AppAcls,
+    AppOptions,
+    acls_document,
+    app_acls,
+    call_rows,
+    check_app,
+    check_document,
+    list_apps,
+)
 
 app_app = typer.Typer(help="Applications, not requests: will this application (a producer, a consumer, a Streams "
                            "application, an admin tool...) work with these ACLs, and what exactly does it need?",
@@ -134,22 +143,16 @@ def check(
                        topic_absent, stateful, client_config, config, broker_config, kafka_version, super_users,
                        allow_everyone, listener)
     result = check_app(options, command_config)
-    from kafka_authz_cli.cli.apps_render import check_json, print_check
-
     if fmt is TableFormat.table:
+        from kafka_authz_cli.cli.apps_render import print_check
+
         print_check(result)
     elif fmt is TableFormat.json:
-        write_json(check_json(result), None)
+        write_json(check_document(result), None)
     else:
-        emit_rows(_call_rows(result), fmt)
+        emit_rows(call_rows(result), fmt)
     if not result.verdict.works:
         raise typer.Exit(1)
-
-
-def _call_rows(result: AppCheck) -> list[dict]:
-    from kafka_authz_cli.cli.apps_render import call_rows
-
-    return call_rows(result)
 
 
 @app_app.command("acls", help=f"""The smallest ACL set this application needs, and the proof.
@@ -196,7 +199,7 @@ def acls_command(
     out: Optional[Path] = typer.Option(None, "-o", "--output-file", help="Write the ACL set here instead of stdout."),
     fmt: TableFormatOption = TableFormat.table,
 ) -> None:
-    from kafka_authz_cli.cli.apps_render import acls_json, print_proof
+    from kafka_authz_cli.cli.apps_render import print_proof
     from kafka_authz_cli.services.convert import write_acls
 
     result: AppAcls = app_acls(_options(kind, None, None, [], principal, host, topic, input_topic, output_topic, group,
@@ -206,7 +209,7 @@ def acls_command(
                             terraform_confluent_cluster, lossy)
     text = write_acls(result.acls, to.value, options) if result.acls else ""
     if fmt is TableFormat.json:
-        write_json(acls_json(result, to.value, text), None)
+        write_json(acls_document(result, to.value, text), None)
     else:
         if text:
             write_output(text, out)

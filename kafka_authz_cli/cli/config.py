@@ -96,17 +96,12 @@ def resolve(
     if isinstance(result, service.LiveResolution):
         _show_live(result, fmt, broker_config)
         return
-    _show_offline(result, fmt, listener)
+    _show_offline(result, fmt)
 
 
-def _show_offline(result: service.Resolution, fmt: TableFormat, listener: Optional[str]) -> None:
+def _show_offline(result: service.Resolution, fmt: TableFormat) -> None:
     if fmt is TableFormat.json:
-        write_json({"broker_id": result.broker_id, "listener": listener, "kafka_version": result.kafka_version,
-                    "configs": result.rows(),
-                    "ignored": [{"level": i.level, "keys": list(i.keys), "broker_log": i.message,
-                                 "alter_configs": i.alter_message} for i in result.ignored],
-                    "refused": [{"key": r.key, "where": r.where, "error": r.message} for r in result.refused],
-                    "notes": result.notes}, None)
+        write_json(result.document(), None)
     elif fmt is not TableFormat.table:
         emit_rows(result.rows(), fmt)
     else:
@@ -159,11 +154,7 @@ def _resolved_table(resolved, checked: Optional[dict] = None):
 def _show_live(result: service.LiveResolution, fmt: TableFormat, broker_config: Optional[Path]) -> None:
     check, chosen, drift = result.check, result.broker_id, result.drift
     if fmt is TableFormat.json:
-        write_json({"bootstrap_server": result.bootstrap_server, "broker_id": str(chosen), "listener": result.listener,
-                    "kafka_version": result.kafka_version, "configs": result.rows, "check": check.as_dict(),
-                    "drift": None if drift is None else [d.as_dict() for d in drift],
-                    "drift_compared_as_set_only": result.drift_compared_as_set_only,
-                    "notes": result.notes}, None)
+        write_json(result.document(), None)
     elif fmt is not TableFormat.table:
         emit_rows(result.rows, fmt)
     else:
@@ -241,7 +232,7 @@ def encode_password(
 
     made = service.encode_password(broker_config, cipher, key_factory, key_length, iterations, read_secrets)
     if fmt is TextFormat.json:
-        text = json_text({"encoded": made.encoded, "fields": made.fields}) + "\n"
+        text = json_text(made.document()) + "\n"
     else:
         text = made.encoded + "\n"
     write_output(text, out, secret=True)
@@ -307,10 +298,7 @@ def _show_decoded(decoded: service.Decoded, fmt: TextFormat, reveal: bool, out: 
 
     password = decoded.password
     if fmt is TextFormat.json:
-        doc = decoded.document()
-        if reveal and password is not None:
-            doc["password"] = password
-        write_json(doc, None)
+        write_json(decoded.document(reveal), None)
         return
     table = Table(show_header=False)
     for k, v in decoded.fields.items():

@@ -37,13 +37,10 @@ CHECK_HELP = ("--check also lints the rule set against the names: names no rule 
 
 
 def _emit(result: NameMappings, fmt: TableFormat) -> None:
-    report = result.report
     if fmt is TableFormat.table:
         _print_table(result)
-    elif report is not None and fmt is TableFormat.json:
-        write_json({"rules": report.rules, "rules_source": result.resolved.source, "names": result.rows(),
-                    "rule_fires": {str(i + 1): n for i, n in sorted(report.fires.items())},
-                    "findings": [f.as_dict() for f in report.findings]}, None)
+    elif result.report is not None and fmt is TableFormat.json:
+        write_json(result.document(), None)
     else:
         emit_rows(result.rows(), fmt)
 

@@ -173,12 +173,7 @@ def exchange_cmd(
     result = service.run_exchange(user, credential, record, mechanism, client_mechanism, client_nonce, server_nonce,
                                   ask_password)
     if fmt is TextFormat.json:
-        doc = {"ok": result.ok, "transcript": [{"from": s.sender, "step": s.step, "message": s.message}
-                                               for s in result.transcript],
-               "failed_at_step": result.failed_at_step, "error": result.error, "diagnosis": result.diagnosis}
-        if show_keys:
-            doc["derived"] = result.derived
-        write_json(doc, None)
+        write_json(service.exchange_document(result, show_keys), None)
     else:
         from rich.markup import escape
 

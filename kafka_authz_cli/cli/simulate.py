@@ -212,7 +212,7 @@ def _render(result: SimulationResult, fmt: TableFormat) -> int:
     if isinstance(result, ApiCall):
         from kafka_authz_cli.cli.apps_render import print_api_call
 
-        return print_api_call(result.call, result.mapping, fmt)
+        return print_api_call(result, fmt)
     if fmt is TableFormat.table and result.mapping is not None:
         _print_mapping(result.mapping)
     if isinstance(result, AuthorizedOperations):

@@ -313,10 +313,8 @@ def whatif_index(
         err_console.print(f"skipped {len(indexed.skipped)} file(s): " + "; ".join(indexed.skipped[:3]) + more,
                           markup=False, highlight=False, soft_wrap=True)
     stats, total = indexed.stats, indexed.total
-    summary = {"index": str(out), "run": indexed.run_id, "runs": indexed.runs, "this_run": stats.as_dict(),
-               "index_total": total.as_dict(), "skipped": indexed.skipped}
     if fmt is WhatIfFormat.json:
-        write_json(summary, None)
+        write_json(indexed.document(out), None)
     else:
         if indexed.run_id is None:
             console.print(f"nothing new to index ({len(indexed.skipped)} file(s) already indexed)")

@@ -65,6 +65,15 @@ class Resolution:
     def rows(self) -> list[dict]:
         return [r.as_dict() for r in self.resolved]
 
+    def document(self) -> dict:
+        """`config resolve --format json`, from files."""
+        return {"broker_id": self.broker_id, "listener": self.listener, "kafka_version": self.kafka_version,
+                "configs": self.rows(),
+                "ignored": [{"level": i.level, "keys": list(i.keys), "broker_log": i.message,
+                             "alter_configs": i.alter_message} for i in self.ignored],
+                "refused": [{"key": r.key, "where": r.where, "error": r.message} for r in self.refused],
+                "notes": self.notes}
+
 
 @dataclass
 class LiveResolution:
@@ -83,6 +92,14 @@ class LiveResolution:
     #: None without --broker-config.
     drift: Optional[list[Drift]] = None
     drift_compared_as_set_only: list[str] = field(default_factory=list)
+
+    def document(self) -> dict:
+        """`config resolve --bootstrap-server --format json`."""
+        return {"bootstrap_server": self.bootstrap_server, "broker_id": str(self.broker_id), "listener": self.listener,
+                "kafka_version": self.kafka_version, "configs": self.rows, "check": self.check.as_dict(),
+                "drift": None if self.drift is None else [d.as_dict() for d in self.drift],
+                "drift_compared_as_set_only": self.drift_compared_as_set_only,
+                "notes": self.notes}
 
 
 def registry(kafka_version: Optional[str]):
@@ -189,6 +206,10 @@ class Encoded:
     encoded: str
     fields: dict[str, str]
 
+    def document(self) -> dict:
+        """`config encode-password --format json`."""
+        return {"encoded": self.encoded, "fields": self.fields}
+
 
 def encode_password(broker_config: Optional[Path], cipher: Optional[str], key_factory: Optional[str],
                     key_length: Optional[int], iterations: Optional[int],
@@ -225,8 +246,8 @@ class Decoded:
         """The password's length as Java counts it (what passwordLength says)."""
         return None if self.password is None else utf16_length(self.password)
 
-    def document(self) -> dict:
-        """The JSON report: never the password (the CLI adds it for --reveal)."""
+    def document(self, reveal: bool = False) -> dict:
+        """`config decode-password --format json`: the password only when ``reveal`` (--reveal) says so."""
         doc: dict = {"fields": self.fields}
         if self.password is not None:
             doc.update({"ok": True, "decoded_with": self.decoded_with,
@@ -235,6 +256,8 @@ class Decoded:
             doc.update({"ok": False, "error": self.errors[0][1].as_dict(), "tried": [e[0] for e in self.errors]})
         if self.matches is not None:
             doc["matches_expected"] = self.matches
+        if reveal and self.password is not None:
+            doc["password"] = self.password
         return doc
 
 

@@ -200,6 +200,15 @@ class NameMappings:
     def rows(self) -> list[dict]:
         return [mapping_row(self.kind, m, n.origin, u) for n, m, u in zip(self.inputs, self.mappings, self.used)]
 
+    def document(self) -> dict:
+        """`principal tls|kerberos --check --format json`: the rules, the names and what the check found
+        (without --check the JSON is :meth:`rows`)."""
+        report = self.report
+        assert report is not None  # the document of --check
+        return {"rules": report.rules, "rules_source": self.resolved.source, "names": self.rows(),
+                "rule_fires": {str(i + 1): n for i, n in sorted(report.fires.items())},
+                "findings": [f.as_dict() for f in report.findings]}
+
     def failed(self, fail_level: str) -> bool:
         """Exit 1: with --check, a finding at or above ``fail_level``; without, a name the broker refuses."""
         if self.report is not None:

@@ -244,6 +244,17 @@ def run_exchange(user: str, credential: Optional[str], record: Optional[Path], m
     return result
 
 
+def exchange_document(result: ExchangeResult, show_derived: bool = False) -> dict:
+    """`scram exchange --format json`: the transcript and why it failed; the derived keys and signatures
+    (secret-equivalent) only when ``show_derived`` (--show-derived) asks for them."""
+    doc = {"ok": result.ok, "transcript": [{"from": s.sender, "step": s.step, "message": s.message}
+                                           for s in result.transcript],
+           "failed_at_step": result.failed_at_step, "error": result.error, "diagnosis": result.diagnosis}
+    if show_derived:
+        doc["derived"] = result.derived
+    return doc
+
+
 def parse_add_scram_arguments(arguments: list[str]) -> list[dict]:
     """`scram parse-add-scram`: the UserScramCredentialRecords Kafka's ScramParser would write."""
     records = []

@@ -13,7 +13,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, Mapping, Optional, Union
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Mapping, Optional, Union
 
 from kafka_authz_cli.acl import (
     CLUSTER_NAME,
@@ -35,6 +35,9 @@ from kafka_authz_cli.errors import AuthzError, InputError, OptionError
 from kafka_authz_cli.formats import read_text, text_lines
 from kafka_authz_cli.services.acl_sources import load_source
 from kafka_authz_cli.services.settings import broker_settings
+
+if TYPE_CHECKING:
+    from kafka_authz_cli.apps import Call
 
 #: From this many requests on, progress is reported every PROGRESS_CHUNK requests.
 PROGRESS_FROM = 100_000
@@ -115,8 +118,12 @@ class TopicPolicyVerdict:
 class ApiCall:
     """--api: the request as the broker's handler checks it (``kafka_authz_cli.apps.Call``)."""
 
-    call: object
+    call: Call
     mapping: Optional[dict]
+
+    def document(self) -> dict:
+        """`authz simulate --api --format json`: the call, and how the connection was mapped (None: not)."""
+        return {**self.call.as_dict(), "mapping": self.mapping}
 
 
 @dataclass

@@ -95,6 +95,11 @@ class Indexed:
     #: --append: the files left out, and why (already indexed, renamed or compressed since)
     skipped: list[str] = field(default_factory=list)
 
+    def document(self, index: Path) -> dict:
+        """`whatif index --format json`; ``index``: the index directory, as it was given."""
+        return {"index": str(index), "run": self.run_id, "runs": self.runs, "this_run": self.stats.as_dict(),
+                "index_total": self.total.as_dict(), "skipped": self.skipped}
+
 
 @dataclass(frozen=True)
 class Proposal:

@@ -65,3 +65,16 @@ def test_wrong_secret_is_kafkas_error_and_old_secret_rotation():
 def test_no_secret_source_in_a_pipe_is_an_error():
     res = run("config", "encode-password", input="")
     assert res.exit_code == 2 and "no source for the encoder secret" in res.output
+
+
+def test_the_decoded_document_holds_the_password_only_when_revealed():
+    from kafka_authz_cli.services.config import Decoded
+
+    decoded = Decoded({"keyLength": "128"}, password="hidden-pw", decoded_with="password.encoder.secret", matches=True)
+    assert "hidden-pw" not in json.dumps(decoded.document())
+    assert decoded.document(reveal=True) == {"fields": {"keyLength": "128"}, "ok": True,
+                                             "decoded_with": "password.encoder.secret", "password_length_utf16": 9,
+                                             "matches_expected": True, "password": "hidden-pw"}
+    encoded = run("config", "encode-password", "--secret-stdin", "--password-stdin", input="s\nhidden-pw\n").stdout.strip()
+    res = run("config", "decode-password", encoded, "--secret-stdin", "-f", "json", input="s\n")
+    assert res.exit_code == 0 and "hidden-pw" not in res.stdout and json.loads(res.stdout)["ok"] is True
