@@ -18,7 +18,6 @@ from kafka_authz_cli.cli.common import (
     check_can_write,
     console,
     emit_rows,
-    json_line,
     option_value,
     rows_not_shown,
     warn,
@@ -103,8 +102,7 @@ def unused(
                     stdin=getattr(sys.stdin, "buffer", None) if logs and "-" in logs else None,
                     progress=PROGRESS if fmt is ListFormat.table else None)
     if quarantine is not None:
-        write_output("".join(json_line({"source": q.source, "reason": q.reason, "text": q.text}) + "\n"
-                             for q in result.quarantine), quarantine)
+        write_output("".join(q.json_line() + "\n" for q in result.quarantine), quarantine)
     for w in result.report.warnings:
         warn(w)
     if fmt is ListFormat.json:

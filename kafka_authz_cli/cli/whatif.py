@@ -232,9 +232,7 @@ def _interactive(p: WhatIfParams, since, until) -> None:
             result = answered.result
             assert result is not None  # answered without an error
             if fmt is WhatIfFormat.json:
-                doc = dict(report_dict(result.report, result.stats), answer={
-                    "number": count, "at": stamp, "seconds": round(answered.seconds, 3), "how": result.note})
-                typer.echo(json_line(doc))
+                typer.echo(json_line(answered.document(count, stamp)))
                 sys.stdout.flush()
                 continue
             console.rule(f"answer {count} at {stamp}, {answered.seconds:.2f} s: {result.note}")

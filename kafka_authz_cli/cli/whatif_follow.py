@@ -14,7 +14,7 @@ import typer
 from kafka_authz_cli.cli.common import console, err_console, json_line, warn
 from kafka_authz_cli.cli.whatif_params import WhatIfParams
 from kafka_authz_cli.errors import InputError
-from kafka_authz_cli.services.whatif_follow import Followed, FollowHooks, follow
+from kafka_authz_cli.services.whatif_follow import Followed, FollowHooks, change_record, follow
 from kafka_authz_cli.whatif import ShadowChange, short_rule
 
 FOLLOW_HELP = """--follow LOGFILE is shadow mode: the live authorizer log is followed as `tail -F` follows it (from its end,
@@ -125,7 +125,7 @@ def _echo(text: str) -> None:
 
 
 def _print_json(change: ShadowChange) -> None:
-    _echo(json_line({"type": "change", **change.as_dict()}))
+    _echo(json_line(change_record(change)))
 
 
 def _print_change(change: ShadowChange, printer) -> None:

@@ -12,7 +12,6 @@ for the summary.
 
 from __future__ import annotations
 
-import json
 import os
 import time
 from dataclasses import dataclass, field
@@ -107,6 +106,11 @@ class Followed:
                 "truncations": self.truncations, "seconds": round(self.seconds, 3), "stopped": self.stopped,
                 "quarantine_examples": [{"source": q.source, "reason": q.reason} for q in self.quarantine],
                 "warnings": list(s.warnings)}
+
+
+def change_record(change: ShadowChange) -> dict:
+    """One change as a line of `--follow --format jsonl` (the summary is the last line, `Followed.as_dict`)."""
+    return {"type": "change", **change.as_dict()}
 
 
 def follow(request: FollowRequest, hooks: FollowHooks, *, clock: Callable[[], float] = time.monotonic,
@@ -235,8 +239,7 @@ class _Run:
             if len(self.state.quarantine) < KEPT_QUARANTINE:
                 self.state.quarantine.append(q)
             if self.qfile is not None:
-                self.qfile.write(json.dumps({"source": q.source, "reason": q.reason, "text": q.text},
-                                            ensure_ascii=False) + "\n")
+                self.qfile.write(q.json_line() + "\n")
         if self.pending and self.qfile is not None:
             self.qfile.flush()
         self.pending.clear()

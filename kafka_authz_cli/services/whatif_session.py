@@ -52,6 +52,15 @@ class Answered:
     result: Optional[Replayed] = None
     error: Optional[str] = None
 
+    def document(self, number: int, at: str) -> dict:
+        """The answer as one JSON line of `--interactive --format json`: the report, and which answer this
+        is, when (`at`, the caller's clock), how long it took and how it was answered."""
+        from kafka_authz_cli.whatif import report_dict
+
+        assert self.result is not None  # an answer, not an error
+        return dict(report_dict(self.result.report, self.result.stats), answer={
+            "number": number, "at": at, "seconds": round(self.seconds, 3), "how": self.result.note})
+
 
 class WhatIfSession:
     """The indexes of a request, opened and checked, its current set's engine, and the baseline of the

@@ -23,6 +23,7 @@ import functools
 import glob
 import io
 import itertools
+import json
 import os
 import re
 import zlib
@@ -150,6 +151,11 @@ class Quarantined:
     source: str
     reason: str
     text: str
+
+    def json_line(self) -> str:
+        """One line of a quarantine file (JSON lines, every writer's; without the newline): where, why, and
+        the text as it was read."""
+        return json.dumps({"source": self.source, "reason": self.reason, "text": self.text}, ensure_ascii=False)
 
 
 def parse_message(message: str, source: str = "", level: str | None = None,

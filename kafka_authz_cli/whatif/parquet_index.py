@@ -236,7 +236,7 @@ def commit_run(index: Index, run_id: str, staged: Path, prints: list[dict], stat
     (index.root / "quarantine").mkdir(parents=True, exist_ok=True)
     with open(index.root / "quarantine" / f"{run_id}.jsonl", "w", encoding="utf-8") as fh:
         for q in quarantine:
-            fh.write(json.dumps({"source": q.source, "reason": q.reason, "text": q.text}, ensure_ascii=False) + "\n")
+            fh.write(q.json_line() + "\n")
     qfile = index.root / "quarantine" / f"{run_id}.jsonl"
     requests = index.root / "requests"
     parts = [{"path": qfile.relative_to(index.root).as_posix(), "bytes": qfile.stat().st_size}]

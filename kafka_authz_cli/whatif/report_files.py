@@ -71,7 +71,7 @@ def write_out_dir(out: Path, report: WhatIfReport, stats: ReadStats, quarantine:
 def _write_files(out: Path, report: WhatIfReport, stats: ReadStats, quarantine: list[Quarantined]) -> None:
     with open(out / "quarantine.jsonl", "w", encoding="utf-8") as fh:
         for q in quarantine:
-            fh.write(json.dumps({"source": q.source, "reason": q.reason, "text": q.text}, ensure_ascii=False) + "\n")
+            fh.write(q.json_line() + "\n")
     import pyarrow as pa
     import pyarrow.parquet as pq
 
