@@ -81,7 +81,7 @@ def main() -> None:
             print(f"{f.name:<22}{f.stat().st_size / 1e6:>8.1f}{base:>10.3f}{new * 1000:>10.2f}{new / base:>8.4f}")
     print("\na file that is no log (KSM YAML): refused vs read as a log (every line quarantined)")
     print(f"{'file':<22}{'MB':>8}{'as log s':>10}{'refuse s':>10}{'ratio':>8}")
-    one = (ROOT / "tests/formats/ksm/example-acls.yml").read_text()
+    one = (ROOT / "tests/ecosystem/corpora/ksm/example-acls.yml").read_text()
     body = one.split("\n", 1)[1]
     for size in (64 << 10, 1 << 20, 16 << 20):
         f = tmp / f"acls-{size >> 10}k.yml"

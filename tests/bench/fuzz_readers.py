@@ -124,7 +124,7 @@ def seed_corpus(target: str) -> Path:
     return corpus
 
 
-#: the ecosystem targets: the directory of tests/formats/ holding the real files of each, and their endings
+#: the ecosystem targets: the directory of tests/ecosystem/corpora/ holding the real files of each, and their endings
 _ECOSYSTEM_CORPUS = {"strimzi": ("strimzi", (".yaml", ".yml", ".json")), "ksm-yaml": ("ksm", (".yml", ".yaml")),
                      "julieops": ("julieops", (".yaml", ".yml", ".json")), "jikkou": ("jikkou", (".yaml",)),
                      "kafka-gitops": ("kafka-gitops", (".yaml", ".yml")),
@@ -133,7 +133,7 @@ _ECOSYSTEM_CORPUS = {"strimzi": ("strimzi", (".yaml", ".yml", ".json")), "ksm-ya
 
 
 def _ecosystem_seeds(target: str) -> list[bytes]:
-    """The real files of the format (tests/formats/), its valid base and its small hostile variants."""
+    """The real files of the format (tests/ecosystem/corpora/), its valid base and its small hostile variants."""
     from tests.hostile.hostile_ecosystem import (
         VALID,
         jikkou_match,
@@ -147,7 +147,7 @@ def _ecosystem_seeds(target: str) -> list[bytes]:
     if target not in _ECOSYSTEM_CORPUS:
         return []
     directory, endings = _ECOSYSTEM_CORPUS[target]
-    files = [p.read_bytes() for p in sorted((ROOT / "tests" / "formats" / directory).rglob("*"))
+    files = [p.read_bytes() for p in sorted((ROOT / "tests" / "ecosystem" / "corpora" / directory).rglob("*"))
              if p.suffix in endings and not p.name.endswith(".bindings.json") and p.stat().st_size < 4096]
     fmt = "terraform" if target.startswith("terraform") else target
     hostile = {"strimzi": [strimzi_alias_list(20, 20)], "julieops": [julieops_laughs()],

@@ -8,7 +8,7 @@ from typer.testing import CliRunner
 
 from kafka_authz_cli.cli.app import app
 
-CORPUS = Path(__file__).parent.parent / "formats" / "strimzi"
+CORPUS = Path(__file__).parent / "corpora" / "strimzi"
 runner = CliRunner()
 
 

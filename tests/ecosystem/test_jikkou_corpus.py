@@ -1,4 +1,4 @@
-"""The real Jikkou files of tests/formats/jikkou/: read to exactly the bindings their SOURCES.md and
+"""The real Jikkou files of tests/ecosystem/corpora/jikkou/: read to exactly the bindings their SOURCES.md and
 .bindings.json say (MATCH rules against the corpus' topics.txt), and written back as Jikkou resources that
 decide alike (`authz diff`: equivalent)."""
 
@@ -15,7 +15,7 @@ from kafka_authz_cli.ecosystem.jikkou.writer import write
 from kafka_authz_cli.services.acl_sources import load_acl_set
 from kafka_authz_cli.services.diff import condition_holds, diff_acl_sets
 
-CORPUS = Path(__file__).parents[1] / "formats" / "jikkou"
+CORPUS = Path(__file__).parent / "corpora" / "jikkou"
 TOPICS = {"topics": str(CORPUS / "topics.txt")}
 FILES = sorted(CORPUS.glob("*.yaml"))
 

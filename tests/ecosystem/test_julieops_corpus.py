@@ -1,4 +1,4 @@
-"""The real JulieOps topologies of tests/formats/julieops/: read to exactly the bindings their SOURCES.md
+"""The real JulieOps topologies of tests/ecosystem/corpora/julieops/: read to exactly the bindings their SOURCES.md
 and .bindings.json say (JulieOps 4.4.1's default ACL provider), or refused where JulieOps refuses them."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 from kafka_authz_cli.cli.app import app
 from kafka_authz_cli.services.acl_sources import load_acl_set
 
-CORPUS = Path(__file__).parents[1] / "formats" / "julieops"
+CORPUS = Path(__file__).parent / "corpora" / "julieops"
 FILES = sorted(p for p in [*CORPUS.glob("*.yaml"), *CORPUS.glob("*.json")]
                if not p.name.endswith(".bindings.json") and p.with_name(p.stem + ".bindings.json").is_file())
 REFUSED = {

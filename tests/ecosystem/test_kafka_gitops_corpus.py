@@ -1,4 +1,4 @@
-"""The real kafka-gitops files of tests/formats/kafka-gitops/: read to exactly the bindings kafka-gitops' own
+"""The real kafka-gitops files of tests/ecosystem/corpora/kafka-gitops/: read to exactly the bindings kafka-gitops' own
 plan outputs (or its code) give them, refused where kafka-gitops refuses them, and written back to a state
 file that decides alike (`authz diff`: equivalent)."""
 
@@ -15,7 +15,7 @@ from kafka_authz_cli.ecosystem.kafka_gitops.writer import write
 from kafka_authz_cli.services.acl_sources import load_acl_set
 from kafka_authz_cli.services.diff import condition_holds, diff_acl_sets
 
-CORPUS = Path(__file__).parents[1] / "formats" / "kafka-gitops"
+CORPUS = Path(__file__).parent / "corpora" / "kafka-gitops"
 CCLOUD = {"ccloud-service-accounts": "my-test-service=12345,user-john-doe=67890"}
 #: name -> (what is read, reading options)
 SOURCES = {p.name.removesuffix(".bindings.json"): (p.with_name(p.name.removesuffix(".bindings.json") + ".yaml"), {})

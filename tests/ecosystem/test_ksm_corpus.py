@@ -1,4 +1,4 @@
-"""The real KSM YAML files of tests/formats/ksm/: read to exactly the bindings their SOURCES.md and
+"""The real KSM YAML files of tests/ecosystem/corpora/ksm/: read to exactly the bindings their SOURCES.md and
 .bindings.json say (or refused where KSM refuses them), and written back to KSM YAML that decides alike
 (`authz diff`: equivalent)."""
 
@@ -15,7 +15,7 @@ from kafka_authz_cli.ecosystem.ksm.writer import write
 from kafka_authz_cli.services.acl_sources import load_acl_set
 from kafka_authz_cli.services.diff import condition_holds, diff_acl_sets
 
-CORPUS = Path(__file__).parents[1] / "formats" / "ksm"
+CORPUS = Path(__file__).parent / "corpora" / "ksm"
 FILES = sorted(p for p in CORPUS.glob("*.yml") if p.with_name(p.stem + ".bindings.json").is_file())
 REFUSED = {
     "parser-test-errors.yml": "parser-test-errors.yml:5:11: 'BadOperation,Deny,12.34.56.78': 'BadOperation' is not "

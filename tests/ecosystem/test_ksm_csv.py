@@ -1,4 +1,4 @@
-"""KSM's CSV of every version (tests/formats/ksm/*.csv, real files of KSM 0.3, 0.4 and 1.0.1): read as
+"""KSM's CSV of every version (tests/ecosystem/corpora/ksm/*.csv, real files of KSM 0.3, 0.4 and 1.0.1): read as
 its CsvAclParser reads them, a file from before KSM 0.4 (no PatternType column) as all LITERAL with one
 warning; `--acls-format ksm` names either KSM format, told apart by content."""
 
@@ -15,7 +15,7 @@ from kafka_authz_cli.errors import OptionError
 from kafka_authz_cli.services.acl_sources import load_acl_set
 from kafka_authz_cli.services.convert import write_acls
 
-CORPUS = Path(__file__).parents[1] / "formats" / "ksm"
+CORPUS = Path(__file__).parent / "corpora" / "ksm"
 CSVS = sorted(CORPUS.glob("*.csv"))
 runner = CliRunner()
 

@@ -1,6 +1,6 @@
 """`authz lint` on the ecosystem's ACL files (issue 25): each read as its tool applies it, every
 construct the tool applies differently from how it reads reported with its EA code, in every output
-format, so that a pull request can be gated on it. Inputs are the real files of tests/formats/."""
+format, so that a pull request can be gated on it. Inputs are the real files of tests/ecosystem/corpora/."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from kafka_authz_cli.cli.app import app
 
-FORMATS = Path(__file__).parents[1] / "formats"
+FORMATS = Path(__file__).parent / "corpora"
 runner = CliRunner()
 
 

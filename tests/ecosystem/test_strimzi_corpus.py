@@ -1,4 +1,4 @@
-"""The real KafkaUser files of tests/formats/strimzi/: read to exactly the bindings their SOURCES.md
+"""The real KafkaUser files of tests/ecosystem/corpora/strimzi/: read to exactly the bindings their SOURCES.md
 and .bindings.json say, and written back to KafkaUsers that decide alike (`authz diff`: equivalent)."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from kafka_authz_cli.ecosystem.strimzi.writer import write
 from kafka_authz_cli.services.acl_sources import load_acl_set
 from kafka_authz_cli.services.diff import condition_holds, diff_acl_sets
 
-CORPUS = Path(__file__).parents[1] / "formats" / "strimzi"
+CORPUS = Path(__file__).parent / "corpora" / "strimzi"
 FILES = sorted(p for p in CORPUS.glob("*.yaml") if p.with_name(p.stem + ".bindings.json").is_file())
 
 

@@ -1,4 +1,4 @@
-"""The real Terraform files of tests/formats/terraform/: read to exactly the bindings (and findings) their
+"""The real Terraform files of tests/ecosystem/corpora/terraform/: read to exactly the bindings (and findings) their
 SOURCES.md and .bindings.json say, refused where a value is not in the files, and written back with both
 providers to resources that decide alike (`authz diff`: equivalent)."""
 
@@ -17,7 +17,7 @@ from kafka_authz_cli.errors import InputError
 from kafka_authz_cli.services.acl_sources import load_acl_set
 from kafka_authz_cli.services.diff import condition_holds, diff_acl_sets
 
-CORPUS = Path(__file__).parents[1] / "formats" / "terraform"
+CORPUS = Path(__file__).parent / "corpora" / "terraform"
 FILES = sorted(p for p in CORPUS.glob("*.tf") if p.with_name(p.stem + ".bindings.json").is_file())
 #: the findings each file gives (the others give none)
 FINDINGS = {"mongey-docs-guides-quick-start-acls.tf": ["EA506"],

@@ -15,7 +15,7 @@ from kafka_authz_cli.whatif.cloudevents import FORMAT, to_event
 
 pytestmark = pytest.mark.live
 runner = CliRunner()
-CORPUS = Path(__file__).parents[1] / "formats" / "confluent-audit" / "cp54-superuser-consumers.json"
+CORPUS = Path(__file__).parents[1] / "whatif" / "corpora" / "confluent-audit" / "cp54-superuser-consumers.json"
 
 
 def decision(principal, op, name, allowed, host="10.0.0.1"):

@@ -21,7 +21,7 @@ ROOT = Path(__file__).parents[2]
 EXAMPLES = ROOT / "examples" / "whatif"
 LOGS = EXAMPLES / "logs"
 KRAFT_LINES = ROOT / "tests" / "conformance" / "audit-logs" / "kraft_audit_lines.txt"
-CONFLUENT_EVENTS = ROOT / "tests" / "formats" / "confluent-audit" / "confluent-unit-test-createtopics.jsonl"
+CONFLUENT_EVENTS = ROOT / "tests" / "whatif" / "corpora" / "confluent-audit" / "confluent-unit-test-createtopics.jsonl"
 runner = CliRunner()
 
 # The ACL set the example brokers ran (current.json), plus a grant nobody uses, a DENY nothing hits, and

@@ -18,7 +18,7 @@ from kafka_authz_cli.whatif import read_stream
 from kafka_authz_cli.whatif.auditlog import AuditDecision, ReadStats, iter_file_lines
 from kafka_authz_cli.whatif.cloudevents import FORMAT, decode_event, file_holds_events, read_event_lines, to_event
 
-CORPUS = Path(__file__).parents[1] / "formats" / "confluent-audit"
+CORPUS = Path(__file__).parent / "corpora" / "confluent-audit"
 CASES = json.loads((CORPUS / "cases.json").read_text())
 EXAMPLES = Path(__file__).parents[2] / "examples" / "whatif"
 runner = CliRunner()

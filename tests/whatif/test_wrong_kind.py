@@ -22,14 +22,14 @@ runner = CliRunner()
 WRONG = [
     ("tests/conformance/kroxylicious/valid/proposal-simple.acl", "Kroxylicious rules file"),
     ("tests/realworld/kafka-cli/kafka-acls-list-1.0-cp-demo.txt", "kafka-acls output"),
-    ("tests/formats/ksm/v1.0.1-acls.csv", "Kafka Security Manager CSV"),
+    ("tests/ecosystem/corpora/ksm/v1.0.1-acls.csv", "Kafka Security Manager CSV"),
     ("examples/whatif/proposed.json", "authz ACL JSON"),
-    ("tests/formats/strimzi/kafka-user.yaml", "Strimzi KafkaUser"),
-    ("tests/formats/ksm/example-acls.yml", "Kafka Security Manager YAML"),
-    ("tests/formats/jikkou/docs-acls-example.yaml", "Jikkou"),
-    ("tests/formats/kafka-gitops/simple-users.yaml", "kafka-gitops"),
-    ("tests/formats/julieops/example-descriptor.yaml", "JulieOps topology"),
-    ("tests/formats/terraform/mongey-examples-main.tf", "Terraform"),
+    ("tests/ecosystem/corpora/strimzi/kafka-user.yaml", "Strimzi KafkaUser"),
+    ("tests/ecosystem/corpora/ksm/example-acls.yml", "Kafka Security Manager YAML"),
+    ("tests/ecosystem/corpora/jikkou/docs-acls-example.yaml", "Jikkou"),
+    ("tests/ecosystem/corpora/kafka-gitops/simple-users.yaml", "kafka-gitops"),
+    ("tests/ecosystem/corpora/julieops/example-descriptor.yaml", "JulieOps topology"),
+    ("tests/ecosystem/corpora/terraform/mongey-examples-main.tf", "Terraform"),
     ("tests/realworld/kafka-cli/server-3.8.0.properties", "server.properties"),
     ("tests/realworld/rules/configs/example-proxy-config.yaml", "Kroxylicious proxy configuration"),
     ("README.md", "Markdown text"),
@@ -84,12 +84,12 @@ def test_binary_file_is_refused(command, tmp_path):
 @pytest.mark.parametrize("command", ["whatif", "access unused", "whatif --spark"])
 def test_gzipped_wrong_file_is_refused_as_what_it_holds(command, tmp_path):
     gz = tmp_path / "users.yaml.gz"
-    gz.write_bytes(gzip.compress((ROOT / "tests/formats/strimzi/kafka-user.yaml").read_bytes()))
+    gz.write_bytes(gzip.compress((ROOT / "tests/ecosystem/corpora/strimzi/kafka-user.yaml").read_bytes()))
     assert_refused(run(command, gz, tmp_path), gz, "Strimzi KafkaUser")
 
 
 def test_bom_and_crlf_do_not_hide_the_kind(tmp_path):
-    text = (ROOT / "tests/formats/kafka-gitops/simple-users.yaml").read_text()
+    text = (ROOT / "tests/ecosystem/corpora/kafka-gitops/simple-users.yaml").read_text()
     f = tmp_path / "state.yaml"
     f.write_bytes(b"\xef\xbb\xbf" + text.replace("\n", "\r\n").encode())
     assert_refused(run("whatif", f, tmp_path), f, "kafka-gitops")
@@ -98,12 +98,12 @@ def test_bom_and_crlf_do_not_hide_the_kind(tmp_path):
 def test_refused_file_among_logs_is_named(tmp_path):
     """The run stops at the file that is no log, whichever place it has among real logs."""
     res = runner.invoke(app, ["whatif", "--proposed", PROPOSED, "--logs", str(LOG), "--logs",
-                              str(ROOT / "tests/formats/strimzi/kafka-user.yaml")])
-    assert_refused(res, ROOT / "tests/formats/strimzi/kafka-user.yaml", "Strimzi KafkaUser")
+                              str(ROOT / "tests/ecosystem/corpora/strimzi/kafka-user.yaml")])
+    assert_refused(res, ROOT / "tests/ecosystem/corpora/strimzi/kafka-user.yaml", "Strimzi KafkaUser")
 
 
 def test_big_wrong_file_is_decided_from_its_first_mib(tmp_path):
-    one = (ROOT / "tests/formats/ksm/example-acls.yml").read_text()
+    one = (ROOT / "tests/ecosystem/corpora/ksm/example-acls.yml").read_text()
     body = one.split("\n", 1)[1]  # the users under the top-level key, repeated: one YAML document
     big = tmp_path / "acls.yml"
     big.write_text("users:\n" + body * (3 * PREFIX_BYTES // len(body)))
@@ -220,7 +220,7 @@ def test_empty_file_beside_a_log_is_no_warning(tmp_path):
 
 
 def test_confluent_events_are_still_read():
-    events = ROOT / "tests/formats/confluent-audit/confluent-unit-test-createtopics.jsonl"
+    events = ROOT / "tests/whatif/corpora/confluent-audit/confluent-unit-test-createtopics.jsonl"
     assert whatif_lines(events)["decision_lines"] > 0
 
 
@@ -251,5 +251,5 @@ def test_peek_gives_every_byte_again(packed):
 
 def test_stdin_that_is_no_log_is_refused_by_its_name():
     res = runner.invoke(app, ["whatif", "--proposed", PROPOSED, "--logs", "-"],
-                        input=(ROOT / "tests/formats/terraform/mongey-examples-main.tf").read_bytes())
+                        input=(ROOT / "tests/ecosystem/corpora/terraform/mongey-examples-main.tf").read_bytes())
     assert_refused(res, "<stdin>", "Terraform")

@@ -14,9 +14,9 @@ from kafka_authz_cli.whatif import auditlog, streams
 from tests.whatif.logs_strategy import log_files
 
 ROOT = Path(__file__).parents[2]
-HEADS = [b"", (ROOT / "tests/formats/strimzi/kafka-user.yaml").read_bytes(),
+HEADS = [b"", (ROOT / "tests/ecosystem/corpora/strimzi/kafka-user.yaml").read_bytes(),
          (ROOT / "tests/realworld/kafka-cli/server-3.8.0.properties").read_bytes(),
-         (ROOT / "tests/formats/ksm/v1.0.1-acls.csv").read_bytes()]
+         (ROOT / "tests/ecosystem/corpora/ksm/v1.0.1-acls.csv").read_bytes()]
 
 
 def both(data: bytes):
