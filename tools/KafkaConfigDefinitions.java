@@ -1,7 +1,7 @@
 // Reads Kafka's own config definitions from the Kafka jars on the classpath and prints them as JSON.
 //
-// Run by tools/gen_config_registry.py, once per Kafka version, in the JDK's source-file mode:
-//     java -cp "<the kafka_2.13 jar of that version and its runtime dependencies>" KafkaConfigRegistry.java 4.1.1
+// Run by tools/gen_config_definitions.py, once per Kafka version, in the JDK's source-file mode:
+//     java -cp "<the kafka_2.13 jar of that version and its runtime dependencies>" KafkaConfigDefinitions.java 4.1.1
 // Everything is reached by reflection so that one source reads every version from 2.8 to 4.x (the
 // classes moved from Scala objects to Java between them); private Scala vals are read as fields.
 //
@@ -29,7 +29,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Function;
 
-public class KafkaConfigRegistry {
+public class KafkaConfigDefinitions {
 
     public static void main(String[] args) throws Exception {
         String version = args.length > 0 ? args[0] : "unknown";

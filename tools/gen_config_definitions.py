@@ -1,16 +1,16 @@
 """Generate kafka_authz_cli/config/kafka_configs.json from Kafka's own code.
 
 For each Kafka version below, Maven resolves ``org.apache.kafka:kafka_2.13:<version>`` and its runtime
-dependencies from Maven Central (cached in ~/.m2), and ``KafkaConfigRegistry.java`` (beside this
+dependencies from Maven Central (cached in ~/.m2), and ``KafkaConfigDefinitions.java`` (beside this
 file) reads, by reflection, the broker's ConfigDef, LogConfig's ConfigDef, ServerTopicConfigSynonyms
 and the sets ``DynamicBrokerConfig`` and ``DynamicConfig.Broker`` decide dynamic updates with. The
 versions are merged into one compact file: each config name maps to its variants, each variant
 holding the versions it is read from and its definition there.
 
-    python tools/gen_config_registry.py            # every version below (minutes on first run)
-    python tools/gen_config_registry.py --check    # regenerate and compare, write nothing
+    python tools/gen_config_definitions.py            # every version below (minutes on first run)
+    python tools/gen_config_definitions.py --check    # regenerate and compare, write nothing
 
-tests/config/test_registry_regenerate.py regenerates the newest slice the live tests' broker has
+tests/config/test_definitions_regenerate.py regenerates the newest slice the live tests' broker has
 (tests/live/pom.xml) and compares it with the checked-in file.
 """
 
@@ -26,7 +26,7 @@ import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-SOURCE = HERE / "KafkaConfigRegistry.java"
+SOURCE = HERE / "KafkaConfigDefinitions.java"
 OUTPUT = HERE.parent / "kafka_authz_cli" / "config" / "kafka_configs.json"
 CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "kafka-authz-cli"
 
@@ -35,7 +35,7 @@ VERSIONS = ("2.8.2", "3.0.2", "3.1.2", "3.2.3", "3.3.2", "3.4.1", "3.5.2", "3.6.
             "4.0.2", "4.1.1", "4.2.2", "4.3.1", "4.4.0")
 
 POM = """<project xmlns="http://maven.apache.org/POM/4.0.0"><modelVersion>4.0.0</modelVersion>
-<groupId>kafka-authz-cli.tools</groupId><artifactId>config-registry</artifactId><version>1</version>
+<groupId>kafka-authz-cli.tools</groupId><artifactId>config-definitions</artifactId><version>1</version>
 <packaging>pom</packaging><dependencies><dependency><groupId>org.apache.kafka</groupId>
 <artifactId>kafka_2.13</artifactId><version>{version}</version></dependency></dependencies></project>
 """
@@ -43,7 +43,7 @@ POM = """<project xmlns="http://maven.apache.org/POM/4.0.0"><modelVersion>4.0.0<
 
 def classpath(version: str) -> str:
     """kafka_2.13's runtime classpath for ``version`` (resolved by Maven, cached per version)."""
-    cached = CACHE / f"registry-classpath-{version}.txt"
+    cached = CACHE / f"definitions-classpath-{version}.txt"
     if cached.is_file():
         cp = cached.read_text().strip()
         if cp and all(os.path.isfile(p) for p in cp.split(os.pathsep)):
@@ -62,21 +62,21 @@ def classpath(version: str) -> str:
 
 
 def compiled() -> Path:
-    """KafkaConfigRegistry.class, compiled once per source (it needs no Kafka class to compile)."""
+    """KafkaConfigDefinitions.class, compiled once per source (it needs no Kafka class to compile)."""
     digest = hashlib.sha256(SOURCE.read_bytes()).hexdigest()[:16]
-    classes = CACHE / f"registry-classes-{digest}"
-    if not (classes / "KafkaConfigRegistry.class").is_file():
+    classes = CACHE / f"definitions-classes-{digest}"
+    if not (classes / "KafkaConfigDefinitions.class").is_file():
         classes.mkdir(parents=True, exist_ok=True)
         subprocess.run(["javac", "-d", str(classes), str(SOURCE)], check=True)
     return classes
 
 
 def read_version(version: str, cp: str | None = None, topic_docs: bool = False) -> dict:
-    """One version's definitions, as KafkaConfigRegistry.java prints them (``topic_docs``: with the
-    documentation of each topic config, which the registry does not keep)."""
+    """One version's definitions, as KafkaConfigDefinitions.java prints them (``topic_docs``: with the
+    documentation of each topic config, which the definitions do not keep)."""
     cp = cp or classpath(version)
     cmd = ["java", "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto",
-           "-cp", f"{compiled()}{os.pathsep}{cp}", "KafkaConfigRegistry", version] + ["--topic-docs"] * topic_docs
+           "-cp", f"{compiled()}{os.pathsep}{cp}", "KafkaConfigDefinitions", version] + ["--topic-docs"] * topic_docs
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
         sys.exit(f"reading Kafka {version} failed:\n{proc.stderr[-2000:]}")
@@ -86,7 +86,7 @@ def read_version(version: str, cp: str | None = None, topic_docs: bool = False) 
 def merge(slices: list[dict]) -> dict:
     """Per name, the variants (a definition and the versions it is read from), in version order."""
     versions = [s["version"] for s in slices]
-    out: dict = {"about": "Kafka's config definitions, read from Kafka's own classes by tools/gen_config_registry.py "
+    out: dict = {"about": "Kafka's config definitions, read from Kafka's own classes by tools/gen_config_definitions.py "
                           "(do not edit: regenerate).", "versions": versions}
     for section in ("broker", "topic"):
         merged: dict[str, list] = {}

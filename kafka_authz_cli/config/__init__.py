@@ -2,7 +2,7 @@
 
 ``definitions`` is Kafka's own config definitions (type, default, importance, validator, dynamic
 update mode, topic-to-broker synonyms), per Kafka version, generated from Kafka's classes by
-tools/gen_config_registry.py into ``kafka_configs.json``; ``dynamic`` is the resolution (which value a broker really uses for a key, from which level and
+tools/gen_config_definitions.py into ``kafka_configs.json``; ``dynamic`` is the resolution (which value a broker really uses for a key, from which level and
 property: dynamic per-broker, dynamic cluster-wide default, static server.properties, Kafka's
 default, synonyms and listener prefixes counted) with the tables of what can be updated
 dynamically; ``broker_files`` reads the sources (server.properties, dynamic configs as JSON or

@@ -1,7 +1,7 @@
-"""The checked-in registry is what Kafka's own classes say: the 4.1.1 slice is regenerated from the
+"""The checked-in definitions are what Kafka's own classes say: the 4.1.1 slice is regenerated from the
 jars the live tests' broker runs (tests/live/pom.xml) and compared with kafka_configs.json.
 
-One JVM run of tools/KafkaConfigRegistry.java (compiled once per source into ~/.cache): a few seconds.
+One JVM run of tools/KafkaConfigDefinitions.java (compiled once per source into ~/.cache): a few seconds.
 Like the live tests, it fails (never skips) without Java or Maven, with one line saying what to install.
 """
 
@@ -23,9 +23,9 @@ def _load(name: str, path: Path):
     return module
 
 
-def test_the_checked_in_registry_is_what_kafka_4_1_1_says():
-    broker = _load("authz_registry_kafka_broker", ROOT / "tests" / "live" / "kafka_broker.py")
-    gen = _load("authz_gen_config_registry", ROOT / "tools" / "gen_config_registry.py")
+def test_the_checked_in_definitions_are_what_kafka_4_1_1_says():
+    broker = _load("authz_definitions_kafka_broker", ROOT / "tests" / "live" / "kafka_broker.py")
+    gen = _load("authz_gen_config_definitions", ROOT / "tools" / "gen_config_definitions.py")
     version = broker.kafka_version()
     try:
         cp = broker.classpath()
@@ -34,7 +34,7 @@ def test_the_checked_in_registry_is_what_kafka_4_1_1_says():
     fresh = gen.read_version(version, cp, topic_docs=True)
     docs = fresh.pop("topic_docs")
     data = json.loads(gen.OUTPUT.read_text())
-    assert version in data["versions"], f"the live tests' Kafka {version} is not in the registry: regenerate it"
+    assert version in data["versions"], f"the live tests' Kafka {version} is not in the definitions: regenerate them"
     stored = gen.slice_of(data, version)
     for section in ("broker", "topic"):
         missing = sorted(set(fresh[section]) - set(stored[section]))
