@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable, Iterable, Optional
 
 from kafka_authz_cli.acl import AclBinding
 from kafka_authz_cli.errors import AuthzError
@@ -40,3 +41,20 @@ class NotExpressible(AuthzError):
         more = f"; and {len(lost) - SHOWN} more" if len(lost) > SHOWN else ""
         super().__init__(f"{fmt} cannot express {len(lost)} binding(s), refused (--lossy writes the rest and "
                          f"lists what was left out): {shown}{more}")
+
+
+def expressible(fmt: str, bindings: Iterable[AclBinding], why_not: Callable[[AclBinding], Optional[str]],
+                lossy: bool) -> tuple[list[AclBinding], list[Lost]]:
+    """The bindings (each once, in order) a format can hold, and the ones it cannot with ``why_not``'s
+    reason; refused (:class:`NotExpressible`) when any is lost and the caller did not accept the loss."""
+    kept: list[AclBinding] = []
+    lost: list[Lost] = []
+    for b in dict.fromkeys(bindings):
+        reason = why_not(b)
+        if reason is None:
+            kept.append(b)
+        else:
+            lost.append(Lost(b, reason))
+    if lost and not lossy:
+        raise NotExpressible(fmt, lost)
+    return kept, lost

@@ -21,7 +21,7 @@ from kafka_authz_cli.ecosystem.jikkou.reader import (
     RESOURCE_TYPES,
     TEMPLATE,
 )
-from kafka_authz_cli.ecosystem.written import Lost, NotExpressible, Written
+from kafka_authz_cli.ecosystem.written import Written, expressible
 from kafka_authz_cli.ecosystem.yaml_text import quote
 
 API_VERSION = f"{GROUP}/v1"
@@ -46,17 +46,11 @@ def why_not(b: AclBinding) -> str | None:
 def write(bindings: Iterable[AclBinding], lossy: bool = False) -> Written:
     """One ``KafkaPrincipalAuthorization`` per principal (in order of first appearance), one acl per
     resource, permission and host with its operations in order."""
+    kept, lost = expressible("jikkou", bindings, why_not, lossy)
     principals: dict[str, dict[tuple, list]] = {}
-    lost: list[Lost] = []
-    for b in dict.fromkeys(bindings):
-        reason = why_not(b)
-        if reason is not None:
-            lost.append(Lost(b, reason))
-            continue
+    for b in kept:
         key = (b.resource_type, b.resource_name, b.pattern_type, b.permission, b.host)
         principals.setdefault(b.principal, {}).setdefault(key, []).append(b.operation)
-    if lost and not lossy:
-        raise NotExpressible("jikkou", lost)
     return Written("".join(_resource(p, acls) for p, acls in principals.items()), lost)
 
 

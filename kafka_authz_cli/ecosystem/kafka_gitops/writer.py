@@ -15,7 +15,7 @@ from typing import Iterable
 
 from kafka_authz_cli.acl import AclBinding
 from kafka_authz_cli.ecosystem.kafka_gitops.reader import OPERATIONS, PATTERNS, PERMISSIONS, RESOURCE_TYPES
-from kafka_authz_cli.ecosystem.written import Lost, NotExpressible, Written
+from kafka_authz_cli.ecosystem.written import Written, expressible
 from kafka_authz_cli.ecosystem.yaml_text import quote
 
 _LABEL_CHARS = re.compile(r"[^A-Za-z0-9._-]+")
@@ -55,16 +55,10 @@ def _user_names(principals: Iterable[str]) -> dict[str, str]:
 
 def write(bindings: Iterable[AclBinding], lossy: bool = False) -> Written:
     """``users`` (principal, ``roles: []``) and ``customUserAcls`` (one labelled entry per binding)."""
+    kept, lost = expressible("kafka-gitops", bindings, why_not, lossy)
     by_principal: dict[str, list[AclBinding]] = {}
-    lost: list[Lost] = []
-    for b in dict.fromkeys(bindings):
-        reason = why_not(b)
-        if reason is not None:
-            lost.append(Lost(b, reason))
-            continue
+    for b in kept:
         by_principal.setdefault(b.principal, []).append(b)
-    if lost and not lossy:
-        raise NotExpressible("kafka-gitops", lost)
     names = _user_names(sorted(by_principal))
     out = ["# kafka-gitops desired state (0.2.15), written by authz: one user per principal, its ACLs as "
            "customUserAcls"]

@@ -14,7 +14,7 @@ from typing import Iterable
 
 from kafka_authz_cli.acl import AclBinding, PatternType
 from kafka_authz_cli.ecosystem.ksm.reader import OPERATIONS, PERMISSIONS, SECTIONS
-from kafka_authz_cli.ecosystem.written import Lost, NotExpressible, Written
+from kafka_authz_cli.ecosystem.written import Written, expressible
 from kafka_authz_cli.ecosystem.yaml_text import quote
 
 _OP_NAMES = {op: name for name, op in OPERATIONS.items()}
@@ -45,19 +45,13 @@ def why_not(b: AclBinding) -> str | None:
 
 def write(bindings: Iterable[AclBinding], lossy: bool = False) -> Written:
     """One ``users`` mapping: per user, per section, per resource (``name*`` for PREFIXED), the entries."""
+    kept, lost = expressible("KSM YAML", bindings, why_not, lossy)
     users: dict[str, dict[str, dict[str, list[str]]]] = {}
-    lost: list[Lost] = []
-    for b in dict.fromkeys(bindings):
-        reason = why_not(b)
-        if reason is not None:
-            lost.append(Lost(b, reason))
-            continue
+    for b in kept:
         name = b.resource_name + ("*" if b.pattern_type is PatternType.PREFIXED else "")
         entry = f"{_OP_NAMES[b.operation]},{_PERM_NAMES[b.permission]},{b.host}"
         entries = users.setdefault(b.principal[5:], {}).setdefault(_SECTION_OF[b.resource_type], {})
         entries.setdefault(name, []).append(entry)
-    if lost and not lossy:
-        raise NotExpressible("KSM YAML", lost)
     out = ["# Kafka Security Manager ACLs (YamlAclParser, KSM 0.10 and later), written by authz", "users:"]
     if not users:
         out[-1] = "users: {}"

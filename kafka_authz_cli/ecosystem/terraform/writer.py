@@ -23,7 +23,7 @@ from typing import Iterable
 
 from kafka_authz_cli.acl import FORMATS, AclBinding, PatternType
 from kafka_authz_cli.ecosystem.terraform.reader import CONFLUENT, MONGEY, Provider
-from kafka_authz_cli.ecosystem.written import Lost, NotExpressible, Written
+from kafka_authz_cli.ecosystem.written import Written, expressible
 from kafka_authz_cli.errors import OptionError
 
 PROVIDER_CHOICES = {"kafka": MONGEY, "confluent": CONFLUENT}
@@ -93,16 +93,7 @@ def write(bindings: Iterable[AclBinding], lossy: bool = False, provider: str = "
         raise OptionError(f"{confluent_cluster!r}: a cluster id cannot hold '/' or '#'", "--terraform-confluent-cluster")
     if chosen is MONGEY and confluent_cluster:
         raise OptionError("only with --terraform-provider confluent", "--terraform-confluent-cluster")
-    kept: list[AclBinding] = []
-    lost: list[Lost] = []
-    for b in dict.fromkeys(bindings):
-        reason = why_not(chosen, b)
-        if reason is None:
-            kept.append(b)
-        else:
-            lost.append(Lost(b, reason))
-    if lost and not lossy:
-        raise NotExpressible(f"terraform ({chosen.resource})", lost)
+    kept, lost = expressible(f"terraform ({chosen.resource})", bindings, lambda b: why_not(chosen, b), lossy)
     return Written(_text(chosen, kept, confluent_cluster), lost)
 
 
