@@ -297,7 +297,7 @@ _SHEBANG = re.compile(r"#![ \t]*(?:/usr)?/bin/(?:env[ \t]+(?:-\S+[ \t]+)*)?(?P<i
 #: Statements that open Python lines and no format authz reads: a rules file's ``from a import b;`` ends
 #: with ``;`` (and is told first), a properties key is followed by ``=``, ``:`` or a blank and a value.
 _PYTHON_LINE = re.compile(r"^(?:import[ \t]+[\w.]+(?:[ \t]+as[ \t]+\w+)?(?:[ \t]*,[ \t]*[\w.]+)*[ \t]*$"
-                          r"|from[ \t]+\.*[\w.]*[ \t]+import[ \t]+[\w*(][^;\n]*$"
+                          r"|from[ \t]+[\w.]+[ \t]+import[ \t]+[\w*(][^;\n]*$"
                           r"|(?:async[ \t]+)?def[ \t]+\w+[ \t]*\(.*:[ \t]*(?:#.*)?$"
                           r"|class[ \t]+\w+[ \t]*(?:\(.*\))?[ \t]*:[ \t]*(?:#.*)?$"
                           r"|if[ \t]+__name__[ \t]*==)", re.M)
